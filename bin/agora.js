@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// Entry point for the installed `agora` command: runs the compiled CLI (`npm run build`).
+import { runCli } from '../dist/cli/main.js';
+
+process.exitCode = await runCli(process.argv.slice(2));
