@@ -1,0 +1,211 @@
+/**
+ * Reads a scenario file: size and encoding checks, YAML with positions, the strict schema, the
+ * cross-field rules and the context files. Reports every problem at once as a ConfigError.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { formatFieldPath } from './field-path.js';
+import type { ContextFile, Scenario } from './scenario.js';
+import { checkScenarioRules } from './scenario-rules.js';
+import { type ScenarioFile, scenarioSchema } from './scenario-schema.js';
+import { allowedKeysAt } from './schema-lookup.js';
+import { parseYamlSource, type YamlSource } from './yaml-source.js';
+
+/** Scenario files above this size are refused: a scenario is a page of settings, not a data set. */
+export const MAX_SCENARIO_BYTES = 1024 * 1024;
+/** One context file may be at most this large; larger ones would not fit a model's context anyway. */
+export const MAX_CONTEXT_FILE_BYTES = 256 * 1024;
+
+export async function loadScenario(file: string): Promise<Scenario> {
+  const absolute = path.resolve(file);
+  const text = await readScenarioText(absolute, file);
+  return parseScenario(text, absolute, file);
+}
+
+async function readScenarioText(absolute: string, shown: string): Promise<string> {
+  const fail = (message: string): never => {
+    throw new ConfigError([{ file: shown, path: '', message }]);
+  };
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(absolute);
+  } catch {
+    return fail(
+      'file not found; check the path (scenarios live in scenarios/, e.g. scenarios/abortion.yaml)',
+    );
+  }
+  if (info.isDirectory()) return fail('is a folder, not a scenario file; name a .yaml file inside it');
+  if (info.size > MAX_SCENARIO_BYTES) {
+    return fail(
+      `is ${info.size} bytes, above the ${MAX_SCENARIO_BYTES}-byte limit for a scenario; put long background material in context files`,
+    );
+  }
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(absolute);
+  } catch (error) {
+    return fail(
+      `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); check its permissions`,
+    );
+  }
+  if (buffer.includes(0))
+    return fail('is not a text file (it contains binary data); a scenario is a YAML file');
+  return buffer.toString('utf8');
+}
+
+/** Validates scenario text; `absolute` anchors context files, `shown` is the name used in messages. */
+export async function parseScenario(text: string, absolute: string, shown = absolute): Promise<Scenario> {
+  const source = parseYamlSource(text);
+  if (source.syntaxErrors.length > 0) {
+    throw new ConfigError(
+      source.syntaxErrors.map((error) => ({
+        file: shown,
+        line: error.line,
+        column: error.column,
+        path: '',
+        message: `YAML syntax error: ${error.message}`,
+      })),
+    );
+  }
+  if (source.data === null || typeof source.data !== 'object' || Array.isArray(source.data)) {
+    throw new ConfigError([
+      {
+        file: shown,
+        line: 1,
+        column: 1,
+        path: '',
+        message:
+          'is not a scenario: expected a YAML mapping with fields such as topic, positions and agents (see scenarios/abortion.yaml)',
+      },
+    ]);
+  }
+
+  const parsed = scenarioSchema.safeParse(source.data);
+  if (!parsed.success) throw new ConfigError(zodIssues(parsed.error.issues, source, shown));
+
+  const rules = checkScenarioRules(parsed.data);
+  const toIssue = (finding: { path: Array<string | number>; message: string }): ConfigIssue => ({
+    file: shown,
+    ...source.positionOf(finding.path),
+    path: formatFieldPath(finding.path),
+    message: finding.message,
+  });
+  const problems = rules.problems.map(toIssue);
+  const { files, issues: fileIssues } = await readContextFiles(parsed.data, absolute, shown, source);
+  problems.push(...fileIssues);
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return { ...parsed.data, file: absolute, contextFiles: files, warnings: rules.warnings.map(toIssue) };
+}
+
+function zodIssues(issues: z.core.$ZodIssue[], source: YamlSource, shown: string): ConfigIssue[] {
+  const result: ConfigIssue[] = [];
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      const allowed = allowedKeysAt(scenarioSchema, issue.path).filter((key) => key !== '$schema');
+      for (const key of issue.keys) {
+        result.push({
+          file: shown,
+          ...source.positionOf(issue.path, { key }),
+          path: formatFieldPath([...issue.path, key]),
+          message: `unknown field "${key}"; allowed here: ${allowed.join(', ')}`,
+        });
+      }
+      continue;
+    }
+    const value = valueAt(source.data, issue.path);
+    const message =
+      value === undefined && issue.code === 'invalid_type'
+        ? 'is required but missing'
+        : describeIssue(issue, value);
+    result.push({
+      file: shown,
+      ...source.positionOf(issue.path),
+      path: formatFieldPath(issue.path),
+      message,
+    });
+  }
+  return result;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {
+  const got = value === undefined ? '' : ` (got ${JSON.stringify(value)?.slice(0, 60)})`;
+  return `${issue.message}${got}`;
+}
+
+function valueAt(data: unknown, issuePath: ReadonlyArray<PropertyKey>): unknown {
+  let current: unknown = data;
+  for (const key of issuePath) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+async function readContextFiles(
+  scenario: ScenarioFile,
+  absolute: string,
+  shown: string,
+  source: YamlSource,
+): Promise<{ files: ContextFile[]; issues: ConfigIssue[] }> {
+  const folder = path.dirname(absolute);
+  let realFolder = folder;
+  try {
+    realFolder = await realpath(folder);
+  } catch {
+    // A scenario given as text with a virtual path: context files resolve against the plain folder.
+  }
+  const files: ContextFile[] = [];
+  const issues: ConfigIssue[] = [];
+  for (const [index, relative] of scenario.background.files.entries()) {
+    const fieldPath = ['background', 'files', index];
+    const problem = (message: string) =>
+      issues.push({
+        file: shown,
+        ...source.positionOf(fieldPath),
+        path: formatFieldPath(fieldPath),
+        message,
+      });
+    const target = path.resolve(folder, relative);
+    let realTarget: string;
+    try {
+      realTarget = await realpath(target);
+    } catch {
+      problem(
+        `context file "${relative}" not found (looked for ${target}); fix the path, relative to the scenario`,
+      );
+      continue;
+    }
+    const inside = path.relative(realFolder, realTarget);
+    if (inside.startsWith('..') || path.isAbsolute(inside)) {
+      problem(`context file "${relative}" is outside the scenario's folder; copy it next to the scenario`);
+      continue;
+    }
+    try {
+      const info = await stat(realTarget);
+      if (!info.isFile()) {
+        problem(`context file "${relative}" is not a regular file`);
+        continue;
+      }
+      if (info.size > MAX_CONTEXT_FILE_BYTES) {
+        problem(
+          `context file "${relative}" is ${info.size} bytes, above the ${MAX_CONTEXT_FILE_BYTES}-byte limit`,
+        );
+        continue;
+      }
+      const content = await readFile(realTarget, 'utf8');
+      if (content.includes('\u0000')) {
+        problem(`context file "${relative}" is not a text file`);
+        continue;
+      }
+      files.push({ path: relative, content });
+    } catch (error) {
+      problem(
+        `context file "${relative}" cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
+    }
+  }
+  return { files, issues };
+}

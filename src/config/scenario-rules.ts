@@ -1,0 +1,111 @@
+/**
+ * Checks that span several fields (the zod schema checks each field on its own). Returns problems
+ * (which refuse the file) and warnings (valid but unusual values).
+ */
+import type { ScenarioFile } from './scenario-schema.js';
+
+export interface RuleFinding {
+  path: Array<string | number>;
+  message: string;
+}
+
+const WEIGHT_TOLERANCE = 1e-6;
+
+export function checkScenarioRules(scenario: ScenarioFile): {
+  problems: RuleFinding[];
+  warnings: RuleFinding[];
+} {
+  const problems: RuleFinding[] = [];
+  const warnings: RuleFinding[] = [];
+
+  const xAgents = scenario.agents.filter((agent) => agent.position === 'X');
+  const yAgents = scenario.agents.filter((agent) => agent.position === 'Y');
+  if (xAgents.length !== 1) {
+    problems.push({
+      path: ['agents'],
+      message: `needs exactly one agent with position X, found ${xAgents.length}; give one agent "position: X"`,
+    });
+  }
+  if (yAgents.length < 2) {
+    problems.push({
+      path: ['agents'],
+      message: `needs at least 2 agents with position Y (one debates, the others judge), found ${yAgents.length}`,
+    });
+  }
+  const seen = new Map<string, number>();
+  scenario.agents.forEach((agent, index) => {
+    const key = agent.name.trim().toLowerCase();
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, index);
+    else
+      problems.push({
+        path: ['agents', index, 'name'],
+        message: `duplicate agent name "${agent.name}" (also agents[${first}]); every agent needs its own name`,
+      });
+  });
+
+  const criteria = Object.entries(scenario.judging.criteria);
+  if (criteria.length === 0) {
+    problems.push({ path: ['judging', 'criteria'], message: 'needs at least one criterion' });
+  } else {
+    const sum = criteria.reduce((total, [, criterion]) => total + criterion.weight, 0);
+    if (Math.abs(sum - 1) > WEIGHT_TOLERANCE) {
+      problems.push({
+        path: ['judging', 'criteria'],
+        message: `weights must add up to 1, they add up to ${Number(sum.toFixed(6))}; adjust the weights`,
+      });
+    }
+  }
+
+  const judges = Math.max(0, yAgents.length - 1);
+  if (yAgents.length >= 2 && scenario.rotation.threshold > judges) {
+    warnings.push({
+      path: ['rotation', 'threshold'],
+      message: `is ${scenario.rotation.threshold} but only ${judges} judges vote, so no rotation can happen`,
+    });
+  }
+  if (yAgents.length >= 2 && scenario.rotation.limit > yAgents.length - 1) {
+    warnings.push({
+      path: ['rotation', 'limit'],
+      message: `is ${scenario.rotation.limit} but with ${yAgents.length} Y agents at most ${yAgents.length - 1} rotations can happen`,
+    });
+  }
+  if (scenario.debate.rounds > 30) {
+    warnings.push({
+      path: ['debate', 'rounds'],
+      message: `${scenario.debate.rounds} rounds is a very long debate`,
+    });
+  }
+  const budgetTokens = scenario.timer.seconds_per_side * scenario.timer.tokens_per_second;
+  if (budgetTokens < 50) {
+    warnings.push({
+      path: ['timer'],
+      message: `each side may speak only about ${Math.floor(budgetTokens)} tokens per round; statements will be cut short`,
+    });
+  }
+  if (scenario.model_options.max_tokens >= scenario.model_options.context_window) {
+    problems.push({
+      path: ['model_options', 'max_tokens'],
+      message: `(${scenario.model_options.max_tokens}) must be smaller than context_window (${scenario.model_options.context_window})`,
+    });
+  } else if (scenario.model_options.context_window < 2048) {
+    warnings.push({
+      path: ['model_options', 'context_window'],
+      message: `${scenario.model_options.context_window} tokens is small; the transcript will be summarised often`,
+    });
+  }
+  if (scenario.model_options.temperature > 1.5) {
+    warnings.push({
+      path: ['model_options', 'temperature'],
+      message: `${scenario.model_options.temperature} is high; answers may become incoherent`,
+    });
+  }
+  const models = new Set(scenario.agents.map((agent) => agent.model));
+  if (models.size > 2) {
+    warnings.push({
+      path: ['agents'],
+      message: `uses ${models.size} different models; a machine that holds fewer in memory will reload models between turns`,
+    });
+  }
+  return { problems, warnings };
+}

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scenarioJsonSchemaText } from '../../src/config/json-schema.js';
+import { projectRoot } from '../helpers/cli.js';
+
+describe('schemas/scenario.schema.json', () => {
+  it('matches the zod schema (run `npm run schema` after changing it)', () => {
+    const committed = readFileSync(path.join(projectRoot, 'schemas', 'scenario.schema.json'), 'utf8');
+    expect(committed).toBe(scenarioJsonSchemaText());
+  });
+
+  it('is referenced by every shipped scenario for editor autocompletion', () => {
+    for (const name of ['abortion', 'god-exists', 'universal-healthcare']) {
+      const text = readFileSync(path.join(projectRoot, 'scenarios', `${name}.yaml`), 'utf8');
+      expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../schemas/scenario.schema.json');
+    }
+  });
+
+  it('describes the knockout defaults', () => {
+    const schema = JSON.parse(scenarioJsonSchemaText()) as {
+      properties: Record<string, { properties?: Record<string, { default?: unknown }> }>;
+      required: string[];
+    };
+    expect(schema.required).toEqual(expect.arrayContaining(['topic', 'positions', 'agents']));
+    expect(schema.properties.debate?.properties?.rounds?.default).toBe(6);
+    expect(schema.properties.timer?.properties?.tokens_per_second?.default).toBe(3.75);
+  });
+});

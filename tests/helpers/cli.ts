@@ -1,0 +1,55 @@
+/** Runs the agora CLI as a user would: a real child process, real files, real exit codes. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const entry = path.join(projectRoot, 'src', 'cli', 'main.ts');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runAgora(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+      cwd: options.cwd ?? projectRoot,
+      env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:9', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export function tempDir(prefix = 'agora-test-'): string {
+  return mkdtempSync(path.join(tmpdir(), prefix));
+}
+
+/** Writes files into a fresh folder; returns the folder. */
+export function writeFiles(files: Record<string, string>, dir = tempDir()): string {
+  for (const [name, content] of Object.entries(files)) {
+    const target = path.join(dir, name);
+    writeFileSync(target, content);
+  }
+  return dir;
+}
