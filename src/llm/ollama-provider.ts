@@ -1,0 +1,230 @@
+/**
+ * The Ollama adapter: the only code that speaks HTTP to Ollama (through the official client).
+ * Every chat streams, always sends `num_predict`, a constant `num_ctx`, `seed`, `temperature`,
+ * `think` and `truncate: false`, and turns every failure into a typed ProviderError.
+ */
+import { Ollama } from 'ollama';
+import type { Logger } from 'pino';
+import { ProviderError, type ProviderErrorKind } from './errors.js';
+import { createOllamaFetch } from './ollama-fetch.js';
+import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
+
+export interface OllamaProviderOptions {
+  /** Normalised address, see `normalizeOllamaHost`. */
+  host: string;
+  /** Upper bound for one request, from sending it to the last token. */
+  requestTimeoutMs?: number;
+  logger?: Logger;
+}
+
+const NANOSECONDS_PER_MS = 1e6;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
+
+export class OllamaProvider implements ModelProvider {
+  readonly host: string;
+  private readonly requestTimeoutMs: number;
+  private readonly logger: Logger | undefined;
+
+  constructor(options: OllamaProviderOptions) {
+    this.host = options.host;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.logger = options.logger;
+  }
+
+  async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
+    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const client = new Ollama({ host: this.host, fetch: createOllamaFetch(signal) });
+    const started = Date.now();
+    let text = '';
+    try {
+      const body = {
+        model: request.model,
+        messages: request.messages,
+        stream: true as const,
+        think: request.think ?? false,
+        ...(request.jsonSchema ? { format: request.jsonSchema } : {}),
+        truncate: false,
+        options: {
+          num_predict: request.maxTokens,
+          num_ctx: request.contextWindow,
+          temperature: request.temperature,
+          seed: request.seed,
+        },
+      };
+      const stream = await client.chat(body);
+      for await (const part of stream) {
+        const piece = part.message?.content ?? '';
+        if (piece !== '') {
+          text += piece;
+          options.onDelta?.(piece);
+        }
+        if (part.done) {
+          const result: ChatResult = {
+            text,
+            model: request.model,
+            promptTokens: part.prompt_eval_count ?? 0,
+            outputTokens: part.eval_count ?? 0,
+            stopReason: part.done_reason === 'length' ? 'length' : 'stop',
+            timings: {
+              totalMs: (part.total_duration ?? 0) / NANOSECONDS_PER_MS,
+              loadMs: (part.load_duration ?? 0) / NANOSECONDS_PER_MS,
+              promptEvalMs: (part.prompt_eval_duration ?? 0) / NANOSECONDS_PER_MS,
+              evalMs: (part.eval_duration ?? 0) / NANOSECONDS_PER_MS,
+            },
+          };
+          this.logger?.debug(
+            {
+              model: request.model,
+              promptTokens: result.promptTokens,
+              outputTokens: result.outputTokens,
+              ms: Date.now() - started,
+            },
+            'chat done',
+          );
+          return result;
+        }
+      }
+      throw this.fail('stream-incomplete', 'the stream ended before Ollama said it was done', request.model);
+    } catch (error) {
+      throw this.classify(error, request.model, { timeout, caller: options.signal });
+    }
+  }
+
+  async listModels(options: { signal?: AbortSignal } = {}): Promise<ModelInfo[]> {
+    const timeout = AbortSignal.timeout(Math.min(this.requestTimeoutMs, 30_000));
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    try {
+      const client = new Ollama({ host: this.host, fetch: createOllamaFetch(signal) });
+      const list = await client.list();
+      return list.models.map((model) => ({ name: model.name }));
+    } catch (error) {
+      throw this.classify(error, undefined, { timeout, caller: options.signal });
+    }
+  }
+
+  async version(options: { signal?: AbortSignal } = {}): Promise<string> {
+    const timeout = AbortSignal.timeout(Math.min(this.requestTimeoutMs, 30_000));
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    try {
+      const client = new Ollama({ host: this.host, fetch: createOllamaFetch(signal) });
+      const answer = await client.version();
+      return answer.version;
+    } catch (error) {
+      throw this.classify(error, undefined, { timeout, caller: options.signal });
+    }
+  }
+
+  private fail(kind: ProviderErrorKind, message: string, model?: string, status?: number, cause?: unknown) {
+    return new ProviderError(kind, message, { host: this.host, model, status, cause });
+  }
+
+  private classify(
+    error: unknown,
+    model: string | undefined,
+    signals: { timeout: AbortSignal; caller: AbortSignal | undefined },
+  ): ProviderError {
+    if (error instanceof ProviderError) return error;
+    const forModel = model ? ` (model ${model})` : '';
+    if (signals.caller?.aborted)
+      return this.fail('cancelled', `the request${forModel} was cancelled`, model, undefined, error);
+    if (signals.timeout.aborted) {
+      return this.fail(
+        'timeout',
+        `Ollama at ${this.host} did not finish within ${Math.round(this.requestTimeoutMs / 1000)} s${forModel}`,
+        model,
+        undefined,
+        error,
+      );
+    }
+    const failure = error as {
+      name?: string;
+      message?: string;
+      status_code?: number;
+      cause?: { code?: string };
+    };
+    const message = failure.message ?? String(error);
+    if (failure.name === 'ResponseError' && typeof failure.status_code === 'number') {
+      const status = failure.status_code;
+      if (status === 404) {
+        const name = model ?? 'the model';
+        return this.fail(
+          'model-not-found',
+          `model "${name}" is not available on the Ollama at ${this.host}; run \`ollama pull ${name}\` there, or pick another model`,
+          model,
+          status,
+          error,
+        );
+      }
+      if (status === 400)
+        return this.fail(
+          'bad-request',
+          `Ollama refused the request${forModel}: ${message}`,
+          model,
+          status,
+          error,
+        );
+      if (status === 503 || status === 429) {
+        return this.fail(
+          'busy',
+          `Ollama at ${this.host} is busy${forModel}: ${message}`,
+          model,
+          status,
+          error,
+        );
+      }
+      return this.fail(
+        'server-error',
+        `Ollama at ${this.host} failed${forModel} (HTTP ${status}): ${message}`,
+        model,
+        status,
+        error,
+      );
+    }
+    const code = failure.cause?.code;
+    if (
+      code === 'ECONNREFUSED' ||
+      code === 'ENOTFOUND' ||
+      code === 'EAI_AGAIN' ||
+      code === 'EHOSTUNREACH' ||
+      (code === 'ECONNRESET' && !model)
+    ) {
+      return this.fail(
+        'unreachable',
+        `cannot reach Ollama at ${this.host} (${code}); start it with \`ollama serve\`, or set OLLAMA_HOST / --host to where it runs`,
+        model,
+        undefined,
+        error,
+      );
+    }
+    if (
+      /did not receive done/i.test(message) ||
+      /terminated|socket|other side closed|ECONNRESET/i.test(message + (code ?? ''))
+    ) {
+      return this.fail(
+        'stream-incomplete',
+        `Ollama's answer was cut off before it finished${forModel}`,
+        model,
+        undefined,
+        error,
+      );
+    }
+    if (failure.name === 'TypeError' && /fetch failed/i.test(message)) {
+      return this.fail(
+        'unreachable',
+        `cannot reach Ollama at ${this.host}: ${code ?? message}`,
+        model,
+        undefined,
+        error,
+      );
+    }
+    // An `{"error": ...}` line inside a 200 stream arrives as a plain Error with the server's text.
+    return this.fail(
+      'server-error',
+      `Ollama reported an error${forModel}: ${message}`,
+      model,
+      undefined,
+      error,
+    );
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The one interface the engine uses to talk to a model. The Ollama adapter implements it; retries,
+ * fallbacks and limiters wrap it. Nothing outside `src/llm/ollama-*` speaks HTTP to Ollama.
+ */
+
+export type ChatRole = 'system' | 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  /** Hard cap on generated tokens (sent as `num_predict`). */
+  maxTokens: number;
+  /** Context window in tokens (sent as `num_ctx`); keep it constant per model. */
+  contextWindow: number;
+  temperature: number;
+  seed: number;
+  /** A JSON schema the answer must follow (Ollama `format`). */
+  jsonSchema?: Record<string, unknown>;
+  /** Send `think: true` to thinking models; default false. */
+  think?: boolean;
+}
+
+export type StopReason = 'stop' | 'length';
+
+export interface ChatResult {
+  text: string;
+  promptTokens: number;
+  outputTokens: number;
+  stopReason: StopReason;
+  /** Durations reported by the server, in milliseconds. */
+  timings: { totalMs: number; loadMs: number; promptEvalMs: number; evalMs: number };
+  model: string;
+}
+
+export interface ChatOptions {
+  signal?: AbortSignal;
+  /** Called with each piece of text as it streams in. */
+  onDelta?: (text: string) => void;
+}
+
+export interface ModelInfo {
+  name: string;
+}
+
+export interface ModelProvider {
+  /** Human-readable address, e.g. `http://127.0.0.1:11434`. */
+  readonly host: string;
+  chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult>;
+  listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]>;
+  version(options?: { signal?: AbortSignal }): Promise<string>;
+}
