@@ -1,0 +1,46 @@
+/** `agora mock-ollama`: the Ollama simulator as a standalone server, for users' own tests. */
+import { UsageError } from '../../core/errors.js';
+import { loadMockScript, startMockOllama } from '../../mock-ollama/index.js';
+import type { CliIo } from '../io.js';
+import { integerFlag, numberFlag, parseCommand } from '../parse.js';
+
+const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
+
+export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommand('mock-ollama', argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    profile: { type: 'string' },
+    speed: { type: 'string' },
+    script: { type: 'string' },
+    models: { type: 'string' },
+  });
+  const profile = values.profile ?? 'instant';
+  if (!(PROFILES as readonly string[]).includes(profile)) {
+    throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
+  }
+  const script = values.script ? await loadMockScript(values.script) : undefined;
+  const server = await startMockOllama({
+    port: integerFlag('port', values.port, 0) ?? 11434,
+    host: values.host ?? '127.0.0.1',
+    profile: profile as (typeof PROFILES)[number],
+    speed: numberFlag('speed', values.speed, 0) ?? 0,
+    ...(script ? { script } : {}),
+    ...(values.models
+      ? {
+          models: values.models
+            .split(',')
+            .map((model) => model.trim())
+            .filter(Boolean),
+        }
+      : {}),
+  });
+  io.stdout.write(`Mock Ollama listening on ${server.url} (profile ${profile}). Press Ctrl-C to stop.\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,26 @@
+/** `agora validate <file...>`: checks scenarios without running them. */
+import { loadScenario } from '../../config/load-scenario.js';
+import { ConfigError, ExitCode, formatConfigIssue, UsageError } from '../../core/errors.js';
+import type { CliIo } from '../io.js';
+import { parseCommand } from '../parse.js';
+
+export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
+  const { positionals } = parseCommand('validate', argv, {});
+  if (positionals.length === 0)
+    throw new UsageError('validate: name at least one scenario file, e.g. `agora validate scenarios/*.yaml`');
+  let failed = 0;
+  for (const file of positionals) {
+    try {
+      const scenario = await loadScenario(file);
+      io.stdout.write(
+        `ok ${file}: "${scenario.topic}", ${scenario.agents.length} agents, ${scenario.debate.rounds} rounds\n`,
+      );
+      for (const warning of scenario.warnings) io.stderr.write(`warning ${formatConfigIssue(warning)}\n`);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      failed += 1;
+      io.stderr.write(`${error.message}\n`);
+    }
+  }
+  return failed === 0 ? ExitCode.ok : ExitCode.config;
+}

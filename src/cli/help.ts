@@ -1,0 +1,26 @@
+/** The text of `agora help`. */
+export const HELP = `agora — offline debates between local Ollama models
+
+Usage: agora <command> [options]     (npm run agora -- <command> [options])
+
+Commands
+  run <scenario.yaml>     run a knockout debate against Ollama (npm run debate -- <file>)
+      --host URL            Ollama address (default: scenario, then OLLAMA_HOST, then http://127.0.0.1:11434)
+      --seed N              seed for every random choice (overrides the scenario)
+      --rounds N            number of rounds (overrides the scenario)
+      --topic "TEXT"        debate another motion with the same agents
+      --out DIR             where runs are written (default transcripts/)
+      --quiet               no live transcript; only the final tables
+      --json                print a machine-readable summary on stdout and nothing else
+      --verbose             debug logs on stderr (always written to <run dir>/run.log)
+      --timeout SECONDS     upper bound for one model call (default 600)
+  demo [scenario.yaml]    the same debate on the built-in Ollama simulator (npm run demo)
+      --profile NAME        instant, gpu (default), gpu-small or cpu; --speed X scales its waiting
+  validate <file...>      check scenario files without running them
+  doctor [scenario.yaml]  is Ollama reachable, and does it have the scenario's models?
+  mock-ollama             start the Ollama simulator: --port 11434 --profile instant --script rules.yaml
+  help                    this text
+
+Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid configuration, 4 Ollama unreachable,
+5 model missing, 6 run failed, 7 damaged run log, 130 stopped by Ctrl-C.
+`;

@@ -1,0 +1,57 @@
+/** The `agora` command line: picks a command, and maps every error to one paragraph and an exit code. */
+import { pathToFileURL } from 'node:url';
+import { AgoraError, ExitCode } from '../core/errors.js';
+import { demoCommand } from './commands/demo.js';
+import { doctorCommand } from './commands/doctor.js';
+import { mockOllamaCommand } from './commands/mock-ollama.js';
+import { runCommand } from './commands/run.js';
+import { validateCommand } from './commands/validate.js';
+import { HELP } from './help.js';
+import { type CliIo, processIo } from './io.js';
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  run: runCommand,
+  debate: runCommand,
+  demo: demoCommand,
+  validate: validateCommand,
+  doctor: doctorCommand,
+  'mock-ollama': mockOllamaCommand,
+};
+
+export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    io.stdout.write(HELP);
+    return name === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr.write(
+      `agora: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}, help.\n`,
+    );
+    return ExitCode.usage;
+  }
+  const verbose = rest.includes('--verbose');
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof AgoraError) {
+      io.stderr.write(`agora ${name}: ${error.message}\n`);
+      if (verbose && error.cause instanceof Error)
+        io.stderr.write(`${error.cause.stack ?? error.cause.message}\n`);
+      return error.exitCode;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(
+      `agora ${name}: unexpected error: ${message}${verbose ? '' : ' (run with --verbose for details)'}\n`,
+    );
+    if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+    return ExitCode.internal;
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await runCli(process.argv.slice(2));
+}

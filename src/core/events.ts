@@ -1,0 +1,118 @@
+/**
+ * The run's vocabulary: every completed step becomes one of these events, appended to the run's
+ * `events.jsonl` before the next step begins. State is a fold over them; nothing else is persisted.
+ */
+import type { Scenario } from '../config/scenario.js';
+
+export type PositionLabel = 'X' | 'Y';
+export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
+
+/** Scores and vote in the SRS's evaluation template, plus who gave them. */
+export interface Evaluation {
+  round_number: number;
+  position_y_performance: Record<string, number>;
+  /** Weighted total: sum of weight × score, computed by the engine, never taken from the model. */
+  total_score: number;
+  comments: string;
+  continue_vote: boolean;
+}
+
+export interface RunStartEvent {
+  type: 'run-start';
+  runId: string;
+  format: string;
+  /** The scenario exactly as used, context files included, so a run can resume without its file. */
+  scenario: Scenario;
+  engineVersion: string;
+}
+
+export interface TurnEndEvent {
+  type: 'turn-end';
+  round: number;
+  agent: string;
+  position: PositionLabel;
+  model: string;
+  text: string;
+  promptTokens: number;
+  /** Characters of the prompt sent, to calibrate the token estimate per model. */
+  promptChars: number;
+  outputTokens: number;
+  simulatedSeconds: number;
+  /** True when the token budget cut the statement short. */
+  truncated: boolean;
+  realMs: number;
+}
+
+export interface VoteCastEvent {
+  type: 'vote-cast';
+  round: number;
+  judge: string;
+  model: string;
+  /** Null when the judge abstained. */
+  evaluation: Evaluation | null;
+  abstained: boolean;
+  abstainReason?: string;
+  attempts: number;
+  promptTokens: number;
+  promptChars: number;
+  outputTokens: number;
+  realMs: number;
+}
+
+export type Decision = 'continue' | 'rotate';
+export type DecidedBy = 'votes' | 'scores' | 'exact-tie';
+
+export interface Tally {
+  rotateVotes: number;
+  continueVotes: number;
+  abstentions: number;
+  /** Mean weighted total of the judges who did not abstain; null when all abstained. */
+  meanScore: number | null;
+  decision: Decision;
+  decidedBy: DecidedBy;
+}
+
+export interface RoundEndEvent {
+  type: 'round-end';
+  round: number;
+  debater: string;
+  tally: Tally;
+  /** What happened after the vote. */
+  outcome: 'continue' | 'rotation' | 'rotation-limit-reached' | 'nobody-eligible' | 'debate-over';
+  rotation: { from: string; to: string } | null;
+  transition: { summary: string; focus: string };
+  realMs: number;
+}
+
+export interface SummaryEvent {
+  type: 'summary';
+  /** The running summary now covers rounds 1 to this one. */
+  throughRound: number;
+  text: string;
+  model: string;
+  promptTokens: number;
+  promptChars: number;
+  outputTokens: number;
+  realMs: number;
+}
+
+export interface RunEndEvent {
+  type: 'run-end';
+  status: Exclude<RunStatus, 'running'>;
+  stopReason: string;
+  error?: string;
+}
+
+export type RunEventBody =
+  | RunStartEvent
+  | TurnEndEvent
+  | VoteCastEvent
+  | RoundEndEvent
+  | SummaryEvent
+  | RunEndEvent;
+
+/** An event as stored: a sequence number and a timestamp around the body. */
+export type RunEvent = RunEventBody & { seq: number; at: string };
+
+/** A body as stored in the log, with its sequence number and time. */
+export type Stored<T extends RunEventBody> = T & { seq: number; at: string };

@@ -1,0 +1,35 @@
+/**
+ * What a debate format provides to the runner: a fold, a pure planner and a step executor. The
+ * runner owns the loop, the log and stopping; a format owns its rules and prompts.
+ */
+import type { Logger } from 'pino';
+import type { ModelProvider } from '../llm/provider.js';
+import type { Clock } from './clock.js';
+import type { RunEvent, RunEventBody, RunStatus } from './events.js';
+import type { LiveNotice } from './live.js';
+
+export interface DoneStep {
+  kind: 'done';
+  status: Exclude<RunStatus, 'running'>;
+  stopReason: string;
+}
+
+export interface StepContext {
+  provider: ModelProvider;
+  /** Appends a completed step's event to the log (flushed) and folds it into the run's state. */
+  append(body: RunEventBody): RunEvent;
+  notify(notice: LiveNotice): void;
+  /** Aborts calls in flight (a second Ctrl-C). */
+  signal: AbortSignal;
+  clock: Clock;
+  logger: Logger;
+}
+
+export interface FormatDefinition<State, Step extends { kind: string }> {
+  name: string;
+  fold(state: State | undefined, event: RunEvent): State;
+  next(state: State): Step | DoneStep;
+  execute(step: Step, state: State, context: StepContext): Promise<void>;
+  /** True once the run has a run-end event. */
+  isFinished(state: State): boolean;
+}

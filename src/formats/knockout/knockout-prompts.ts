@@ -1,0 +1,122 @@
+/** The knockout format's prompts, built on the shared layout in `agents/prompts.ts`. */
+import { buildMemory, describeMemory, type SpokenStatement } from '../../agents/memory.js';
+import { buildMessages, type TranscriptView, wordsFor } from '../../agents/prompts.js';
+import type { AgentConfig } from '../../config/scenario-schema.js';
+import type { ChatMessage } from '../../llm/provider.js';
+import type { KnockoutState } from './state.js';
+
+/** The transcript as agents see it now: the latest summary, then later rounds verbatim. */
+export function transcriptView(state: KnockoutState, options: { upToRound?: number } = {}): TranscriptView {
+  const summary = state.summaries.at(-1) ?? null;
+  const covered = summary?.throughRound ?? 0;
+  const last = options.upToRound ?? Number.POSITIVE_INFINITY;
+  return {
+    summary: summary ? { throughRound: summary.throughRound, text: summary.text } : null,
+    rounds: state.rounds
+      .filter((round) => round.number > covered && round.number <= last)
+      .map((round) => ({
+        number: round.number,
+        debater: round.debater,
+        statements: round.statements.map((statement) => ({
+          agent: statement.agent,
+          position: statement.position,
+          text: statement.text,
+        })),
+        transition: round.end?.transition,
+      })),
+  };
+}
+
+export function allStatements(state: KnockoutState): SpokenStatement[] {
+  return state.rounds.flatMap((round) =>
+    round.statements.map((statement) => ({
+      round: round.number,
+      agent: statement.agent,
+      position: statement.position,
+      text: statement.text,
+    })),
+  );
+}
+
+export function debaterMessages(
+  state: KnockoutState,
+  agent: AgentConfig,
+  round: number,
+  tokenLimit: number,
+): ChatMessage[] {
+  const { scenario } = state;
+  const own = agent.position === 'X' ? scenario.positions.x : scenario.positions.y;
+  const other = agent.position === 'X' ? scenario.positions.y : scenario.positions.x;
+  const previous = state.rounds.find((candidate) => candidate.number === round - 1);
+  const current = state.rounds.find((candidate) => candidate.number === round);
+  const opening = (current?.statements.length ?? 0) === 0;
+  const memory = buildMemory(agent.name, agent.position, allStatements(state));
+  const focus = previous?.end?.transition.focus;
+  const task = [
+    `Your name: ${agent.name}`,
+    `You argue for: ${own}`,
+    `You argue against: ${other}`,
+    `Your side: Position ${agent.position}`,
+    '',
+    agent.role.trim(),
+    '',
+    describeMemory(memory).trim(),
+    '',
+    `## Your task: round ${round} of ${scenario.debate.rounds}`,
+    focus ? `${focus}` : '',
+    opening
+      ? `Give your statement for this round${round === 1 ? ', opening the debate' : ''}.`
+      : 'Answer the statement your opponent has just made in this round, then advance your own case.',
+    `You have about ${wordsFor(tokenLimit)} words of speaking time. Speak in the first person as ${agent.name}; do not write your name as a heading.`,
+  ]
+    .filter((line, index, lines) => !(line === '' && lines[index - 1] === ''))
+    .join('\n');
+  return buildMessages(scenario, transcriptView(state, { upToRound: round }), task);
+}
+
+export function judgeMessages(
+  state: KnockoutState,
+  judge: AgentConfig,
+  round: number,
+  debater: string,
+): ChatMessage[] {
+  const { scenario } = state;
+  const criteria = Object.entries(scenario.judging.criteria)
+    .map(([name, criterion]) => {
+      const guide = Object.entries(criterion.scoring_guide ?? {})
+        .map(([score, meaning]) => `${score} = ${meaning}`)
+        .join('; ');
+      return `- ${name} (weight ${criterion.weight})${criterion.description ? `: ${criterion.description}` : ''}${guide ? ` [${guide}]` : ''}`;
+    })
+    .join('\n');
+  const task = [
+    `## Your task: evaluate round ${round}`,
+    `Your name: ${judge.name}`,
+    `You are a judge from the ${scenario.positions.y} side (Position Y), sitting out this exchange.`,
+    '',
+    judge.role.trim(),
+    '',
+    `Evaluate the performance of ${debater}, the debating Position Y agent, judged on the entire transcript above. Be fair and critical: your side needs its strongest debater at the podium.`,
+    'Score each criterion from 1 to 5:',
+    criteria,
+    `Then vote: continue_vote true keeps ${debater} debating, false asks for another Position Y agent.`,
+    `Answer only with a JSON object: {"round_number": ${round}, "position_y_performance": {${Object.keys(
+      scenario.judging.criteria,
+    )
+      .map((name) => `"${name}": <1-5>`)
+      .join(
+        ', ',
+      )}}, "comments": "<one or two sentences justifying the scores>", "continue_vote": <true|false>}`,
+  ].join('\n');
+  return buildMessages(scenario, transcriptView(state, { upToRound: round }), task);
+}
+
+export function summaryMessages(state: KnockoutState, throughRound: number): ChatMessage[] {
+  const { scenario } = state;
+  const task = [
+    `## Task: summarise rounds 1-${throughRound}`,
+    `Summarise the debate so far for the participants. Keep every key argument and rebuttal of both sides (${scenario.positions.x} and ${scenario.positions.y}), who made it, and how the judges voted. Drop repetition and rhetoric.`,
+    `Write at most about ${wordsFor(scenario.context.summary_max_tokens)} words of plain prose.`,
+  ].join('\n');
+  return buildMessages(scenario, transcriptView(state, { upToRound: throughRound }), task);
+}

@@ -1,0 +1,142 @@
+/**
+ * The knockout planner: the next step is a pure function of the run's state. Resume is "fold the
+ * log, ask the planner"; a step in flight when the process died is simply planned again.
+ */
+import { promptChars } from '../../agents/prompts.js';
+import { calibrate, estimateTokens, promptBudget } from '../../context/token-estimate.js';
+import type { DoneStep } from '../../core/format.js';
+import { tallyVotes } from '../../judging/tally.js';
+import type { ChatMessage } from '../../llm/provider.js';
+import { decideRotation } from '../../rotation/rotation-policy.js';
+import { tokenLimitFor } from '../../timer/speaking-timer.js';
+import { debaterMessages, judgeMessages, summaryMessages } from './knockout-prompts.js';
+import type { KnockoutState, RoundRecord } from './state.js';
+import { xAgentOf, yAgentNames } from './state.js';
+import type { KnockoutStep } from './steps.js';
+import { buildTransition } from './transition.js';
+
+export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep {
+  const { scenario } = state;
+  if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
+  const last = state.rounds.at(-1);
+  if (last?.end && last.number >= scenario.debate.rounds) {
+    return { kind: 'done', status: 'completed', stopReason: 'max_rounds' };
+  }
+  const round: RoundRecord =
+    last && !last.end
+      ? last
+      : {
+          number: (last?.number ?? 0) + 1,
+          debater: state.currentDebater,
+          statements: [],
+          votes: [],
+          end: null,
+        };
+
+  const start = scenario.debate.starting_position;
+  const order: Array<'X' | 'Y'> = start === 'X' ? ['X', 'Y'] : ['Y', 'X'];
+  for (const position of order) {
+    if (round.statements.some((statement) => statement.position === position)) continue;
+    const agent =
+      position === 'X'
+        ? xAgentOf(scenario)
+        : scenario.agents.find((candidate) => candidate.name === round.debater);
+    if (!agent) throw new Error(`debater ${round.debater} is not in the scenario`);
+    const tokenLimit = tokenLimitFor(scenario.model_options.max_tokens, 0, {
+      secondsPerSide: scenario.timer.seconds_per_side,
+      tokensPerSecond: scenario.timer.tokens_per_second,
+    });
+    const messages = debaterMessages(state, agent, round.number, tokenLimit);
+    if (!fits(state, agent.model, messages, tokenLimit)) return summariseOrFail(state, round.number);
+    return {
+      kind: 'speak',
+      round: round.number,
+      agent: agent.name,
+      position,
+      model: agent.model,
+      temperature: agent.temperature ?? scenario.model_options.temperature,
+      tokenLimit,
+      messages,
+    };
+  }
+
+  const judges = yAgentNames(scenario).filter((name) => name !== round.debater);
+  const pending = judges.filter((judge) => !round.votes.some((vote) => vote.judge === judge));
+  if (pending.length > 0) {
+    for (const name of pending) {
+      const judge = scenario.agents.find((candidate) => candidate.name === name);
+      if (!judge) continue;
+      const messages = judgeMessages(state, judge, round.number, round.debater);
+      if (!fits(state, judge.model, messages, scenario.judging.max_tokens))
+        return summariseOrFail(state, round.number);
+    }
+    return { kind: 'judge', round: round.number, judges: pending };
+  }
+
+  const evaluations = judges.map(
+    (judge) => round.votes.find((vote) => vote.judge === judge)?.evaluation ?? null,
+  );
+  const tally = tallyVotes(evaluations, scenario.rotation.threshold);
+  const rotationsSoFar = state.rounds.filter((candidate) => candidate.end?.rotation).length;
+  const isLastRound = round.number >= scenario.debate.rounds;
+  const { outcome, rotation } = decideRotation({
+    decision: tally.decision,
+    roundsRemain: !isLastRound,
+    round: round.number,
+    current: round.debater,
+    yAgents: yAgentNames(scenario),
+    debated: new Set(state.debated),
+    rotationsSoFar,
+    limit: scenario.rotation.limit,
+    seed: scenario.seed,
+  });
+  const transition = buildTransition(
+    round,
+    tally,
+    outcome,
+    rotation,
+    rotation?.to ?? round.debater,
+    xAgentOf(scenario).name,
+  );
+  return {
+    kind: 'decide',
+    event: {
+      type: 'round-end',
+      round: round.number,
+      debater: round.debater,
+      tally,
+      outcome,
+      rotation,
+      transition,
+    },
+  };
+}
+
+function fits(state: KnockoutState, model: string, messages: ChatMessage[], tokenLimit: number): boolean {
+  const ratio = calibrate(state.promptSamples).get(model);
+  const estimate = estimateTokens(promptChars(messages), ratio);
+  const { context_window: window } = state.scenario.model_options;
+  return estimate <= promptBudget(window, tokenLimit, state.scenario.context.margin_tokens);
+}
+
+/**
+ * Folds old rounds into the running summary in one large step (all finished rounds but the most
+ * recent), so the transcript's prefix stays stable for several rounds between summaries.
+ */
+function summariseOrFail(state: KnockoutState, currentRound: number): KnockoutStep | DoneStep {
+  const covered = state.summaries.at(-1)?.throughRound ?? 0;
+  const finished = state.rounds
+    .filter((round) => round.end && round.number < currentRound)
+    .map((round) => round.number);
+  const lastFinished = finished.at(-1) ?? 0;
+  const target = lastFinished - 1 > covered ? lastFinished - 1 : lastFinished > covered ? lastFinished : null;
+  if (target === null) {
+    return {
+      kind: 'done',
+      status: 'failed',
+      stopReason: `context window too small: one round does not fit in ${state.scenario.model_options.context_window} tokens; raise model_options.context_window or lower model_options.max_tokens`,
+    };
+  }
+  const model = state.scenario.context.summariser_model ?? xAgentOf(state.scenario).model;
+  return { kind: 'summarise', throughRound: target, model, messages: summaryMessages(state, target) };
+}

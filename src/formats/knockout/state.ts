@@ -1,0 +1,134 @@
+/** The knockout run's state: a pure fold over its events. */
+import type { Scenario } from '../../config/scenario.js';
+import type {
+  RoundEndEvent,
+  RunEndEvent,
+  RunEvent,
+  RunStatus,
+  Stored,
+  SummaryEvent,
+  TurnEndEvent,
+  VoteCastEvent,
+} from '../../core/events.js';
+
+export interface RoundRecord {
+  number: number;
+  debater: string;
+  statements: Array<Stored<TurnEndEvent>>;
+  votes: Array<Stored<VoteCastEvent>>;
+  end: Stored<RoundEndEvent> | null;
+}
+
+export interface KnockoutState {
+  runId: string;
+  scenario: Scenario;
+  engineVersion: string;
+  startedAt: string;
+  updatedAt: string;
+  rounds: RoundRecord[];
+  currentDebater: string;
+  /** Y agents that have debated, in order (the current one included). */
+  debated: string[];
+  summaries: Array<Stored<SummaryEvent>>;
+  end: Stored<RunEndEvent> | null;
+  /** Every model call's prompt size, for calibrating token estimates. */
+  promptSamples: Array<{ model: string; promptChars: number; promptTokens: number }>;
+  outputTokens: number;
+}
+
+export function statusOf(state: KnockoutState): RunStatus {
+  return state.end?.status ?? 'running';
+}
+
+export function yAgentNames(scenario: Scenario): string[] {
+  return scenario.agents.filter((agent) => agent.position === 'Y').map((agent) => agent.name);
+}
+
+export function xAgentOf(scenario: Scenario) {
+  const agent = scenario.agents.find((candidate) => candidate.position === 'X');
+  if (!agent) throw new Error('scenario has no Position X agent');
+  return agent;
+}
+
+function withRound(
+  state: KnockoutState,
+  number: number,
+  change: (round: RoundRecord) => RoundRecord,
+): RoundRecord[] {
+  const rounds = [...state.rounds];
+  const index = rounds.findIndex((round) => round.number === number);
+  if (index === -1) {
+    rounds.push(change({ number, debater: state.currentDebater, statements: [], votes: [], end: null }));
+  } else {
+    rounds[index] = change(rounds[index] as RoundRecord);
+  }
+  return rounds;
+}
+
+/** Applies one event. The first event must be `run-start`. */
+export function foldKnockout(state: KnockoutState | undefined, event: RunEvent): KnockoutState {
+  if (event.type === 'run-start') {
+    const first = yAgentNames(event.scenario)[0] ?? '';
+    return {
+      runId: event.runId,
+      scenario: event.scenario,
+      engineVersion: event.engineVersion,
+      startedAt: event.at,
+      updatedAt: event.at,
+      rounds: [],
+      currentDebater: first,
+      debated: [first],
+      summaries: [],
+      end: null,
+      promptSamples: [],
+      outputTokens: 0,
+    };
+  }
+  if (!state) throw new Error(`event ${event.seq} (${event.type}) comes before run-start`);
+  const next: KnockoutState = { ...state, updatedAt: event.at };
+  switch (event.type) {
+    case 'turn-end':
+      next.rounds = withRound(state, event.round, (round) => ({
+        ...round,
+        statements: [...round.statements, event],
+      }));
+      next.promptSamples = [...state.promptSamples, sample(event)];
+      next.outputTokens = state.outputTokens + event.outputTokens;
+      return next;
+    case 'vote-cast':
+      next.rounds = withRound(state, event.round, (round) => ({ ...round, votes: [...round.votes, event] }));
+      next.promptSamples =
+        event.promptTokens > 0 ? [...state.promptSamples, sample(event)] : state.promptSamples;
+      next.outputTokens = state.outputTokens + event.outputTokens;
+      return next;
+    case 'round-end':
+      next.rounds = withRound(state, event.round, (round) => ({ ...round, end: event }));
+      if (event.rotation) {
+        next.currentDebater = event.rotation.to;
+        next.debated = [...state.debated, event.rotation.to];
+      }
+      return next;
+    case 'summary':
+      next.summaries = [...state.summaries, event];
+      next.promptSamples = [...state.promptSamples, sample(event)];
+      next.outputTokens = state.outputTokens + event.outputTokens;
+      return next;
+    case 'run-end':
+      next.end = event;
+      return next;
+  }
+}
+
+function sample(event: TurnEndEvent | VoteCastEvent | SummaryEvent) {
+  return { model: event.model, promptChars: event.promptChars, promptTokens: event.promptTokens };
+}
+
+export function rotationsOf(
+  state: KnockoutState,
+): Array<{ afterRound: number; from: string; to: string; rotateVotes: number }> {
+  return state.rounds.flatMap((round) =>
+    round.end?.rotation
+      ? [{ afterRound: round.number, ...round.end.rotation, rotateVotes: round.end.tally.rotateVotes }]
+      : [],
+  );
+}

@@ -1,0 +1,87 @@
+/** Statistics for the final tables and transcript.json, computed from the state alone. */
+
+import type { KnockoutState } from './state.js';
+import { SLOW_ROUND_MS } from './thresholds.js';
+
+export interface AgentStats {
+  name: string;
+  position: 'X' | 'Y';
+  model: string;
+  roundsDebated: number;
+  /** Mean weighted score the judges gave this agent (Position Y only). */
+  meanScore: number | null;
+  votesAgainst: number;
+  knockedOut: boolean;
+  simulatedSeconds: number;
+  tokensIn: number;
+  tokensOut: number;
+  realMs: number;
+}
+
+export interface KnockoutStats {
+  agents: AgentStats[];
+  simulatedSecondsPerSide: { X: number; Y: number };
+  rounds: number;
+  rotations: number;
+  modelCalls: number;
+  promptTokens: number;
+  outputTokens: number;
+  abstentions: number;
+  slowRounds: number[];
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+export function knockoutStats(state: KnockoutState): KnockoutStats {
+  const agents: AgentStats[] = state.scenario.agents.map((agent) => {
+    const statements = state.rounds.flatMap((round) =>
+      round.statements.filter((item) => item.agent === agent.name),
+    );
+    const votes = state.rounds.flatMap((round) => round.votes.filter((vote) => vote.judge === agent.name));
+    const received = state.rounds
+      .filter((round) => round.debater === agent.name)
+      .flatMap((round) => round.votes.map((vote) => vote.evaluation).filter((item) => item !== null));
+    const scores = received.map((evaluation) => evaluation.total_score);
+    return {
+      name: agent.name,
+      position: agent.position,
+      model: agent.model,
+      roundsDebated: new Set(statements.map((statement) => statement.round)).size,
+      meanScore:
+        scores.length === 0 ? null : round2(scores.reduce((sum, score) => sum + score, 0) / scores.length),
+      votesAgainst: received.filter((evaluation) => !evaluation.continue_vote).length,
+      knockedOut: state.rounds.some(
+        (round) =>
+          round.debater === agent.name &&
+          (round.end?.outcome === 'rotation' || round.end?.outcome === 'debate-over'),
+      ),
+      simulatedSeconds: round2(statements.reduce((sum, statement) => sum + statement.simulatedSeconds, 0)),
+      tokensIn: [...statements, ...votes].reduce((sum, item) => sum + item.promptTokens, 0),
+      tokensOut: [...statements, ...votes].reduce((sum, item) => sum + item.outputTokens, 0),
+      realMs: [...statements, ...votes].reduce((sum, item) => sum + item.realMs, 0),
+    };
+  });
+  const statements = state.rounds.flatMap((round) => round.statements);
+  const votes = state.rounds.flatMap((round) => round.votes);
+  const side = (position: 'X' | 'Y') =>
+    round2(
+      statements
+        .filter((item) => item.position === position)
+        .reduce((sum, item) => sum + item.simulatedSeconds, 0),
+    );
+  const calls = [...statements, ...votes, ...state.summaries];
+  return {
+    agents,
+    simulatedSecondsPerSide: { X: side('X'), Y: side('Y') },
+    rounds: state.rounds.filter((round) => round.end).length,
+    rotations: state.rounds.filter((round) => round.end?.rotation).length,
+    modelCalls:
+      statements.length + votes.reduce((sum, vote) => sum + vote.attempts, 0) + state.summaries.length,
+    promptTokens: calls.reduce((sum, item) => sum + item.promptTokens, 0),
+    outputTokens: calls.reduce((sum, item) => sum + item.outputTokens, 0),
+    abstentions: votes.filter((vote) => vote.abstained).length,
+    slowRounds: state.rounds
+      .filter((round) => (round.end?.realMs ?? 0) > SLOW_ROUND_MS)
+      .map((round) => round.number),
+  };
+}

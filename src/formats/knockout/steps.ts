@@ -1,0 +1,18 @@
+/** The steps of a knockout run, as the planner hands them to the executor. */
+import type { RoundEndEvent } from '../../core/events.js';
+import type { ChatMessage } from '../../llm/provider.js';
+
+export type KnockoutStep =
+  | {
+      kind: 'speak';
+      round: number;
+      agent: string;
+      position: 'X' | 'Y';
+      model: string;
+      temperature: number;
+      tokenLimit: number;
+      messages: ChatMessage[];
+    }
+  | { kind: 'judge'; round: number; judges: string[] }
+  | { kind: 'summarise'; throughRound: number; model: string; messages: ChatMessage[] }
+  | { kind: 'decide'; event: Omit<RoundEndEvent, 'realMs'> };

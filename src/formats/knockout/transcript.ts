@@ -1,0 +1,71 @@
+/** transcript.json for a knockout run: the debate as data, built from the state. */
+import { type KnockoutState, rotationsOf, statusOf } from './state.js';
+import { type KnockoutStats, knockoutStats } from './stats.js';
+import { SLOW_ROUND_MS } from './thresholds.js';
+
+export function knockoutTranscript(state: KnockoutState) {
+  const { scenario } = state;
+  const stats: KnockoutStats = knockoutStats(state);
+  return {
+    runId: state.runId,
+    format: 'knockout' as const,
+    title: scenario.title ?? null,
+    topic: scenario.topic,
+    positions: scenario.positions,
+    seed: scenario.seed,
+    status: statusOf(state),
+    stopReason: state.end?.stopReason ?? null,
+    error: state.end?.error ?? null,
+    agents: scenario.agents.map((agent) => ({
+      name: agent.name,
+      position: agent.position,
+      model: agent.model,
+    })),
+    rounds: state.rounds.map((round) => ({
+      number: round.number,
+      debatingY: round.debater,
+      statements: round.statements.map((statement) => ({
+        agent: statement.agent,
+        position: statement.position,
+        model: statement.model,
+        text: statement.text,
+        promptTokens: statement.promptTokens,
+        outputTokens: statement.outputTokens,
+        simulatedSeconds: statement.simulatedSeconds,
+        truncated: statement.truncated,
+      })),
+      evaluations: round.votes.map((vote) => ({
+        judge: vote.judge,
+        model: vote.model,
+        abstained: vote.abstained,
+        ...(vote.abstainReason ? { abstainReason: vote.abstainReason } : {}),
+        ...(vote.evaluation ?? {}),
+      })),
+      outcome: round.end
+        ? {
+            result: round.end.outcome,
+            decision: round.end.tally.decision,
+            decidedBy: round.end.tally.decidedBy,
+            rotateVotes: round.end.tally.rotateVotes,
+            continueVotes: round.end.tally.continueVotes,
+            abstentions: round.end.tally.abstentions,
+            meanScore: round.end.tally.meanScore,
+          }
+        : null,
+      transition: round.end?.transition ?? null,
+      realMs: round.end?.realMs ?? null,
+      slow: (round.end?.realMs ?? 0) > SLOW_ROUND_MS,
+    })),
+    rotations: rotationsOf(state),
+    summaries: state.summaries.map((summary) => ({
+      throughRound: summary.throughRound,
+      model: summary.model,
+      text: summary.text,
+    })),
+    stats,
+    startedAt: state.startedAt,
+    updatedAt: state.updatedAt,
+  };
+}
+
+export type KnockoutTranscript = ReturnType<typeof knockoutTranscript>;

@@ -1,0 +1,46 @@
+/**
+ * The moderator's transition between rounds (SRS 2.2): a summary of the round just played and the
+ * focus of the next. Built from the round's key points, without a model call.
+ */
+import { extractKeyPoints } from '../../agents/key-points.js';
+import type { RoundEndEvent, Tally } from '../../core/events.js';
+import type { RoundRecord } from './state.js';
+
+export function buildTransition(
+  round: RoundRecord,
+  tally: Tally,
+  outcome: RoundEndEvent['outcome'],
+  rotation: RoundEndEvent['rotation'],
+  nextDebater: string,
+  xName: string,
+): RoundEndEvent['transition'] {
+  const x = round.statements.find((statement) => statement.position === 'X');
+  const y = round.statements.find((statement) => statement.position === 'Y');
+  const xPoint = x ? extractKeyPoints(x.text, 1)[0] : undefined;
+  const yPoint = y ? extractKeyPoints(y.text, 1)[0] : undefined;
+  const mean = tally.meanScore === null ? 'no scores' : `mean score ${tally.meanScore.toFixed(2)}`;
+  const votes = `The judges voted ${tally.rotateVotes} to replace and ${tally.continueVotes} to keep ${round.debater}${
+    tally.abstentions > 0 ? ` (${tally.abstentions} abstained)` : ''
+  }, ${mean}.`;
+  const what: Record<RoundEndEvent['outcome'], string> = {
+    continue: `${round.debater} continues.`,
+    rotation: rotation ? `${rotation.to} replaces ${rotation.from}.` : '',
+    'rotation-limit-reached': `The rotation limit is reached, so ${round.debater} continues.`,
+    'nobody-eligible': `Every other Position Y agent has debated, so ${round.debater} continues.`,
+    'debate-over': `The vote went against ${round.debater}, but this was the final round.`,
+  };
+  const summary = [
+    `Round ${round.number}:`,
+    xPoint ? `${xName} argued: "${xPoint}"` : '',
+    yPoint ? `${round.debater} argued: "${yPoint}"` : '',
+    votes,
+    what[outcome],
+  ]
+    .filter((part) => part !== '')
+    .join(' ');
+  const focusParts = [`Focus for round ${round.number + 1}:`];
+  if (xPoint) focusParts.push(`${nextDebater} should answer "${xPoint}".`);
+  if (yPoint) focusParts.push(`${xName} should answer "${yPoint}".`);
+  if (!xPoint && !yPoint) focusParts.push('both sides should sharpen their strongest argument.');
+  return { summary, focus: focusParts.join(' ') };
+}

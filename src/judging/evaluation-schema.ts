@@ -1,0 +1,49 @@
+/**
+ * What a judge must answer: the SRS evaluation template without the total (the engine computes
+ * it). Sent to Ollama as the `format` JSON schema, and checked again with zod on the way back.
+ */
+import { z } from 'zod';
+import { type Criteria, SCORE_MAX, SCORE_MIN } from './criteria.js';
+
+export function judgeAnswerSchema(criteria: Criteria) {
+  const scores = Object.fromEntries(
+    Object.keys(criteria).map((name) => [name, z.number().int().min(SCORE_MIN).max(SCORE_MAX)]),
+  );
+  return z.object({
+    round_number: z.number().int(),
+    position_y_performance: z.object(scores),
+    comments: z.string().min(1),
+    continue_vote: z.boolean(),
+  });
+}
+
+export type JudgeAnswer = z.infer<ReturnType<typeof judgeAnswerSchema>>;
+
+/** The JSON schema sent as Ollama's `format`, so the model's sampler can only produce valid answers. */
+export function judgeAnswerJsonSchema(criteria: Criteria): Record<string, unknown> {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(judgeAnswerSchema(criteria)) as Record<
+    string,
+    unknown
+  >;
+  return schema;
+}
+
+/** Parses a judge's raw answer; returns the answer or a short list of what was wrong. */
+export function parseJudgeAnswer(
+  text: string,
+  criteria: Criteria,
+): { ok: true; answer: JudgeAnswer } | { ok: false; problems: string } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, problems: 'the answer is not valid JSON' };
+  }
+  const parsed = judgeAnswerSchema(criteria).safeParse(data);
+  if (parsed.success) return { ok: true, answer: parsed.data };
+  const problems = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || 'answer'}: ${issue.message}`)
+    .join('; ');
+  return { ok: false, problems };
+}

@@ -1,0 +1,85 @@
+/**
+ * The run's event log (`events.jsonl`): one JSON event per line, each written and flushed to disk
+ * before the next step starts, so a crash loses at most the step in flight.
+ */
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { ExitCode, RunError } from '../core/errors.js';
+import type { RunEvent, RunEventBody } from '../core/events.js';
+
+export interface ReadLogResult {
+  events: RunEvent[];
+  /** A torn last line (power loss mid-write) that was dropped, if any. */
+  droppedTornLine: boolean;
+}
+
+/** Reads a log. A torn last line is dropped; any other bad line is refused with its line number. */
+export function readEventLog(file: string): ReadLogResult {
+  if (!existsSync(file)) throw new RunError(`no event log at ${file}`, { exitCode: ExitCode.runCorrupt });
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n');
+  const endsClean = text.endsWith('\n') || text === '';
+  if (lines.at(-1) === '') lines.pop();
+  const events: RunEvent[] = [];
+  let droppedTornLine = false;
+  for (const [index, line] of lines.entries()) {
+    const isLast = index === lines.length - 1;
+    let event: RunEvent;
+    try {
+      event = JSON.parse(line) as RunEvent;
+    } catch {
+      if (isLast && !endsClean) {
+        droppedTornLine = true;
+        break;
+      }
+      throw new RunError(`${file}:${index + 1}: not a valid event (the log is damaged at this line)`, {
+        exitCode: ExitCode.runCorrupt,
+      });
+    }
+    if (
+      typeof event !== 'object' ||
+      event === null ||
+      typeof event.type !== 'string' ||
+      event.seq !== events.length
+    ) {
+      throw new RunError(
+        `${file}:${index + 1}: unexpected event (expected sequence number ${events.length})`,
+        {
+          exitCode: ExitCode.runCorrupt,
+        },
+      );
+    }
+    events.push(event);
+  }
+  return { events, droppedTornLine };
+}
+
+export class EventLog {
+  private readonly descriptor: number;
+  private nextSeq: number;
+
+  private constructor(
+    readonly file: string,
+    descriptor: number,
+    nextSeq: number,
+  ) {
+    this.descriptor = descriptor;
+    this.nextSeq = nextSeq;
+  }
+
+  /** Opens a log for appending after `existing` events (0 for a new run). */
+  static open(file: string, existing = 0): EventLog {
+    return new EventLog(file, openSync(file, 'a'), existing);
+  }
+
+  append(body: RunEventBody, at: Date): RunEvent {
+    const event = { seq: this.nextSeq, at: at.toISOString(), ...body } as RunEvent;
+    writeSync(this.descriptor, `${JSON.stringify(event)}\n`);
+    fsyncSync(this.descriptor);
+    this.nextSeq += 1;
+    return event;
+  }
+
+  close(): void {
+    closeSync(this.descriptor);
+  }
+}

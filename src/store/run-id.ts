@@ -1,0 +1,15 @@
+/** Run ids read well in a folder listing: `20261122-153000-should-abortion-be-legal-s42`. */
+
+export function slugify(text: string, maxLength = 40): string {
+  const slug = text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug.slice(0, maxLength).replace(/-+$/, '') || 'debate';
+}
+
+export function makeRunId(at: Date, topic: string, seed: number): string {
+  const stamp = at.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${slugify(topic)}-s${seed}`;
+}

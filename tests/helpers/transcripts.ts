@@ -1,0 +1,31 @@
+/** Reads what a run wrote. */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { KnockoutTranscript } from '../../src/formats/knockout/transcript.js';
+
+export function onlyRunDir(outDir: string): string {
+  const runs = readdirSync(outDir).filter((name) => !name.startsWith('.'));
+  if (runs.length !== 1) throw new Error(`expected one run in ${outDir}, found ${runs.length}`);
+  return path.join(outDir, runs[0] as string);
+}
+
+export function readTranscript(runDir: string): KnockoutTranscript {
+  return JSON.parse(readFileSync(path.join(runDir, 'transcript.json'), 'utf8')) as KnockoutTranscript;
+}
+
+export function readEvents(runDir: string): Array<Record<string, unknown> & { type: string; seq: number }> {
+  return readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+}
+
+/** The transcript without what legitimately differs between two identical runs: times and ids. */
+export function comparable(transcript: KnockoutTranscript | undefined): unknown {
+  if (!transcript) throw new Error('no transcript was written');
+  return JSON.parse(
+    JSON.stringify(transcript, (key, value) =>
+      ['runId', 'startedAt', 'updatedAt', 'realMs', 'slow', 'slowRounds'].includes(key) ? undefined : value,
+    ),
+  );
+}
