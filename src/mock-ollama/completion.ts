@@ -1,0 +1,193 @@
+/**
+ * Reads a /api/chat or /api/generate body into a normalised request and composes its answer:
+ * scripted content, structured JSON, or debate prose, cut at num_predict like a real model.
+ */
+import { normalizeModelName } from './catalog.js';
+import { jsonFromSchema } from './json-from-schema.js';
+import { extractHints, type PromptMessage, renderChat, renderGenerate } from './prompt-text.js';
+import { composeProse, composeThinking, fieldText } from './prose.js';
+import { createRng, hashOf } from './random.js';
+import type { ScriptRule } from './script.js';
+import { tokenize } from './tokens.js';
+
+/** The two text-generation endpoints. */
+export type Endpoint = 'chat' | 'generate';
+
+/** A validated completion request. */
+export interface CompletionRequest {
+  endpoint: Endpoint;
+  /** The model name exactly as sent (Ollama echoes it back unchanged). */
+  model: string;
+  /** The conversation; a generate request becomes an optional system message plus one user message. */
+  messages: PromptMessage[];
+  /** Last message's content (chat) or the prompt (generate), for script matching. */
+  lastText: string;
+  /** The prompt as the model sees it. */
+  rendered: string;
+  stream: boolean;
+  format: unknown;
+  options: Record<string, unknown>;
+  /** Token cap; undefined means no cap. */
+  numPredict: number | undefined;
+  numCtx: number | undefined;
+  think: boolean;
+  /** Keep-alive in ms; negative means forever. */
+  keepAliveMs: number;
+  /** False asks for an error instead of silent truncation when the prompt exceeds num_ctx. */
+  truncate: boolean;
+}
+
+/** Options that change how a request runs but not what the model writes, so they stay out of the seed. */
+const NON_SEMANTIC_OPTIONS = new Set([
+  'num_predict',
+  'num_ctx',
+  'num_thread',
+  'num_gpu',
+  'num_batch',
+  'main_gpu',
+  'use_mmap',
+  'use_mlock',
+  'numa',
+  'low_vram',
+]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Parses a Go-style duration ("5m", "1h30m", "10s", "-1") or a number of seconds into ms. */
+export function parseKeepAlive(value: unknown): number | undefined {
+  if (value === undefined || value === null) return 5 * 60_000;
+  if (typeof value === 'number') return Number.isFinite(value) ? value * 1000 : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  const sign = text.startsWith('-') ? -1 : 1;
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text.replace(/^-/, '')) return undefined;
+  return sign * parts.reduce((sum, p) => sum + Number(p[1]) * (units[p[2] ?? 's'] ?? 1000), 0);
+}
+
+/** Validates a completion body; returns a message for a 400 reply when it is unusable. */
+export function parseCompletion(endpoint: Endpoint, body: unknown): CompletionRequest | { error: string } {
+  if (!isRecord(body)) return { error: 'request body must be a JSON object' };
+  if (typeof body.model !== 'string' || body.model.trim() === '') return { error: 'model is required' };
+  const options = body.options ?? {};
+  if (!isRecord(options)) return { error: 'options must be an object' };
+  const keepAliveMs = parseKeepAlive(body.keep_alive);
+  if (keepAliveMs === undefined) return { error: `time: invalid duration "${String(body.keep_alive)}"` };
+  let messages: PromptMessage[];
+  let rendered: string;
+  let lastText: string;
+  if (endpoint === 'chat') {
+    const raw = body.messages ?? [];
+    if (!Array.isArray(raw)) return { error: 'messages must be an array' };
+    if (!raw.every(isRecord)) return { error: 'each message must be an object' };
+    messages = raw.map((m) => ({
+      role: typeof m.role === 'string' ? m.role : 'user',
+      content: typeof m.content === 'string' ? m.content : '',
+    }));
+    rendered = renderChat(messages);
+    lastText = messages.at(-1)?.content ?? '';
+  } else {
+    const prompt = typeof body.prompt === 'string' ? body.prompt : '';
+    const system = typeof body.system === 'string' ? body.system : undefined;
+    messages = [
+      ...(system === undefined ? [] : [{ role: 'system', content: system }]),
+      { role: 'user', content: prompt },
+    ];
+    rendered = renderGenerate(prompt, system, body.raw === true);
+    lastText = prompt;
+  }
+  const numPredict = typeof options.num_predict === 'number' ? options.num_predict : undefined;
+  const numCtx = typeof options.num_ctx === 'number' && options.num_ctx > 0 ? options.num_ctx : undefined;
+  return {
+    endpoint,
+    model: body.model,
+    messages,
+    lastText,
+    rendered,
+    stream: body.stream !== false,
+    format: body.format === '' ? undefined : body.format,
+    options,
+    // Negative values (-1 unlimited, -2 fill the context) mean no fixed cap.
+    numPredict: numPredict !== undefined && numPredict >= 0 ? Math.floor(numPredict) : undefined,
+    numCtx,
+    think: body.think === true,
+    keepAliveMs,
+    truncate: body.truncate !== false,
+  };
+}
+
+/** The seed of a request: everything that would change a real model's output, and nothing else. */
+export function requestSeed(request: CompletionRequest): string {
+  const options = Object.fromEntries(
+    Object.entries(request.options).filter(([k]) => !NON_SEMANTIC_OPTIONS.has(k)),
+  );
+  return hashOf({
+    model: normalizeModelName(request.model),
+    prompt: request.rendered,
+    format: request.format ?? null,
+    think: request.think,
+    options,
+  });
+}
+
+/** A composed answer, already cut at num_predict. */
+export interface Answer {
+  thinking: string;
+  content: string;
+  doneReason: 'stop' | 'length';
+  /** Generated tokens (thinking plus content), i.e. `eval_count`. */
+  evalCount: number;
+}
+
+/** The uncut content: scripted, structured, or prose. */
+function composeContent(request: CompletionRequest, rule: ScriptRule | undefined, seed: string): string {
+  if (rule?.fault === 'empty') return '';
+  if (rule?.reply !== undefined) return rule.reply;
+  if (rule?.json !== undefined) return JSON.stringify(rule.json);
+  const rng = createRng(seed, 'content');
+  const hints = extractHints(request.messages);
+  if (isRecord(request.format)) {
+    return JSON.stringify(
+      jsonFromSchema(request.format, rng, (property, r) => fieldText(hints, property, r)),
+    );
+  }
+  if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
+  return composeProse(hints, rng);
+}
+
+/** Composes the answer to `request` and applies the num_predict cap to thinking plus content. */
+export function composeAnswer(request: CompletionRequest, rule: ScriptRule | undefined): Answer {
+  const seed = requestSeed(request);
+  const content = composeContent(request, rule, seed);
+  const thinking =
+    request.think && rule?.fault !== 'empty'
+      ? composeThinking(extractHints(request.messages), createRng(seed, 'think'))
+      : '';
+  const thinkingTokens = tokenize(thinking);
+  const contentTokens = tokenize(content);
+  const total = thinkingTokens.length + contentTokens.length;
+  const cap = request.numPredict;
+  if (cap === undefined || total <= cap) return { thinking, content, doneReason: 'stop', evalCount: total };
+  // Like a real model, the cut simply stops mid-text (even mid-JSON) at the cap.
+  const keptThinking = thinkingTokens.slice(0, cap);
+  const keptContent = contentTokens.slice(0, Math.max(0, cap - thinkingTokens.length));
+  return {
+    thinking: keptThinking.join(''),
+    content: keptContent.join(''),
+    doneReason: 'length',
+    evalCount: cap,
+  };
+}
+
+/** Prompt tokens after applying num_ctx, or an error message when truncation is refused. */
+export function promptTokensFor(request: CompletionRequest): string[] | { error: string } {
+  const tokens = tokenize(request.rendered);
+  if (request.numCtx === undefined || tokens.length <= request.numCtx) return tokens;
+  if (!request.truncate) return { error: 'the input length exceeds the context length' };
+  // Keep the most recent part of the conversation, as a sliding context window would.
+  return tokens.slice(tokens.length - request.numCtx);
+}

@@ -1,0 +1,83 @@
+/**
+ * Scripted faults: error replies, a request that never answers, streams that break off, carry
+ * an error line, or contain invalid JSON. (`empty` is a normal answer and is not handled here.)
+ */
+import type { ServerResponse } from 'node:http';
+import { type Piece, pieceChunk } from './chunks.js';
+import type { Endpoint } from './completion.js';
+import { sendError, writeFlushed } from './http.js';
+import type { ScriptFault, ScriptRule } from './script.js';
+
+/** Default status and message of the faults that are plain error replies. */
+const ERROR_REPLIES: Partial<Record<ScriptFault, { status: number; message: (model: string) => string }>> = {
+  'error-500': { status: 500, message: () => 'llama runner process has terminated: exit status 2' },
+  'busy-503': {
+    status: 503,
+    message: () => 'server busy, please try again.  maximum pending requests exceeded',
+  },
+  'not-found-404': { status: 404, message: (model) => `model "${model}" not found, try pulling it first` },
+  'bad-request-400': { status: 400, message: () => 'invalid request' },
+};
+
+const STREAM_ERROR = 'an error was encountered while running the model';
+
+/** What a fault needs to know about the request it breaks. */
+export interface FaultContext {
+  endpoint: Endpoint;
+  model: string;
+  stream: boolean;
+  /** The pieces a normal answer would have streamed; some are sent before the fault strikes. */
+  pieces: Piece[];
+}
+
+/** Plays `rule.fault` on `res`. Resolves once the fault is delivered (a hang resolves at once). */
+export async function playFault(res: ServerResponse, rule: ScriptRule, ctx: FaultContext): Promise<void> {
+  const fault = rule.fault;
+  if (fault === undefined || fault === 'empty') return;
+  const reply = ERROR_REPLIES[fault];
+  if (reply !== undefined) {
+    sendError(res, rule.status ?? reply.status, rule.error ?? reply.message(ctx.model));
+    return;
+  }
+  // A hang leaves the response open; the socket ends when the client gives up or the server closes.
+  if (fault === 'hang') return;
+  const line = (piece: Piece): string => `${JSON.stringify(pieceChunk(ctx.endpoint, ctx.model, piece))}\n`;
+  const lead = ctx.pieces.slice(0, 3);
+  const fallback: Piece = { kind: 'content', text: 'The', tokens: 1 };
+  if (lead.length === 0) lead.push(fallback);
+
+  if (fault === 'error-in-stream') {
+    if (!ctx.stream) {
+      // Without streaming, Ollama reports a failure during generation as a plain error reply.
+      sendError(res, rule.status ?? 500, rule.error ?? STREAM_ERROR);
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+    res.end(`${lead.map(line).join('')}${JSON.stringify({ error: rule.error ?? STREAM_ERROR })}\n`);
+    return;
+  }
+
+  if (fault === 'malformed-json') {
+    const broken = `{"model":${JSON.stringify(ctx.model)},"created_at":"${new Date().toISOString()}","message":{"role":"assistant","content":"unterminated`;
+    if (!ctx.stream) {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(broken);
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+    res.end(`${line(lead[0] ?? fallback)}${broken}\n`);
+    return;
+  }
+
+  // cut-stream: send part of the body, then drop the connection without finishing it.
+  if (!ctx.stream) {
+    const partial = `{"model":${JSON.stringify(ctx.model)},"created_at":"${new Date().toISOString()}",`;
+    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': 4096 });
+    await writeFlushed(res, partial);
+  } else {
+    res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
+    await writeFlushed(res, lead.map(line).join(''));
+  }
+  res.socket?.destroy();
+  res.destroy();
+}

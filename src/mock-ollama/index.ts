@@ -1,0 +1,13 @@
+/**
+ * Agora's mock Ollama: a real HTTP server speaking the Ollama API, with deterministic debate
+ * answers, scripted faults, and a simulated cost model (loads, slots, prompt cache).
+ */
+export { DEFAULT_MODELS, normalizeModelName } from './catalog.js';
+export { jsonFromSchema } from './json-from-schema.js';
+export { type CostProfile, PROFILES, type ProfileName, resolveProfile } from './profiles.js';
+export { SCRIPT_FAULTS, type ScriptFault, type ScriptMatch, type ScriptRule } from './script.js';
+export { loadMockScript, MockScriptError, type MockScriptIssue, parseMockScript } from './script-file.js';
+export { startMockOllama } from './server.js';
+export type { MockModelStats, MockStats } from './stats.js';
+export { countTokens, tokenize } from './tokens.js';
+export type { MockOllama, MockOllamaOptions, RecordedRequest } from './types.js';

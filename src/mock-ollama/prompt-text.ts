@@ -1,0 +1,96 @@
+/**
+ * Turns a request into the text a model would see, and reads the debate cues the engine puts in
+ * its prompts (motion, positions, speaker name, side, background) so answers can be on topic.
+ */
+import { keyTerms } from './key-terms.js';
+
+/** One chat message as sent to /api/chat (content may be missing for tool or image turns). */
+export interface PromptMessage {
+  role: string;
+  content: string;
+}
+
+/**
+ * Renders chat messages with a fixed template ending in the assistant header, like real chat
+ * templates. Each message renders on its own, so a shared message prefix gives a shared text prefix.
+ */
+export function renderChat(messages: readonly PromptMessage[]): string {
+  return `${messages.map((m) => `<|${m.role}|>\n${m.content}\n`).join('')}<|assistant|>\n`;
+}
+
+/** Renders a /api/generate request; `raw` prompts are used exactly as given. */
+export function renderGenerate(prompt: string, system: string | undefined, raw: boolean): string {
+  if (raw) return prompt;
+  const systemPart = system === undefined || system === '' ? '' : `<|system|>\n${system}\n`;
+  return `${systemPart}<|user|>\n${prompt}\n<|assistant|>\n`;
+}
+
+/** Debate cues found in a prompt; every field has a usable fallback. */
+export interface PromptHints {
+  /** The motion as written, if the prompt had a `Motion:` line. */
+  motion: string | undefined;
+  /** Position labels in order of appearance (`Position X: ...`). */
+  positions: string[];
+  name: string | undefined;
+  /** The label this speaker argues for, if given. */
+  side: string | undefined;
+  /** The first position that is not `side`. */
+  opponent: string | undefined;
+  /** Key terms from the background (or the motion and positions), best first. */
+  terms: string[];
+  /** The final message asks for a summary. */
+  summarise: boolean;
+}
+
+function firstLineValue(text: string, label: RegExp): string | undefined {
+  const match = label.exec(text);
+  const value = match?.[1]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** The text of a `Background` section: from its heading to the first blank line. */
+function backgroundOf(text: string): string {
+  const match = /^\s*#*\s*Background\s*:?[ \t]*(.*)$/im.exec(text);
+  if (match === null) return '';
+  const rest = text.slice(match.index + match[0].length);
+  const end = rest.search(/\n\s*\n/);
+  return `${match[1] ?? ''}\n${end === -1 ? rest : rest.slice(0, end)}`;
+}
+
+function uniqueCaseless(items: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = item.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Reads the debate cues from a conversation; name, side and summary requests come from its last message. */
+export function extractHints(messages: readonly PromptMessage[]): PromptHints {
+  const all = messages.map((m) => m.content).join('\n');
+  const last = messages.at(-1)?.content ?? '';
+  const systemText = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n');
+  const motion =
+    firstLineValue(systemText, /^\s*Motion\s*:\s*(.+)$/im) ?? firstLineValue(all, /^\s*Motion\s*:\s*(.+)$/im);
+  const positions = uniqueCaseless(
+    [...all.matchAll(/^\s*Position\s+[\p{L}\d]+\s*:\s*(.+)$/gimu)].map((m) => (m[1] ?? '').trim()),
+  ).filter((p) => p !== '');
+  const name =
+    firstLineValue(last, /^\s*Your name\s*:\s*(.+)$/im) ?? firstLineValue(all, /^\s*Your name\s*:\s*(.+)$/im);
+  const side =
+    firstLineValue(last, /^\s*You argue for\s*:\s*(.+)$/im) ??
+    firstLineValue(all, /^\s*You argue for\s*:\s*(.+)$/im);
+  const opponent = positions.find((p) => side === undefined || p.toLowerCase() !== side.toLowerCase());
+  // The background is the richest source of terms; the motion and positions only fill in.
+  const background = backgroundOf(all);
+  const terms = uniqueCaseless([
+    ...keyTerms(background),
+    ...keyTerms(`${motion ?? ''}\n${positions.join('\n')}`),
+  ]);
+  return { motion, positions, name, side, opponent, terms, summarise: /\bSummari[sz]e/i.test(last) };
+}

@@ -1,0 +1,121 @@
+/**
+ * The /api/chat and /api/generate handler: validate, apply the script, then either play a fault
+ * or run the request through the slot scheduler and deliver the answer with simulated timings.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Catalog } from './catalog.js';
+import { splitPieces } from './chunks.js';
+import { composeAnswer, type Endpoint, parseCompletion, promptTokensFor, requestSeed } from './completion.js';
+import { deliver } from './deliver.js';
+import { playFault } from './faults.js';
+import { sendError, sleep } from './http.js';
+import { type CostProfile, simulateTimes } from './profiles.js';
+import { createRng } from './random.js';
+import { QueueAbortedError, type Scheduler } from './scheduler.js';
+import type { ScriptBook } from './script.js';
+import type { StatsBook } from './stats.js';
+import { tokenId, tokenize } from './tokens.js';
+import type { RecordedRequest } from './types.js';
+
+/** Server-wide state the completion handler works with. */
+export interface CompletionState {
+  catalog: Catalog;
+  script: ScriptBook;
+  scheduler: Scheduler;
+  stats: StatsBook;
+  profile: CostProfile;
+  speed: number;
+}
+
+/** Answers one completion request; resolves when the response is over (or abandoned). */
+export async function serveCompletion(
+  state: CompletionState,
+  endpoint: Endpoint,
+  body: unknown,
+  res: ServerResponse,
+  record: RecordedRequest,
+  signal: AbortSignal,
+): Promise<void> {
+  const request = parseCompletion(endpoint, body);
+  if ('error' in request) {
+    sendError(res, 400, request.error);
+    return;
+  }
+  const entry = state.catalog.find(request.model);
+  if (entry === undefined) {
+    sendError(res, 404, `model "${request.model}" not found, try pulling it first`);
+    return;
+  }
+  const rule = state.script.take({
+    endpoint,
+    model: entry.name,
+    text: request.lastText,
+    prompt: request.rendered,
+  });
+  if (rule?.latencyMs !== undefined && !(await sleep(rule.latencyMs, signal))) return;
+
+  const answer = composeAnswer(request, rule);
+  const pieces = splitPieces(answer, createRng(requestSeed(request), 'pieces'));
+  if (rule?.fault !== undefined) {
+    record.fault = rule.fault;
+    state.stats.fault();
+  }
+  if (rule?.fault !== undefined && rule.fault !== 'empty') {
+    await playFault(res, rule, { endpoint, model: request.model, stream: request.stream, pieces });
+    return;
+  }
+
+  const promptTokens = promptTokensFor(request);
+  if ('error' in promptTokens) {
+    sendError(res, 400, promptTokens.error);
+    return;
+  }
+  let lease: Awaited<ReturnType<Scheduler['acquire']>>;
+  try {
+    lease = await state.scheduler.acquire(entry.name, promptTokens, request.keepAliveMs, signal);
+  } catch (error) {
+    if (error instanceof QueueAbortedError) return;
+    throw error;
+  }
+  record.startedAt = Date.now();
+  record.slot = lease.slot;
+  const contentTokens = tokenize(answer.content);
+  try {
+    const times = simulateTimes(state.profile, {
+      loaded: lease.loaded,
+      prefilled: promptTokens.length - lease.cached,
+      output: answer.evalCount,
+    });
+    state.stats.completion({
+      model: entry.name,
+      promptTokens: promptTokens.length,
+      cachedPromptTokens: lease.cached,
+      outputTokens: answer.evalCount,
+      simulatedSeconds: times.totalSeconds,
+    });
+    const context = endpoint === 'generate' ? [...promptTokens, ...contentTokens].map(tokenId) : undefined;
+    await deliver(
+      res,
+      {
+        endpoint,
+        model: request.model,
+        stream: request.stream,
+        answer,
+        pieces,
+        numbers: {
+          promptEvalCount: promptTokens.length,
+          times,
+          ...(context === undefined ? {} : { context }),
+        },
+        readyAt: lease.readyAt,
+        msPerSecond: state.speed * 1000,
+        decodeTokensPerSecond: state.profile.decodeTokensPerSecond,
+      },
+      signal,
+    );
+    record.finishedAt = Date.now();
+  } finally {
+    // The slot keeps the prompt and the reply, so the next turn of this conversation hits the cache.
+    lease.release([...promptTokens, ...contentTokens]);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The HTTP server: routing for the Ollama endpoints, request recording, and lifecycle.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Catalog, DEFAULT_MODELS, detailsOf } from './catalog.js';
+import { readBody, sendError, sendJson, sendText } from './http.js';
+import { resolveProfile } from './profiles.js';
+import { Scheduler } from './scheduler.js';
+import { ScriptBook } from './script.js';
+import { parseMockScript } from './script-file.js';
+import { type CompletionState, serveCompletion } from './serve-completion.js';
+import { StatsBook } from './stats.js';
+import type { MockOllama, MockOllamaOptions, RecordedRequest } from './types.js';
+
+const VERSION = '0.6.0-mock';
+// Far enough ahead to read as "never" for keep_alive < 0, like Ollama's own output.
+const NEVER = Date.UTC(2300, 0, 1);
+
+interface ServerState extends CompletionState {
+  closing: AbortSignal;
+}
+
+function listModels(state: ServerState): object {
+  const models = state.scheduler.loadedModels().flatMap((loaded) => {
+    const entry = state.catalog.find(loaded.name);
+    if (entry === undefined) return [];
+    return [
+      {
+        name: entry.name,
+        model: entry.name,
+        size: entry.sizeBytes,
+        digest: entry.digest,
+        details: detailsOf(entry),
+        expires_at: new Date(Number.isFinite(loaded.expiresAt) ? loaded.expiresAt : NEVER).toISOString(),
+        // A CPU machine keeps weights in system memory, so nothing is reported in VRAM.
+        size_vram: state.profile.name === 'cpu' ? 0 : entry.sizeBytes,
+      },
+    ];
+  });
+  return { models };
+}
+
+function showModel(state: ServerState, body: unknown, res: ServerResponse): void {
+  const fields = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  const name = typeof fields.model === 'string' ? fields.model : fields.name;
+  if (typeof name !== 'string' || name === '') {
+    sendError(res, 400, 'model is required');
+    return;
+  }
+  const entry = state.catalog.find(name);
+  if (entry === undefined) sendError(res, 404, `model '${name}' not found`);
+  else sendJson(res, 200, state.catalog.show(entry));
+}
+
+async function route(state: ServerState, req: IncomingMessage, res: ServerResponse, record: RecordedRequest) {
+  const { method, path } = record;
+  const text = await readBody(req);
+  let body: unknown;
+  let parseError: string | undefined;
+  if (text.trim() !== '') {
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      parseError = (error as Error).message;
+    }
+  }
+  record.body = body;
+  const signal = AbortSignal.any([state.closing, requestSignal(res)]);
+
+  if ((method === 'GET' || method === 'HEAD') && path === '/') {
+    return sendText(res, 200, 'Ollama is running', method === 'HEAD');
+  }
+  if (method === 'GET' && path === '/api/version') return sendJson(res, 200, { version: VERSION });
+  if (method === 'GET' && path === '/api/tags') return sendJson(res, 200, state.catalog.tags());
+  if (method === 'GET' && path === '/api/ps') return sendJson(res, 200, listModels(state));
+  const endpoint = path === '/api/chat' ? 'chat' : path === '/api/generate' ? 'generate' : undefined;
+  if (method === 'POST' && (endpoint !== undefined || path === '/api/show')) {
+    if (parseError !== undefined) return sendError(res, 400, `invalid JSON body: ${parseError}`);
+    if (body === undefined) return sendError(res, 400, 'missing request body');
+    if (endpoint === undefined) return showModel(state, body, res);
+    return serveCompletion(state, endpoint, body, res, record, signal);
+  }
+  sendText(res, 404, '404 page not found');
+}
+
+/** A signal that aborts when the client goes away before the response is complete. */
+function requestSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** Starts a mock Ollama server; resolves once it is listening. */
+export async function startMockOllama(options: MockOllamaOptions = {}): Promise<MockOllama> {
+  const profile = resolveProfile(options.profile);
+  const speed = options.speed ?? 0;
+  if (!(Number.isFinite(speed) && speed >= 0)) {
+    throw new Error(`mock speed must be a number >= 0, got ${speed}`);
+  }
+  const stats = new StatsBook();
+  const closing = new AbortController();
+  const state: ServerState = {
+    catalog: new Catalog(options.models ?? DEFAULT_MODELS),
+    script: new ScriptBook(parseMockScript(options.script ?? [], 'options.script')),
+    scheduler: new Scheduler(profile, speed, (model) => stats.load(model)),
+    stats,
+    profile,
+    speed,
+    closing: closing.signal,
+  };
+  const requests: RecordedRequest[] = [];
+
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://mock.invalid').pathname;
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      body: undefined,
+      receivedAt: Date.now(),
+    };
+    requests.push(record);
+    stats.request(path);
+    const settle = (): void => {
+      if (res.headersSent && record.status === undefined) record.status = res.statusCode;
+    };
+    res.once('finish', settle);
+    res.once('close', () => {
+      settle();
+      record.finishedAt ??= Date.now();
+    });
+    route(state, req, res, record)
+      .then(settle)
+      .catch((error: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendError(res, 500, `mock server error: ${(error as Error).message}`);
+      });
+  });
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  let closed: Promise<void> | undefined;
+
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    requests,
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        // Abort pacing timers and queued requests first, then drop every connection, hanging ones included.
+        closing.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/** Public option and result types of the mock Ollama server. */
+import type { CostProfile, ProfileName } from './profiles.js';
+import type { ScriptFault, ScriptRule } from './script.js';
+import type { MockStats } from './stats.js';
+
+/** How to start a mock server. */
+export interface MockOllamaOptions {
+  /** Port to listen on; default 0 (an ephemeral port). */
+  port?: number;
+  /** Interface to listen on; default `127.0.0.1`. */
+  host?: string;
+  /** Models offered; a name without a tag means `:latest`. Default: llama3, mistral, codellama, qwen2.5. */
+  models?: string[];
+  /** Simulated machine; default `instant`. */
+  profile?: ProfileName | CostProfile;
+  /** Real milliseconds waited per simulated millisecond (0.001 waits 1 ms per simulated second); default 0. */
+  speed?: number;
+  /** Scripted answers and faults, tried in order. */
+  script?: ScriptRule[];
+}
+
+/** One request as the server saw it. Times are ms since the epoch. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  /** Parsed JSON body, or undefined when there was none or it was not valid JSON. */
+  body: unknown;
+  receivedAt: number;
+  /** HTTP status sent, once headers are out. */
+  status?: number;
+  /** When a completion got its model slot (after any queueing). */
+  startedAt?: number;
+  /** When the response ended (or the connection closed). */
+  finishedAt?: number;
+  /** Slot index a completion ran in. */
+  slot?: number;
+  /** The scripted fault applied, if any. */
+  fault?: ScriptFault;
+}
+
+/** A running mock server. */
+export interface MockOllama {
+  /** Base URL, e.g. `http://127.0.0.1:54321`. */
+  url: string;
+  port: number;
+  /** Every request received, in order of arrival. */
+  requests: RecordedRequest[];
+  /** A snapshot of the running totals. */
+  stats(): MockStats;
+  /** Zeroes the totals (the request log, loaded models and caches are kept). */
+  resetStats(): void;
+  /** Stops the server, ending open and hanging connections. */
+  close(): Promise<void>;
+}
