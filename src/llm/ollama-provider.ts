@@ -141,7 +141,7 @@ export class OllamaProvider implements ModelProvider {
       name?: string;
       message?: string;
       status_code?: number;
-      cause?: { code?: string };
+      cause?: { code?: string; message?: string };
     };
     const message = failure.message ?? String(error);
     if (failure.name === 'ResponseError' && typeof failure.status_code === 'number') {
@@ -212,7 +212,7 @@ export class OllamaProvider implements ModelProvider {
     if (failure.name === 'TypeError' && /fetch failed/i.test(message)) {
       return this.fail(
         'unreachable',
-        `cannot reach Ollama at ${this.host}: ${code ?? message}`,
+        `cannot reach Ollama at ${this.host} (${code ?? failure.cause?.message ?? message}); check OLLAMA_HOST or --host`,
         model,
         undefined,
         error,

@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { type MockOllama, type ScriptRule, startMockOllama } from '../../src/mock-ollama/index.js';
 import { decideRotation } from '../../src/rotation/rotation-policy.js';
 import { TIME_LIMIT_MARKER } from '../../src/timer/speaking-timer.js';
-import { runAgora, tempDir } from '../helpers/cli.js';
+import { closedPort, runAgora, tempDir } from '../helpers/cli.js';
 import { voteRule } from '../helpers/judge-script.js';
 import { type TestScenarioOptions, testScenario, Y_NAMES } from '../helpers/scenario.js';
 import { comparable, onlyRunDir, readEvents, readTranscript } from '../helpers/transcripts.js';
@@ -227,16 +227,17 @@ describe('agora run: the knockout challenge end to end', () => {
 describe('agora run without a usable Ollama', () => {
   it('says Ollama is unreachable, points to the demo, and writes nothing', async () => {
     const out = path.join(tempDir(), 'runs');
+    const port = await closedPort();
     const result = await runAgora([
       'run',
       'scenarios/abortion.yaml',
       '--host',
-      'http://127.0.0.1:9',
+      `http://127.0.0.1:${port}`,
       '--out',
       out,
     ]);
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/cannot reach Ollama at http:\/\/127\.0\.0\.1:9/);
+    expect(result.stderr).toContain(`cannot reach Ollama at http://127.0.0.1:${port} (ECONNREFUSED)`);
     expect(result.stderr).toMatch(/npm run demo/);
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
   });

@@ -1,6 +1,7 @@
 /** Runs the agora CLI as a user would: a real child process, real files, real exit codes. */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +22,8 @@ export function runAgora(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
       cwd: options.cwd ?? projectRoot,
-      env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:9', ...options.env },
+      // An explicit host keeps tests away from any real Ollama on the machine.
+      env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:1', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -52,4 +54,14 @@ export function writeFiles(files: Record<string, string>, dir = tempDir()): stri
     writeFileSync(target, content);
   }
   return dir;
+}
+
+/** A local port with nothing listening on it (taken, then released). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  return address.port;
 }

@@ -1,0 +1,67 @@
+/**
+ * Measures what the engine itself costs per model call: CPU time of this process (prompt building,
+ * folding, event log appends with fsync, transcript writes, HTTP client work) while the mock Ollama
+ * answers instantly from a separate process. `npm run bench:engine [-- scenario.yaml runs]`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadScenario } from '../src/config/load-scenario.js';
+import { OllamaProvider } from '../src/llm/ollama-provider.js';
+import { createRunDir, runKnockout } from '../src/manager/debate-manager.js';
+import { createRunLogger } from '../src/manager/logger.js';
+
+const scenarioFile = process.argv[2] ?? 'scenarios/abortion.yaml';
+const runs = Number(process.argv[3] ?? 5);
+
+const mock = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mock-ollama', '--port', '0'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise<string>((resolve, reject) => {
+  mock.stdout.on('data', (chunk: Buffer) => {
+    const found = /http:\/\/127\.0\.0\.1:\d+/.exec(chunk.toString());
+    if (found) resolve(found[0]);
+  });
+  mock.on('exit', () => reject(new Error('the mock server exited')));
+});
+
+const scenario = await loadScenario(scenarioFile);
+const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-'));
+const rows: Array<{ run: number; calls: number; wallMs: number; cpuMs: number }> = [];
+try {
+  for (let run = 0; run < runs + 1; run += 1) {
+    const { runId, paths } = createRunDir(out, { ...scenario, seed: scenario.seed + run });
+    const logger = createRunLogger(paths.log, { verbose: false });
+    const cpuBefore = process.cpuUsage();
+    const wallBefore = performance.now();
+    const { transcript } = await runKnockout({
+      scenario: { ...scenario, seed: scenario.seed + run },
+      runId,
+      paths,
+      provider: new OllamaProvider({ host: url }),
+      logger,
+    });
+    const cpu = process.cpuUsage(cpuBefore);
+    // The first run warms up the JIT and module caches; it is not reported.
+    if (run > 0) {
+      rows.push({
+        run,
+        calls: transcript.stats.modelCalls,
+        wallMs: performance.now() - wallBefore,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+      });
+    }
+  }
+} finally {
+  mock.kill('SIGINT');
+  rmSync(out, { recursive: true, force: true });
+}
+
+const calls = rows.reduce((sum, row) => sum + row.calls, 0);
+const cpuMs = rows.reduce((sum, row) => sum + row.cpuMs, 0);
+const wallMs = rows.reduce((sum, row) => sum + row.wallMs, 0);
+console.table(rows.map((row) => ({ ...row, wallMs: Math.round(row.wallMs), cpuMs: Math.round(row.cpuMs) })));
+console.log(
+  `${rows.length} debates, ${calls} model calls: engine CPU ${(cpuMs / calls).toFixed(2)} ms per call, wall ${(wallMs / calls).toFixed(2)} ms per call (mock answering instantly), ${(wallMs / rows.length / 1000).toFixed(2)} s per debate`,
+);

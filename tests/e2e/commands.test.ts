@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
+import { closedPort, projectRoot, runAgora, tempDir } from '../helpers/cli.js';
+import { onlyRunDir, readTranscript } from '../helpers/transcripts.js';
+
+const servers: MockOllama[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+describe('agora doctor', () => {
+  it('reports the server version and the scenario models, present and missing', async () => {
+    const server = await startMockOllama({ models: ['llama3'] });
+    servers.push(server);
+    const result = await runAgora(['doctor', 'scenarios/abortion.yaml', '--host', server.url]);
+    expect(result.code).toBe(5);
+    expect(result.stdout).toMatch(/✓ reachable, Ollama version/);
+    expect(result.stdout).toMatch(/✓ llama3/);
+    expect(result.stdout).toMatch(/✗ mistral is missing: run `ollama pull mistral`/);
+  });
+
+  it('exits 0 when everything is there, reading OLLAMA_HOST', async () => {
+    const server = await startMockOllama({ models: ['llama3', 'mistral'] });
+    servers.push(server);
+    const result = await runAgora(['doctor', 'scenarios/god-exists.yaml'], {
+      env: { OLLAMA_HOST: server.url },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Ollama host: ${server.url}`);
+  });
+
+  it('exits 4 when Ollama is unreachable and points to the demo', async () => {
+    const result = await runAgora(['doctor', '--host', `127.0.0.1:${await closedPort()}`]);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toMatch(/not reachable.*ECONNREFUSED/);
+    expect(result.stdout).toMatch(/npm run demo/);
+  });
+});
+
+describe('agora demo', () => {
+  it('runs a debate on the built-in simulator and says that the text is simulated', async () => {
+    const out = path.join(tempDir(), 'runs');
+    const result = await runAgora(['demo', '--rounds', '1', '--speed', '0', '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/built-in Ollama simulator/);
+    expect(result.stdout).toMatch(/Round 1 · Avery Morgan \(Position X, Pro-Choice\) · llama3/);
+    const transcript = readTranscript(onlyRunDir(out));
+    expect(transcript.status).toBe('completed');
+    expect(transcript.rounds[0]?.statements[0]?.text.length).toBeGreaterThan(100);
+  });
+
+  it('switches topic with --topic and prints a JSON summary with --json', async () => {
+    const out = path.join(tempDir(), 'runs');
+    const result = await runAgora([
+      'demo',
+      '--rounds',
+      '1',
+      '--speed',
+      '0',
+      '--out',
+      out,
+      '--json',
+      '--topic',
+      'Should voting be compulsory?',
+    ]);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as { status: string; runDir: string };
+    expect(summary.status).toBe('completed');
+    expect(readTranscript(summary.runDir).topic).toBe('Should voting be compulsory?');
+    expect(readdirSync(out)[0]).toMatch(/should-voting-be-compulsory/);
+  });
+});
+
+describe('agora mock-ollama', () => {
+  it('serves the Ollama API until interrupted', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'mock-ollama', '--port', '0'],
+      {
+        cwd: projectRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        const found = /http:\/\/127\.0\.0\.1:\d+/.exec(chunk.toString());
+        if (found) resolve(found[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`exited with ${code}`)));
+    });
+    const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: Array<{ name: string }> };
+    expect(tags.models.map((model) => model.name)).toContain('llama3:latest');
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  });
+
+  it('refuses an unknown profile with the usage exit code', async () => {
+    const result = await runAgora(['mock-ollama', '--profile', 'tpu']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--profile must be one of instant, gpu, gpu-small, cpu/);
+  });
+});
+
+describe('agora usage errors', () => {
+  it('refuses an unknown option and an unknown command with exit code 2', async () => {
+    const option = await runAgora(['run', 'scenarios/abortion.yaml', '--rounds-typo', '3']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/Unknown option '--rounds-typo'/);
+    const command = await runAgora(['debait']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/unknown command "debait"/);
+  });
+
+  it('refuses a non-numeric --rounds', async () => {
+    const result = await runAgora(['run', 'scenarios/abortion.yaml', '--rounds', 'six']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--rounds must be a whole number of at least 1, got "six"/);
+  });
+});
