@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadScenario } from '../src/config/load-scenario.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
-import { createRunDir, runKnockout } from '../src/manager/debate-manager.js';
+import { createRunDir, driveKnockout } from '../src/manager/debate-manager.js';
 import { createRunLogger } from '../src/manager/logger.js';
 
 const scenarioFile = process.argv[2] ?? 'scenarios/abortion.yaml';
@@ -35,9 +35,8 @@ try {
     const logger = createRunLogger(paths.log, { verbose: false });
     const cpuBefore = process.cpuUsage();
     const wallBefore = performance.now();
-    const { transcript } = await runKnockout({
-      scenario: { ...scenario, seed: scenario.seed + run },
-      runId,
+    const { transcript } = await driveKnockout({
+      start: { runId, scenario: { ...scenario, seed: scenario.seed + run } },
       paths,
       provider: new OllamaProvider({ host: url }),
       logger,

@@ -16,11 +16,17 @@ Commands
       --timeout SECONDS     upper bound for one model call (default 600)
   demo [scenario.yaml]    the same debate on the built-in Ollama simulator (npm run demo)
       --profile NAME        instant, gpu (default), gpu-small or cpu; --speed X scales its waiting
+  resume <run>            continue an interrupted, stopped or failed run from its event log
+                          (--host, --out, --quiet, --json, --verbose, --timeout as for run)
+  stop <run>              ask a run in another process to stop after the step in flight
+  runs [--json]           list runs with status, topic, progress and stop reason (--out DIR)
+  show <run> [--json]     print a run's transcript as Markdown (or JSON)
   validate <file...>      check scenario files without running them
   doctor [scenario.yaml]  is Ollama reachable, and does it have the scenario's models?
   mock-ollama             start the Ollama simulator: --port 11434 --profile instant --script rules.yaml
   help                    this text
 
 Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid configuration, 4 Ollama unreachable,
-5 model missing, 6 run failed, 7 damaged run log, 130 stopped by Ctrl-C.
+5 model missing, 6 run failed, 7 damaged run log, 8 run in use by another process,
+130 stopped (Ctrl-C, SIGTERM or agora stop).
 `;

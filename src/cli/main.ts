@@ -4,7 +4,11 @@ import { AgoraError, ExitCode } from '../core/errors.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { mockOllamaCommand } from './commands/mock-ollama.js';
+import { resumeCommand } from './commands/resume.js';
 import { runCommand } from './commands/run.js';
+import { runsCommand } from './commands/runs.js';
+import { showCommand } from './commands/show.js';
+import { stopCommand } from './commands/stop.js';
 import { validateCommand } from './commands/validate.js';
 import { HELP } from './help.js';
 import { type CliIo, processIo } from './io.js';
@@ -15,6 +19,10 @@ const COMMANDS: Record<string, Command> = {
   run: runCommand,
   debate: runCommand,
   demo: demoCommand,
+  resume: resumeCommand,
+  runs: runsCommand,
+  show: showCommand,
+  stop: stopCommand,
   validate: validateCommand,
   doctor: doctorCommand,
   'mock-ollama': mockOllamaCommand,

@@ -1,8 +1,8 @@
-/** Runs one knockout debate for `run` and `demo`: preflight, live view, tables, exit code. */
+/** Runs or resumes one knockout debate for `run`, `demo` and `resume`: preflight, live view, tables, exit code. */
 import type { Scenario } from '../config/scenario.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
-import { createRunDir, runKnockout } from '../manager/debate-manager.js';
+import { createRunDir, driveKnockout, type LoadedRun } from '../manager/debate-manager.js';
 import { createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
 import { agentTable, resultSummary, roundTable } from '../render/result-tables.js';
@@ -22,20 +22,32 @@ export async function runDebate(
   host: string,
   flags: DebateFlags,
   io: CliIo,
+  resume?: LoadedRun,
 ): Promise<number> {
-  const provider = new OllamaProvider({
-    host,
-    ...(flags.requestTimeoutMs ? { requestTimeoutMs: flags.requestTimeoutMs } : {}),
-  });
-  await preflight(provider, scenario);
+  const requestTimeoutMs = flags.requestTimeoutMs ?? scenario.reliability.request_timeout_seconds * 1000;
+  // Nothing is written before the server and every model have been checked.
+  await preflight(new OllamaProvider({ host, requestTimeoutMs }), scenario);
 
-  const { runId, paths } = createRunDir(flags.out, scenario);
+  const { runId, paths } = resume
+    ? { runId: resume.state.runId, paths: resume.paths }
+    : createRunDir(flags.out, scenario);
   const logger = createRunLogger(paths.log, { verbose: flags.verbose });
+  if (resume?.repairedTornLine) {
+    logger.warn({ file: paths.events }, 'dropped a torn last line from the event log');
+    io.stderr.write(
+      `warning: the last line of ${paths.events} was cut off by a crash; it was dropped and that step will be redone\n`,
+    );
+  }
   const live = !flags.quiet && !flags.json;
   const view = live
     ? createLiveView(io.stdout, scenario.positions, { color: Boolean(io.stdout.isTTY) })
     : undefined;
-  if (!flags.json) io.stdout.write(`Run ${runId}\nWriting to ${paths.runDir}/\nOllama: ${host}\n`);
+  if (!flags.json) {
+    const done = resume ? resume.state.rounds.filter((round) => round.end).length : 0;
+    io.stdout.write(
+      `${resume ? `Resuming run ${runId} after round ${done}` : `Run ${runId}`}\nWriting to ${paths.runDir}/\nOllama: ${host}\n`,
+    );
+  }
 
   const abort = new AbortController();
   let stopRequested = false;
@@ -51,15 +63,10 @@ export async function runDebate(
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const outcome = await runKnockout({
-      scenario,
-      runId,
+    const outcome = await driveKnockout({
       paths,
-      provider: new OllamaProvider({
-        host,
-        logger,
-        ...(flags.requestTimeoutMs ? { requestTimeoutMs: flags.requestTimeoutMs } : {}),
-      }),
+      ...(resume ? { existing: resume.events } : { start: { runId, scenario } }),
+      provider: new OllamaProvider({ host, logger, requestTimeoutMs }),
       logger,
       signal: abort.signal,
       stopRequested: () => stopRequested,
@@ -67,8 +74,9 @@ export async function runDebate(
     });
     const { transcript } = outcome;
     if (flags.json) {
+      const { status, stopReason, error, rotations, stats } = transcript;
       io.stdout.write(
-        `${JSON.stringify({ runId, runDir: paths.runDir, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, rotations: transcript.rotations, stats: transcript.stats }, null, 2)}\n`,
+        `${JSON.stringify({ runId, runDir: paths.runDir, status, stopReason, error, rotations, stats }, null, 2)}\n`,
       );
     } else {
       io.stdout.write(
@@ -77,18 +85,17 @@ export async function runDebate(
       io.stdout.write(`Transcript: ${paths.transcriptMarkdown}\n`);
     }
     if (transcript.status === 'completed') return ExitCode.ok;
-    if (transcript.status === 'stopped') return ExitCode.interrupted;
+    if (transcript.status === 'stopped') {
+      if (!flags.json) io.stdout.write(`Stopped. Continue with: npm run agora -- resume ${paths.runDir}\n`);
+      return ExitCode.interrupted;
+    }
     if (outcome.error instanceof AgoraError) throw outcome.error;
     throw new AgoraError(
-      `the run failed: ${transcript.error ?? transcript.stopReason}. What was completed is kept in ${paths.runDir}/`,
-      {
-        exitCode: ExitCode.runFailed,
-        cause: outcome.error,
-      },
+      `the run failed: ${transcript.error ?? transcript.stopReason}. Everything completed is kept in ${paths.runDir}/; continue it with \`npm run agora -- resume ${paths.runDir}\``,
+      { exitCode: ExitCode.runFailed, cause: outcome.error },
     );
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    logger.flush?.();
   }
 }

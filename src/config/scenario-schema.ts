@@ -28,6 +28,10 @@ export const agentSchema = z.strictObject({
     'Customizable role description: persona, values and focus of the agent.',
   ),
   temperature: z.number().min(0).max(2).optional().describe('Overrides model_options.temperature.'),
+  fallback_models: z
+    .array(nonBlank('an Ollama model name'))
+    .default([])
+    .describe("Models tried in order when this agent's model keeps failing."),
 });
 
 const scoringGuideSchema = z
@@ -160,6 +164,41 @@ export const scenarioSchema = z
           .default(DEFAULT_CRITERIA),
       })
       .default({ concurrency: 3, max_tokens: 400, criteria: DEFAULT_CRITERIA }),
+    stop: z
+      .strictObject({
+        max_runtime_seconds: positiveNumber
+          .default(600)
+          .describe('Stop once the run has been active this long.'),
+        max_total_output_tokens: positiveInteger
+          .default(8000)
+          .describe('Stop once all model calls together have generated this many tokens.'),
+        judge_early_stop: z
+          .boolean()
+          .default(false)
+          .describe('Stop when most judges report no new substantive arguments for 2 consecutive rounds.'),
+      })
+      .default({ max_runtime_seconds: 600, max_total_output_tokens: 8000, judge_early_stop: false }),
+    reliability: z
+      .strictObject({
+        attempts: positiveInteger.default(3).describe('Tries per model call for retryable failures.'),
+        backoff_ms: nonNegativeInteger
+          .default(1000)
+          .describe('First retry delay; doubles each retry, with jitter.'),
+        max_backoff_ms: nonNegativeInteger.default(15000),
+        request_timeout_seconds: positiveNumber.default(600).describe('Upper bound for one model call.'),
+        max_consecutive_failures: positiveInteger
+          .default(3)
+          .describe(
+            'Failed steps in a row (degraded turns, failed judges or summaries) before the run fails.',
+          ),
+      })
+      .default({
+        attempts: 3,
+        backoff_ms: 1000,
+        max_backoff_ms: 15000,
+        request_timeout_seconds: 600,
+        max_consecutive_failures: 3,
+      }),
     context: z
       .strictObject({
         margin_tokens: nonNegativeInteger.default(256).describe('Tokens kept free besides the answer.'),

@@ -13,6 +13,7 @@ export const ExitCode = {
   modelMissing: 5,
   runFailed: 6,
   runCorrupt: 7,
+  runLocked: 8,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

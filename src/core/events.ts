@@ -15,6 +15,8 @@ export interface Evaluation {
   total_score: number;
   comments: string;
   continue_vote: boolean;
+  /** The judge's view: did this round bring new substantive arguments? (Drives the judge early stop.) */
+  new_arguments?: boolean;
 }
 
 export interface RunStartEvent {
@@ -41,6 +43,13 @@ export interface TurnEndEvent {
   /** True when the token budget cut the statement short. */
   truncated: boolean;
   realMs: number;
+  /** Model calls made, retries included. */
+  attempts?: number;
+  /** The agent's own model, when a fallback model spoke instead. */
+  fallbackFrom?: string;
+  /** Every attempt failed: the text is an emergency response, not an argument. */
+  degraded?: boolean;
+  failureReason?: string;
 }
 
 export interface VoteCastEvent {
@@ -52,6 +61,9 @@ export interface VoteCastEvent {
   evaluation: Evaluation | null;
   abstained: boolean;
   abstainReason?: string;
+  /** True when the judge abstained because its model could not be called (not for unusable answers). */
+  callFailed?: boolean;
+  fallbackFrom?: string;
   attempts: number;
   promptTokens: number;
   promptChars: number;
@@ -96,6 +108,20 @@ export interface SummaryEvent {
   realMs: number;
 }
 
+/** A resumed run: what follows continues the same debate. */
+export interface RunResumeEvent {
+  type: 'run-resume';
+  engineVersion: string;
+}
+
+/** A step that failed for good and left nothing else behind (a summary; turns and votes record their own failures). */
+export interface StepFailedEvent {
+  type: 'step-failed';
+  step: 'summary';
+  round: number;
+  reason: string;
+}
+
 export interface RunEndEvent {
   type: 'run-end';
   status: Exclude<RunStatus, 'running'>;
@@ -105,6 +131,8 @@ export interface RunEndEvent {
 
 export type RunEventBody =
   | RunStartEvent
+  | RunResumeEvent
+  | StepFailedEvent
   | TurnEndEvent
   | VoteCastEvent
   | RoundEndEvent

@@ -14,6 +14,7 @@ export function judgeAnswerSchema(criteria: Criteria) {
     position_y_performance: z.object(scores),
     comments: z.string().min(1),
     continue_vote: z.boolean(),
+    new_arguments: z.boolean(),
   });
 }
 

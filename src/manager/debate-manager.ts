@@ -1,20 +1,25 @@
 /**
- * DebateManager: starts a knockout run in its own folder, drives it with the shared runner and
- * keeps `transcript.json` and `transcript.md` up to date after every round and at the end.
+ * DebateManager: starts or resumes a knockout run in its folder, holds the run's lock, drives it
+ * with the shared runner, and keeps `transcript.json` and `transcript.md` current after every
+ * round and at the end.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Scenario } from '../config/scenario.js';
 import { type Clock, systemClock } from '../core/clock.js';
+import { ExitCode, RunError } from '../core/errors.js';
 import type { RunEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
 import { knockoutFormat } from '../formats/knockout/index.js';
-import type { KnockoutState } from '../formats/knockout/state.js';
+import { foldKnockout, type KnockoutState } from '../formats/knockout/state.js';
 import { type KnockoutTranscript, knockoutTranscript } from '../formats/knockout/transcript.js';
 import { knockoutMarkdown } from '../formats/knockout/transcript-markdown.js';
 import type { ModelProvider } from '../llm/provider.js';
+import { dropTornTail, readEventLog } from '../store/event-log.js';
 import { makeRunId } from '../store/run-id.js';
+import { acquireRunLock } from '../store/run-lock.js';
+import { clearStopRequest, stopWasRequested } from '../store/stop-request.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import { driveRun } from './runner.js';
 
@@ -52,10 +57,36 @@ export function createRunDir(
   return { runId, paths: runPaths(runDir) };
 }
 
-export interface StartRunOptions {
-  scenario: Scenario;
-  runId: string;
+export interface LoadedRun {
   paths: RunPaths;
+  events: RunEvent[];
+  state: KnockoutState;
+  /** A torn last line (a write cut off by a crash) was found and dropped. */
+  repairedTornLine: boolean;
+}
+
+/** Reads a run folder's log and folds it. A torn last line is cut off the file. */
+export function loadRun(runDir: string): LoadedRun {
+  const paths = runPaths(runDir);
+  if (!existsSync(paths.events)) {
+    throw new RunError(`${runDir} is not a run folder (it has no events.jsonl)`, {
+      exitCode: ExitCode.usage,
+    });
+  }
+  const { events, droppedTornLine } = readEventLog(paths.events);
+  if (droppedTornLine) dropTornTail(paths.events);
+  let state: KnockoutState | undefined;
+  for (const event of events) state = foldKnockout(state, event);
+  if (!state) throw new RunError(`${paths.events} holds no events`, { exitCode: ExitCode.runCorrupt });
+  return { paths, events, state, repairedTornLine: droppedTornLine };
+}
+
+export interface DriveKnockoutOptions {
+  paths: RunPaths;
+  /** A new run: its id and scenario. */
+  start?: { runId: string; scenario: Scenario };
+  /** A resumed run: the events already in its log. */
+  existing?: RunEvent[];
   provider: ModelProvider;
   logger: Logger;
   clock?: Clock;
@@ -70,43 +101,53 @@ export interface RunOutcome {
   error?: unknown;
 }
 
-export async function runKnockout(options: StartRunOptions): Promise<RunOutcome> {
-  const writeTranscripts = (state: KnockoutState) => {
-    const transcript = knockoutTranscript(state);
-    writeFileAtomic(options.paths.transcriptJson, `${JSON.stringify(transcript, null, 2)}\n`);
-    writeFileAtomic(options.paths.transcriptMarkdown, knockoutMarkdown(transcript));
-    return transcript;
-  };
-  options.logger.info(
-    { runId: options.runId, host: options.provider.host, topic: options.scenario.topic },
-    'run start',
-  );
-  const result = await driveRun({
-    format: knockoutFormat,
-    logFile: options.paths.events,
-    existing: [],
-    start: {
-      type: 'run-start',
-      runId: options.runId,
-      format: 'knockout',
-      scenario: options.scenario,
-      engineVersion: ENGINE_VERSION,
-    },
-    provider: options.provider,
-    clock: options.clock ?? systemClock,
-    logger: options.logger,
-    signal: options.signal ?? new AbortController().signal,
-    ...(options.stopRequested ? { stopRequested: options.stopRequested } : {}),
-    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
-    onEvent: (event, state) => {
-      options.onEvent?.(event);
-      if (event.type === 'round-end' || event.type === 'run-end') writeTranscripts(state);
-    },
-  });
-  const transcript = writeTranscripts(result.state);
-  options.logger.info(
-    { runId: options.runId, status: transcript.status, stopReason: transcript.stopReason },
-    'run end',
-  );
-  return result.error === undefined ? { transcript } : { transcript, error: result.error };
+export function writeTranscripts(paths: RunPaths, state: KnockoutState): KnockoutTranscript {
+  const transcript = knockoutTranscript(state);
+  writeFileAtomic(paths.transcriptJson, `${JSON.stringify(transcript, null, 2)}\n`);
+  writeFileAtomic(paths.transcriptMarkdown, knockoutMarkdown(transcript));
+  return transcript;
+}
+
+export async function driveKnockout(options: DriveKnockoutOptions): Promise<RunOutcome> {
+  const { paths, logger } = options;
+  const release = acquireRunLock(paths.runDir);
+  try {
+    // A stop asked for while nothing was running must not end the next segment at once.
+    clearStopRequest(paths.runDir);
+    const first = options.start
+      ? {
+          type: 'run-start' as const,
+          runId: options.start.runId,
+          format: 'knockout',
+          scenario: options.start.scenario,
+          engineVersion: ENGINE_VERSION,
+        }
+      : { type: 'run-resume' as const, engineVersion: ENGINE_VERSION };
+    logger.info(
+      { runDir: paths.runDir, host: options.provider.host, resumed: !options.start },
+      'run segment start',
+    );
+    const result = await driveRun({
+      format: knockoutFormat,
+      logFile: paths.events,
+      existing: options.existing ?? [],
+      first,
+      provider: options.provider,
+      clock: options.clock ?? systemClock,
+      logger,
+      signal: options.signal ?? new AbortController().signal,
+      stopRequested: () => options.stopRequested?.() === true || stopWasRequested(paths.runDir),
+      ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+      onEvent: (event, state) => {
+        options.onEvent?.(event);
+        if (event.type === 'round-end' || event.type === 'run-end') writeTranscripts(paths, state);
+      },
+    });
+    const transcript = writeTranscripts(paths, result.state);
+    logger.info({ status: transcript.status, stopReason: transcript.stopReason }, 'run segment end');
+    return result.error === undefined ? { transcript } : { transcript, error: result.error };
+  } finally {
+    clearStopRequest(paths.runDir);
+    release();
+  }
 }

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
-import type { RunEvent, RunEventBody, RunStartEvent } from '../core/events.js';
+import type { RunEvent, RunEventBody, RunResumeEvent, RunStartEvent } from '../core/events.js';
 import type { FormatDefinition, StepContext } from '../core/format.js';
 import type { LiveNotice } from '../core/live.js';
 import type { ModelProvider } from '../llm/provider.js';
@@ -16,8 +16,8 @@ export interface DriveRunOptions<State, Step extends { kind: string }> {
   logFile: string;
   /** Events already in the log (empty for a new run). */
   existing: RunEvent[];
-  /** The first event of a new run. */
-  start?: Omit<RunStartEvent, 'seq' | 'at'>;
+  /** Appended before the first step: `run-start` for a new run, `run-resume` for a resumed one. */
+  first?: RunStartEvent | RunResumeEvent;
   provider: ModelProvider;
   clock: Clock;
   logger: Logger;
@@ -50,7 +50,7 @@ export async function driveRun<State, Step extends { kind: string }>(
     return event;
   };
   try {
-    if (options.start) append(options.start);
+    if (options.first) append(options.first);
     if (state === undefined) throw new Error('the run has no run-start event');
     const context: StepContext = {
       provider: options.provider,

@@ -50,6 +50,16 @@ export function createLiveView(
     onEvent(event) {
       switch (event.type) {
         case 'turn-end':
+          if (event.degraded) {
+            write(
+              `\n${bold(`${event.agent}'s turn is degraded: ${event.failureReason ?? 'the model failed'}`)}\n`,
+            );
+            return;
+          }
+          if (event.fallbackFrom)
+            write(
+              `\n${dim(`(spoken by fallback model ${event.model}; ${event.fallbackFrom} kept failing)`)}`,
+            );
           write(
             `\n${dim(`(${event.outputTokens} tokens, ${event.simulatedSeconds} s simulated${event.truncated ? ', cut by the time limit' : ''})`)}\n`,
           );

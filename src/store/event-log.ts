@@ -2,7 +2,7 @@
  * The run's event log (`events.jsonl`): one JSON event per line, each written and flushed to disk
  * before the next step starts, so a crash loses at most the step in flight.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
 import { ExitCode, RunError } from '../core/errors.js';
 import type { RunEvent, RunEventBody } from '../core/events.js';
 
@@ -51,6 +51,13 @@ export function readEventLog(file: string): ReadLogResult {
     events.push(event);
   }
   return { events, droppedTornLine };
+}
+
+/** Cuts a torn last line off the file, so that appending starts on a clean line. */
+export function dropTornTail(file: string): void {
+  const text = readFileSync(file, 'utf8');
+  const end = text.lastIndexOf('\n') + 1;
+  truncateSync(file, Buffer.byteLength(text.slice(0, end)));
 }
 
 export class EventLog {

@@ -7,6 +7,8 @@ export interface VoteSpec {
   vote: 'rotate' | 'continue' | 'invalid';
   /** Every criterion gets this score (1-5). */
   score?: number;
+  /** What the judge says about new substantive arguments (default true). */
+  newArguments?: boolean;
   times?: number;
 }
 
@@ -41,6 +43,7 @@ export function voteRule(spec: VoteSpec): ScriptRule {
     },
     comments: `Scripted ${spec.vote} vote.`,
     continue_vote: spec.vote === 'continue',
+    new_arguments: spec.newArguments ?? true,
   };
   return rule;
 }

@@ -1,12 +1,12 @@
-/** Carries out one planned knockout step: model calls, then the step's events. */
+/** Carries out one planned knockout step: model calls (retried, with fallbacks), then the step's events. */
 import { promptChars } from '../../agents/prompts.js';
 import { mapConcurrent } from '../../core/concurrency.js';
 import type { Evaluation, VoteCastEvent } from '../../core/events.js';
 import type { StepContext } from '../../core/format.js';
 import { weightedTotal } from '../../judging/criteria.js';
 import { judgeAnswerJsonSchema, parseJudgeAnswer } from '../../judging/evaluation-schema.js';
-import { isProviderError } from '../../llm/errors.js';
-import type { ChatMessage } from '../../llm/provider.js';
+import type { ChatMessage, ChatRequest } from '../../llm/provider.js';
+import { ModelCallFailed, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { markIfCut, simulatedSeconds } from '../../timer/speaking-timer.js';
 import { judgeMessages } from './knockout-prompts.js';
@@ -38,12 +38,46 @@ export async function executeKnockoutStep(
   }
 }
 
+/** A model call with the scenario's retry policy, the agent's fallbacks and live retry notices. */
+function call(
+  state: KnockoutState,
+  context: StepContext,
+  request: ChatRequest,
+  what: string,
+  extra: { fallbackModels?: readonly string[]; onDelta?: (text: string) => void } = {},
+): Promise<SafeCallResult> {
+  const { reliability } = state.scenario;
+  return safeChat(context.provider, request, {
+    policy: {
+      attempts: reliability.attempts,
+      backoffMs: reliability.backoff_ms,
+      maxBackoffMs: reliability.max_backoff_ms,
+    },
+    signal: context.signal,
+    ...(extra.fallbackModels ? { fallbackModels: extra.fallbackModels } : {}),
+    ...(extra.onDelta ? { onDelta: extra.onDelta } : {}),
+    onRetry: ({ model, attempt, delayMs, error }) => {
+      context.logger.warn(
+        { what, model, attempt, delayMs, error: error.message, kind: error.kind },
+        'model call retried',
+      );
+      context.notify({ type: 'retry', what: `${what} (${model})`, attempt, delayMs, reason: error.kind });
+    },
+  });
+}
+
+/** The SRS's emergency response: clearly marked, and not counted as an argument. */
+export function emergencyResponse(agent: string, reason: string): string {
+  return `[Emergency response: ${agent} could not speak this turn because the model failed (${reason}). This is not an argument.]`;
+}
+
 async function speak(
   step: Extract<KnockoutStep, { kind: 'speak' }>,
   state: KnockoutState,
   context: StepContext,
 ) {
   const { scenario } = state;
+  const agent = scenario.agents.find((candidate) => candidate.name === step.agent);
   context.notify({
     type: 'turn-start',
     round: step.round,
@@ -53,41 +87,68 @@ async function speak(
     tokenLimit: step.tokenLimit,
   });
   const started = context.clock.monotonicMs();
-  const result = await context.provider.chat(
-    {
-      model: step.model,
-      messages: step.messages,
-      maxTokens: step.tokenLimit,
-      contextWindow: scenario.model_options.context_window,
-      temperature: step.temperature,
-      seed: derivedSeed(scenario.seed, `turn:round-${step.round}:${step.agent}`),
-    },
-    {
-      signal: context.signal,
-      onDelta: (text) => context.notify({ type: 'turn-delta', round: step.round, agent: step.agent, text }),
-    },
-  );
-  const truncated = result.stopReason === 'length';
-  context.append({
-    type: 'turn-end',
+  const base = {
+    type: 'turn-end' as const,
     round: step.round,
     agent: step.agent,
     position: step.position,
-    model: step.model,
-    text: markIfCut(result.text, truncated),
-    promptTokens: result.promptTokens,
     promptChars: promptChars(step.messages),
-    outputTokens: result.outputTokens,
-    simulatedSeconds:
-      Math.round(
-        simulatedSeconds(result.outputTokens, {
-          secondsPerSide: scenario.timer.seconds_per_side,
-          tokensPerSecond: scenario.timer.tokens_per_second,
-        }) * 100,
-      ) / 100,
-    truncated,
-    realMs: Math.round(context.clock.monotonicMs() - started),
-  });
+  };
+  try {
+    const { result, model, attempts, fallbackFrom } = await call(
+      state,
+      context,
+      {
+        model: step.model,
+        messages: step.messages,
+        maxTokens: step.tokenLimit,
+        contextWindow: scenario.model_options.context_window,
+        temperature: step.temperature,
+        seed: derivedSeed(scenario.seed, `turn:round-${step.round}:${step.agent}`),
+      },
+      `${step.agent}'s statement`,
+      {
+        fallbackModels: agent?.fallback_models ?? [],
+        onDelta: (text) => context.notify({ type: 'turn-delta', round: step.round, agent: step.agent, text }),
+      },
+    );
+    const truncated = result.stopReason === 'length';
+    const timer = {
+      secondsPerSide: scenario.timer.seconds_per_side,
+      tokensPerSecond: scenario.timer.tokens_per_second,
+    };
+    context.append({
+      ...base,
+      model,
+      text: markIfCut(result.text, truncated),
+      promptTokens: result.promptTokens,
+      outputTokens: result.outputTokens,
+      simulatedSeconds: Math.round(simulatedSeconds(result.outputTokens, timer) * 100) / 100,
+      truncated,
+      realMs: Math.round(context.clock.monotonicMs() - started),
+      attempts,
+      ...(fallbackFrom ? { fallbackFrom } : {}),
+    });
+  } catch (error) {
+    if (!(error instanceof ModelCallFailed)) throw error;
+    context.logger.error(
+      { agent: step.agent, round: step.round, error: error.message },
+      'statement degraded',
+    );
+    context.append({
+      ...base,
+      model: step.model,
+      text: emergencyResponse(step.agent, error.last.kind),
+      promptTokens: 0,
+      outputTokens: 0,
+      simulatedSeconds: 0,
+      truncated: false,
+      realMs: Math.round(context.clock.monotonicMs() - started),
+      attempts: error.attempts,
+      degraded: true,
+      failureReason: error.message,
+    });
+  }
 }
 
 async function judge(
@@ -120,10 +181,35 @@ async function castVote(
   let messages: ChatMessage[] = baseMessages;
   let promptTokens = 0;
   let outputTokens = 0;
+  let calls = 0;
+  let model = judgeAgent.model;
+  let fallbackFrom: string | undefined;
   let reason = '';
+  const vote = (
+    outcome: Pick<VoteCastEvent, 'evaluation' | 'abstained'> & {
+      abstainReason?: string;
+      callFailed?: boolean;
+    },
+  ): Omit<VoteCastEvent, 'seq' | 'at'> => ({
+    type: 'vote-cast',
+    round,
+    judge: name,
+    model,
+    ...outcome,
+    ...(fallbackFrom ? { fallbackFrom } : {}),
+    attempts: calls,
+    promptTokens,
+    promptChars: promptChars(baseMessages),
+    outputTokens,
+    realMs: Math.round(context.clock.monotonicMs() - started),
+  });
+  // One answer, and one repair attempt that shows the judge its unusable answer.
   for (let attempt = 1; attempt <= 2; attempt += 1) {
+    let answer: SafeCallResult;
     try {
-      const result = await context.provider.chat(
+      answer = await call(
+        state,
+        context,
         {
           model: judgeAgent.model,
           messages,
@@ -133,62 +219,53 @@ async function castVote(
           seed: derivedSeed(scenario.seed, `vote:round-${round}:${name}:attempt-${attempt}`),
           jsonSchema: judgeAnswerJsonSchema(criteria),
         },
-        { signal: context.signal },
+        `${name}'s evaluation`,
+        { fallbackModels: judgeAgent.fallback_models },
       );
-      if (attempt === 1) promptTokens = result.promptTokens;
-      outputTokens += result.outputTokens;
-      const parsed = parseJudgeAnswer(result.text, criteria);
-      if (parsed.ok) {
-        const evaluation: Evaluation = {
-          round_number: round,
-          position_y_performance: parsed.answer.position_y_performance,
-          total_score: weightedTotal(parsed.answer.position_y_performance, criteria),
-          comments: parsed.answer.comments,
-          continue_vote: parsed.answer.continue_vote,
-        };
-        return voteEvent({ evaluation, abstained: false, attempts: attempt });
-      }
-      reason = `invalid answer: ${parsed.problems}`;
-      context.notify({ type: 'judge-retry', round, judge: name, reason });
-      context.logger.warn(
-        { judge: name, round, attempt, problems: parsed.problems },
-        'judge answer rejected',
-      );
-      messages = [
-        ...baseMessages,
-        { role: 'assistant', content: result.text },
-        {
-          role: 'user',
-          content: `That answer cannot be used (${parsed.problems}). Reply again with only the JSON object in the required format.`,
-        },
-      ];
     } catch (error) {
-      if (!isProviderError(error) || error.kind === 'cancelled') throw error;
-      reason = `model call failed: ${error.message}`;
+      if (!(error instanceof ModelCallFailed)) throw error;
+      calls += error.attempts;
       context.logger.warn(
         { judge: name, round, error: error.message },
         'judge call failed; the judge abstains',
       );
-      break;
+      return vote({
+        evaluation: null,
+        abstained: true,
+        abstainReason: `model call failed: ${error.message}`,
+        callFailed: true,
+      });
     }
+    calls += answer.attempts;
+    model = answer.model;
+    fallbackFrom = answer.fallbackFrom;
+    if (attempt === 1) promptTokens = answer.result.promptTokens;
+    outputTokens += answer.result.outputTokens;
+    const parsed = parseJudgeAnswer(answer.result.text, criteria);
+    if (parsed.ok) {
+      const evaluation: Evaluation = {
+        round_number: round,
+        position_y_performance: parsed.answer.position_y_performance,
+        total_score: weightedTotal(parsed.answer.position_y_performance, criteria),
+        comments: parsed.answer.comments,
+        continue_vote: parsed.answer.continue_vote,
+        new_arguments: parsed.answer.new_arguments,
+      };
+      return vote({ evaluation, abstained: false });
+    }
+    reason = `invalid answer: ${parsed.problems}`;
+    context.notify({ type: 'judge-retry', round, judge: name, reason });
+    context.logger.warn({ judge: name, round, attempt, problems: parsed.problems }, 'judge answer rejected');
+    messages = [
+      ...baseMessages,
+      { role: 'assistant', content: answer.result.text },
+      {
+        role: 'user',
+        content: `That answer cannot be used (${parsed.problems}). Reply again with only the JSON object in the required format.`,
+      },
+    ];
   }
-  return voteEvent({ evaluation: null, abstained: true, abstainReason: reason, attempts: 2 });
-
-  function voteEvent(
-    outcome: Pick<VoteCastEvent, 'evaluation' | 'abstained' | 'attempts'> & { abstainReason?: string },
-  ): Omit<VoteCastEvent, 'seq' | 'at'> {
-    return {
-      type: 'vote-cast',
-      round,
-      judge: name,
-      model: judgeAgent?.model ?? '',
-      ...outcome,
-      promptTokens,
-      promptChars: promptChars(baseMessages),
-      outputTokens,
-      realMs: Math.round(context.clock.monotonicMs() - started),
-    };
-  }
+  return vote({ evaluation: null, abstained: true, abstainReason: reason });
 }
 
 async function summarise(
@@ -199,25 +276,34 @@ async function summarise(
   const { scenario } = state;
   context.notify({ type: 'summary-start', throughRound: step.throughRound, model: step.model });
   const started = context.clock.monotonicMs();
-  const result = await context.provider.chat(
-    {
-      model: step.model,
-      messages: step.messages,
-      maxTokens: scenario.context.summary_max_tokens,
-      contextWindow: scenario.model_options.context_window,
-      temperature: 0.3,
-      seed: derivedSeed(scenario.seed, `summary:through-round-${step.throughRound}`),
-    },
-    { signal: context.signal },
-  );
-  context.append({
-    type: 'summary',
-    throughRound: step.throughRound,
-    text: result.text.trim(),
-    model: step.model,
-    promptTokens: result.promptTokens,
-    promptChars: promptChars(step.messages),
-    outputTokens: result.outputTokens,
-    realMs: Math.round(context.clock.monotonicMs() - started),
-  });
+  try {
+    const { result, model } = await call(
+      state,
+      context,
+      {
+        model: step.model,
+        messages: step.messages,
+        maxTokens: scenario.context.summary_max_tokens,
+        contextWindow: scenario.model_options.context_window,
+        temperature: 0.3,
+        seed: derivedSeed(scenario.seed, `summary:through-round-${step.throughRound}`),
+      },
+      'the running summary',
+    );
+    context.append({
+      type: 'summary',
+      throughRound: step.throughRound,
+      text: result.text.trim(),
+      model,
+      promptTokens: result.promptTokens,
+      promptChars: promptChars(step.messages),
+      outputTokens: result.outputTokens,
+      realMs: Math.round(context.clock.monotonicMs() - started),
+    });
+  } catch (error) {
+    if (!(error instanceof ModelCallFailed)) throw error;
+    // The full text is kept; the planner goes on without a summary and tries again at the next step.
+    context.logger.warn({ throughRound: step.throughRound, error: error.message }, 'summary failed');
+    context.append({ type: 'step-failed', step: 'summary', round: step.throughRound, reason: error.message });
+  }
 }

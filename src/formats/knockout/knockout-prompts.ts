@@ -28,13 +28,16 @@ export function transcriptView(state: KnockoutState, options: { upToRound?: numb
 }
 
 export function allStatements(state: KnockoutState): SpokenStatement[] {
+  // Emergency responses are not arguments: they never enter an agent's memory.
   return state.rounds.flatMap((round) =>
-    round.statements.map((statement) => ({
-      round: round.number,
-      agent: statement.agent,
-      position: statement.position,
-      text: statement.text,
-    })),
+    round.statements
+      .filter((statement) => !statement.degraded)
+      .map((statement) => ({
+        round: round.number,
+        agent: statement.agent,
+        position: statement.position,
+        text: statement.text,
+      })),
   );
 }
 
@@ -100,13 +103,14 @@ export function judgeMessages(
     'Score each criterion from 1 to 5:',
     criteria,
     `Then vote: continue_vote true keeps ${debater} debating, false asks for another Position Y agent.`,
+    'Also say whether this round brought new substantive arguments (new_arguments true) or only repeated earlier ones (false).',
     `Answer only with a JSON object: {"round_number": ${round}, "position_y_performance": {${Object.keys(
       scenario.judging.criteria,
     )
       .map((name) => `"${name}": <1-5>`)
       .join(
         ', ',
-      )}}, "comments": "<one or two sentences justifying the scores>", "continue_vote": <true|false>}`,
+      )}}, "comments": "<one or two sentences justifying the scores>", "continue_vote": <true|false>, "new_arguments": <true|false>}`,
   ].join('\n');
   return buildMessages(scenario, transcriptView(state, { upToRound: round }), task);
 }

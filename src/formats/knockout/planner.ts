@@ -5,6 +5,7 @@
 import { promptChars } from '../../agents/prompts.js';
 import { calibrate, estimateTokens, promptBudget } from '../../context/token-estimate.js';
 import type { DoneStep } from '../../core/format.js';
+import { checkLimits } from '../../core/stop-conditions.js';
 import { tallyVotes } from '../../judging/tally.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { decideRotation } from '../../rotation/rotation-policy.js';
@@ -21,6 +22,15 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
   const last = state.rounds.at(-1);
   if (last?.end && last.number >= scenario.debate.rounds) {
     return { kind: 'done', status: 'completed', stopReason: 'max_rounds' };
+  }
+  const limit = checkLimits(state, {
+    maxRuntimeSeconds: scenario.stop.max_runtime_seconds,
+    maxTotalOutputTokens: scenario.stop.max_total_output_tokens,
+    maxConsecutiveFailures: scenario.reliability.max_consecutive_failures,
+  });
+  if (limit) return { kind: 'done', ...limit };
+  if (last?.end && scenario.stop.judge_early_stop && noNewArguments(state, 2)) {
+    return { kind: 'done', status: 'completed', stopReason: 'judge_early_stop' };
   }
   const round: RoundRecord =
     last && !last.end
@@ -112,8 +122,26 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
   };
 }
 
+/** True when most judges who answered found no new substantive arguments in each of the last `rounds` rounds. */
+function noNewArguments(state: KnockoutState, rounds: number): boolean {
+  const finished = state.rounds.filter((round) => round.end);
+  if (finished.length < rounds) return false;
+  return finished.slice(-rounds).every((round) => {
+    const answers = round.votes.flatMap((vote) => (vote.evaluation ? [vote.evaluation.new_arguments] : []));
+    const none = answers.filter((answer) => answer === false).length;
+    return answers.length > 0 && none * 2 > answers.length;
+  });
+}
+
 function fits(state: KnockoutState, model: string, messages: ChatMessage[], tokenLimit: number): boolean {
-  const ratio = calibrate(state.promptSamples).get(model);
+  // After a failed summary the full text goes ahead as it is; the summary is tried again next step.
+  if (state.lastEvent === 'step-failed') return true;
+  // Calibrate only on rounds before the current one, so concurrent judges finishing in any order,
+  // or a resume in the middle of a round, cannot change what is planned.
+  const current = state.rounds.at(-1)?.end
+    ? (state.rounds.at(-1)?.number ?? 0) + 1
+    : (state.rounds.at(-1)?.number ?? 1);
+  const ratio = calibrate(state.promptSamples.filter((sample) => sample.round < current)).get(model);
   const estimate = estimateTokens(promptChars(messages), ratio);
   const { context_window: window } = state.scenario.model_options;
   return estimate <= promptBudget(window, tokenLimit, state.scenario.context.margin_tokens);

@@ -32,8 +32,14 @@ export interface KnockoutState {
   summaries: Array<Stored<SummaryEvent>>;
   end: Stored<RunEndEvent> | null;
   /** Every model call's prompt size, for calibrating token estimates. */
-  promptSamples: Array<{ model: string; promptChars: number; promptTokens: number }>;
+  promptSamples: Array<{ round: number; model: string; promptChars: number; promptTokens: number }>;
   outputTokens: number;
+  /** Real time the run has been active, summed over its segments (the start and each resume). */
+  activeMs: number;
+  segmentStartedAt: string;
+  /** Failed steps in a row: degraded turns, judges whose model could not be called, failed summaries. */
+  failureStreak: number;
+  lastEvent: RunEvent['type'];
 }
 
 export function statusOf(state: KnockoutState): RunStatus {
@@ -82,24 +88,34 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       end: null,
       promptSamples: [],
       outputTokens: 0,
+      activeMs: 0,
+      segmentStartedAt: event.at,
+      failureStreak: 0,
+      lastEvent: 'run-start',
     };
   }
   if (!state) throw new Error(`event ${event.seq} (${event.type}) comes before run-start`);
-  const next: KnockoutState = { ...state, updatedAt: event.at };
+  const next: KnockoutState = { ...state, updatedAt: event.at, lastEvent: event.type };
+  if (event.type === 'run-resume') {
+    // The time between the last event and the resume was downtime, not runtime.
+    return { ...next, end: null, segmentStartedAt: event.at };
+  }
+  next.activeMs = state.activeMs + Math.max(0, Date.parse(event.at) - Date.parse(state.updatedAt));
   switch (event.type) {
     case 'turn-end':
       next.rounds = withRound(state, event.round, (round) => ({
         ...round,
         statements: [...round.statements, event],
       }));
-      next.promptSamples = [...state.promptSamples, sample(event)];
+      if (!event.degraded) next.promptSamples = [...state.promptSamples, sample(event, event.round)];
       next.outputTokens = state.outputTokens + event.outputTokens;
+      next.failureStreak = event.degraded ? state.failureStreak + 1 : 0;
       return next;
     case 'vote-cast':
       next.rounds = withRound(state, event.round, (round) => ({ ...round, votes: [...round.votes, event] }));
-      next.promptSamples =
-        event.promptTokens > 0 ? [...state.promptSamples, sample(event)] : state.promptSamples;
+      if (event.promptTokens > 0) next.promptSamples = [...state.promptSamples, sample(event, event.round)];
       next.outputTokens = state.outputTokens + event.outputTokens;
+      next.failureStreak = event.callFailed ? state.failureStreak + 1 : 0;
       return next;
     case 'round-end':
       next.rounds = withRound(state, event.round, (round) => ({ ...round, end: event }));
@@ -110,8 +126,12 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       return next;
     case 'summary':
       next.summaries = [...state.summaries, event];
-      next.promptSamples = [...state.promptSamples, sample(event)];
+      next.promptSamples = [...state.promptSamples, sample(event, event.throughRound)];
       next.outputTokens = state.outputTokens + event.outputTokens;
+      next.failureStreak = 0;
+      return next;
+    case 'step-failed':
+      next.failureStreak = state.failureStreak + 1;
       return next;
     case 'run-end':
       next.end = event;
@@ -119,8 +139,8 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
   }
 }
 
-function sample(event: TurnEndEvent | VoteCastEvent | SummaryEvent) {
-  return { model: event.model, promptChars: event.promptChars, promptTokens: event.promptTokens };
+function sample(event: TurnEndEvent | VoteCastEvent | SummaryEvent, round: number) {
+  return { round, model: event.model, promptChars: event.promptChars, promptTokens: event.promptTokens };
 }
 
 export function rotationsOf(

@@ -27,6 +27,8 @@ export interface KnockoutStats {
   promptTokens: number;
   outputTokens: number;
   abstentions: number;
+  degradedTurns: number;
+  fallbackCalls: number;
   slowRounds: number[];
 }
 
@@ -80,6 +82,8 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
     promptTokens: calls.reduce((sum, item) => sum + item.promptTokens, 0),
     outputTokens: calls.reduce((sum, item) => sum + item.outputTokens, 0),
     abstentions: votes.filter((vote) => vote.abstained).length,
+    degradedTurns: statements.filter((statement) => statement.degraded).length,
+    fallbackCalls: [...statements, ...votes].filter((item) => item.fallbackFrom).length,
     slowRounds: state.rounds
       .filter((round) => (round.end?.realMs ?? 0) > SLOW_ROUND_MS)
       .map((round) => round.number),

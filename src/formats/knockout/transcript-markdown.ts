@@ -29,7 +29,9 @@ export function knockoutMarkdown(transcript: KnockoutTranscript): string {
       lines.push(
         `### ${statement.agent} (${label})`,
         '',
-        `_${statement.outputTokens} tokens, ${statement.simulatedSeconds} s simulated${statement.truncated ? ', cut by the time limit' : ''}_`,
+        statement.degraded
+          ? `_Degraded turn: every model call failed (${statement.failureReason}). Not counted as an argument._`
+          : `_${statement.outputTokens} tokens, ${statement.simulatedSeconds} s simulated${statement.truncated ? ', cut by the time limit' : ''}${statement.fallbackFrom ? `, spoken by fallback model \`${statement.model}\` instead of \`${statement.fallbackFrom}\`` : ''}_`,
         '',
         statement.text.trim(),
         '',

@@ -6,6 +6,7 @@ import { SLOW_ROUND_MS } from './thresholds.js';
 export function knockoutTranscript(state: KnockoutState) {
   const { scenario } = state;
   const stats: KnockoutStats = knockoutStats(state);
+  const order = scenario.agents.map((agent) => agent.name);
   return {
     runId: state.runId,
     format: 'knockout' as const,
@@ -33,14 +34,20 @@ export function knockoutTranscript(state: KnockoutState) {
         outputTokens: statement.outputTokens,
         simulatedSeconds: statement.simulatedSeconds,
         truncated: statement.truncated,
+        ...(statement.degraded ? { degraded: true, failureReason: statement.failureReason ?? '' } : {}),
+        ...(statement.fallbackFrom ? { fallbackFrom: statement.fallbackFrom } : {}),
       })),
-      evaluations: round.votes.map((vote) => ({
-        judge: vote.judge,
-        model: vote.model,
-        abstained: vote.abstained,
-        ...(vote.abstainReason ? { abstainReason: vote.abstainReason } : {}),
-        ...(vote.evaluation ?? {}),
-      })),
+      // Judges in scenario order, whatever order their concurrent answers arrived in.
+      evaluations: [...round.votes]
+        .sort((a, b) => order.indexOf(a.judge) - order.indexOf(b.judge))
+        .map((vote) => ({
+          judge: vote.judge,
+          model: vote.model,
+          abstained: vote.abstained,
+          ...(vote.fallbackFrom ? { fallbackFrom: vote.fallbackFrom } : {}),
+          ...(vote.abstainReason ? { abstainReason: vote.abstainReason } : {}),
+          ...(vote.evaluation ?? {}),
+        })),
       outcome: round.end
         ? {
             result: round.end.outcome,

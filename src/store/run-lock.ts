@@ -1,0 +1,53 @@
+/**
+ * One process at a time may append to a run. The lock file holds the owner's pid; a lock left by a
+ * process that no longer exists is taken over.
+ */
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { ExitCode, RunError } from '../core/errors.js';
+
+export const LOCK_FILE = 'run.lock';
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid holding the run's lock, if that process is still alive. */
+export function lockOwner(runDir: string): number | null {
+  try {
+    const pid = Number(readFileSync(path.join(runDir, LOCK_FILE), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+export function acquireRunLock(runDir: string): () => void {
+  const file = path.join(runDir, LOCK_FILE);
+  for (let tries = 0; tries < 2; tries += 1) {
+    try {
+      const descriptor = openSync(file, 'wx');
+      writeSync(descriptor, `${process.pid}\n`);
+      closeSync(descriptor);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = lockOwner(runDir);
+      if (owner !== null && owner !== process.pid) {
+        throw new RunError(
+          `the run in ${runDir} is being written by process ${owner}; wait for it to finish, or stop it with \`agora stop\``,
+          { exitCode: ExitCode.runLocked },
+        );
+      }
+      // A stale lock from a process that died: take it over.
+      rmSync(file, { force: true });
+    }
+  }
+  throw new RunError(`could not lock the run in ${runDir}`, { exitCode: ExitCode.runLocked });
+}
