@@ -1,5 +1,5 @@
 /** Runs the agora CLI as a user would: a real child process, real files, real exit codes. */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,28 +19,39 @@ export function runAgora(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  return startAgora(args, options).result;
+}
+
+/** Starts the CLI without waiting, for tests that signal or kill it mid-run. */
+export function startAgora(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): { child: ChildProcess; result: Promise<CliResult> } {
+  let child: ChildProcess | undefined;
+  const result = new Promise<CliResult>((resolve, reject) => {
+    child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
       cwd: options.cwd ?? projectRoot,
       // An explicit host keeps tests away from any real Ollama on the machine.
       env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:1', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const started = child;
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => {
+    started.stdout?.on('data', (chunk) => {
       stdout += chunk;
     });
-    child.stderr.on('data', (chunk) => {
+    started.stderr?.on('data', (chunk) => {
       stderr += chunk;
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
+    const timer = setTimeout(() => started.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    started.on('error', reject);
+    started.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code: code ?? (signal ? -1 : null), stdout, stderr });
     });
   });
+  return { child: child as unknown as ChildProcess, result };
 }
 
 export function tempDir(prefix = 'agora-test-'): string {

@@ -98,7 +98,8 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
   const next: KnockoutState = { ...state, updatedAt: event.at, lastEvent: event.type };
   if (event.type === 'run-resume') {
     // The time between the last event and the resume was downtime, not runtime.
-    return { ...next, end: null, segmentStartedAt: event.at };
+    // A resume is a fresh start for the failure count: the user has presumably fixed the server.
+    return { ...next, end: null, segmentStartedAt: event.at, failureStreak: 0 };
   }
   next.activeMs = state.activeMs + Math.max(0, Date.parse(event.at) - Date.parse(state.updatedAt));
   switch (event.type) {
