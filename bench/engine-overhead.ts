@@ -8,8 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadScenario } from '../src/config/load-scenario.js';
+import { knockoutFormat } from '../src/formats/knockout/index.js';
+import type { KnockoutState } from '../src/formats/knockout/state.js';
+import { knockoutStats } from '../src/formats/knockout/stats.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
-import { createRunDir, driveKnockout } from '../src/manager/debate-manager.js';
+import type { AnyFormat } from '../src/manager/debate-manager.js';
+import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
 import { createRunLogger } from '../src/manager/logger.js';
 
 const scenarioFile = process.argv[2] ?? 'scenarios/abortion.yaml';
@@ -35,7 +39,8 @@ try {
     const logger = createRunLogger(paths.log, { verbose: false });
     const cpuBefore = process.cpuUsage();
     const wallBefore = performance.now();
-    const { transcript } = await driveKnockout({
+    const { state } = await driveDebate({
+      format: knockoutFormat as unknown as AnyFormat,
       start: { runId, scenario: { ...scenario, seed: scenario.seed + run } },
       paths,
       provider: new OllamaProvider({ host: url }),
@@ -46,7 +51,7 @@ try {
     if (run > 0) {
       rows.push({
         run,
-        calls: transcript.stats.modelCalls,
+        calls: knockoutStats(state as KnockoutState).modelCalls,
         wallMs: performance.now() - wallBefore,
         cpuMs: (cpu.user + cpu.system) / 1000,
       });

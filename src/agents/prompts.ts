@@ -1,16 +1,17 @@
 /**
- * Prompt layout. Every prompt is [shared system message, shared transcript message, own task].
- * The first two are byte-identical for every agent at the same point of the debate, and the
- * transcript only grows at its end, so Ollama's prompt cache reuses them across agents and rounds
- * on the same model. Only the last message differs per agent: persona, memory and task.
+ * Prompt layout shared by every format. Every prompt is [shared system message, shared transcript
+ * message, own task]. The first two are byte-identical for every agent at the same point of the
+ * debate, and the transcript only grows at its end, so Ollama's prompt cache reuses them across
+ * agents and rounds on the same model. Only the last message differs per agent.
  */
-import type { Scenario } from '../config/scenario.js';
+import type { ContextFile } from '../config/scenario.js';
 import type { ChatMessage } from '../llm/provider.js';
 
 export interface TranscriptRound {
   number: number;
-  debater: string;
-  statements: Array<{ agent: string; position: 'X' | 'Y'; text: string }>;
+  /** Heading of the round, e.g. "Round 2" or "Opening statements". */
+  title?: string;
+  statements: Array<{ agent: string; label: string; text: string }>;
   transition?: { summary: string; focus: string } | undefined;
 }
 
@@ -19,62 +20,41 @@ export interface TranscriptView {
   rounds: TranscriptRound[];
 }
 
-function knowledgeText(scenario: Scenario): string {
-  const entries = Object.entries(scenario.background.knowledge);
-  const lines = entries.map(([key, value]) => {
+/** Background knowledge and context files, as every participant receives them. */
+export function backgroundText(
+  background: { knowledge: Record<string, string | string[]> },
+  files: ContextFile[],
+): string {
+  const lines = Object.entries(background.knowledge).map(([key, value]) => {
     const title = key.replace(/_/g, ' ');
     return Array.isArray(value) ? `- ${title}: ${value.join('; ')}` : `- ${title}: ${value}`;
   });
-  const files = scenario.contextFiles.map((file) => `\n### ${file.path}\n${file.content.trim()}`);
-  if (lines.length === 0 && files.length === 0) return '';
-  return `\n## Background (shared by every participant)\n${lines.join('\n')}${files.join('\n')}\n`;
-}
-
-/** The system message: rules, motion, positions and background. Identical for every agent. */
-export function sharedSystemPrompt(scenario: Scenario): string {
-  const { positions, debate, rotation } = scenario;
-  return [
-    'You are taking part in a knockout debate between AI agents.',
-    `Motion: ${scenario.topic.trim()}`,
-    `Position X: ${positions.x}`,
-    `Position Y: ${positions.y}`,
-    '',
-    '## Rules',
-    `- One Position X agent debates one Position Y agent at a time, for up to ${debate.rounds} rounds.`,
-    `- In each round Position ${debate.starting_position} speaks first, then the other side answers.`,
-    '- After each round the Position Y agents who are not debating judge the debating Position Y agent on argument strength, relevance, persuasiveness and clarity, and vote to keep or replace it.',
-    `- When ${rotation.threshold} or more judges vote to replace it, a Position Y agent who has not debated yet takes over (at most ${rotation.limit} times).`,
-    '- Speak as a debater: address the motion and your opponent directly, in plain prose without headings.',
-    knowledgeText(scenario),
-  ].join('\n');
+  const fileTexts = files.map((file) => `\n### ${file.path}\n${file.content.trim()}`);
+  if (lines.length === 0 && fileTexts.length === 0) return '';
+  return `\n## Background (shared by every participant)\n${lines.join('\n')}${fileTexts.join('\n')}\n`;
 }
 
 /** The transcript message: the running summary, then the recent rounds verbatim. */
-export function transcriptText(view: TranscriptView, positions: { x: string; y: string }): string {
+export function transcriptText(view: TranscriptView): string {
   const parts: string[] = ['## Debate so far'];
   if (view.summary)
     parts.push(`### Summary of rounds 1-${view.summary.throughRound}\n${view.summary.text.trim()}`);
   for (const round of view.rounds) {
-    const lines = [`### Round ${round.number}`];
+    const lines = [`### ${round.title ?? `Round ${round.number}`}`];
     for (const statement of round.statements) {
-      const label = statement.position === 'X' ? positions.x : positions.y;
-      lines.push(
-        `**${statement.agent}** (Position ${statement.position}, ${label}):\n${statement.text.trim()}`,
-      );
+      lines.push(`**${statement.agent}** (${statement.label}):\n${statement.text.trim()}`);
     }
-    if (round.transition) {
-      lines.push(`Moderator: ${round.transition.summary} ${round.transition.focus}`);
-    }
+    if (round.transition) lines.push(`Moderator: ${round.transition.summary} ${round.transition.focus}`);
     parts.push(lines.join('\n\n'));
   }
   if (!view.summary && view.rounds.length === 0) parts.push('The debate has not started yet.');
   return parts.join('\n\n');
 }
 
-export function buildMessages(scenario: Scenario, view: TranscriptView, task: string): ChatMessage[] {
+export function buildMessages(system: string, transcript: string, task: string): ChatMessage[] {
   return [
-    { role: 'system', content: sharedSystemPrompt(scenario) },
-    { role: 'user', content: transcriptText(view, scenario.positions) },
+    { role: 'system', content: system },
+    { role: 'user', content: transcript },
     { role: 'user', content: task },
   ];
 }

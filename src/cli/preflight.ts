@@ -1,13 +1,12 @@
 /** Checks before a run: is Ollama there, and does it have every model the scenario needs? */
 import type { Scenario } from '../config/scenario.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
+import { scenarioModels } from '../formats/scenario-models.js';
 import { isProviderError, ProviderError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
 
 export function requiredModels(scenario: Scenario): string[] {
-  const models = new Set(scenario.agents.map((agent) => agent.model));
-  if (scenario.context.summariser_model) models.add(scenario.context.summariser_model);
-  return [...models];
+  return scenarioModels(scenario).required;
 }
 
 /** Model names match with or without the `:latest` tag, as Ollama resolves them. */

@@ -1,11 +1,11 @@
-/** Runs or resumes one knockout debate for `run`, `demo` and `resume`: preflight, live view, tables, exit code. */
+/** Runs or resumes one debate, of any format, for `run`, `demo` and `resume`: live view, report, exit code. */
 import type { Scenario } from '../config/scenario.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
+import { formatNamed } from '../formats/index.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
-import { createRunDir, driveKnockout, type LoadedRun } from '../manager/debate-manager.js';
+import { createRunDir, driveDebate, type LoadedRun } from '../manager/debate-manager.js';
 import { createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
-import { agentTable, resultSummary, roundTable } from '../render/result-tables.js';
 import type { CliIo } from './io.js';
 import { preflight } from './preflight.js';
 
@@ -17,35 +17,41 @@ export interface DebateFlags {
   requestTimeoutMs?: number;
 }
 
+export interface ResumeTarget {
+  loaded: LoadedRun;
+  /** The caller holds the run's lock. */
+  lockHeld: boolean;
+}
+
 export async function runDebate(
   scenario: Scenario,
   host: string,
   flags: DebateFlags,
   io: CliIo,
-  resume?: LoadedRun,
+  resume?: ResumeTarget,
 ): Promise<number> {
+  const format = resume?.loaded.format ?? formatNamed(scenario.format);
+  if (!format) throw new AgoraError(`unknown format "${scenario.format}"`, { exitCode: ExitCode.config });
   const requestTimeoutMs = flags.requestTimeoutMs ?? scenario.reliability.request_timeout_seconds * 1000;
   // Nothing is written before the server and every model have been checked.
   await preflight(new OllamaProvider({ host, requestTimeoutMs }), scenario);
 
   const { runId, paths } = resume
-    ? { runId: resume.state.runId, paths: resume.paths }
+    ? { runId: resume.loaded.runId, paths: resume.loaded.paths }
     : createRunDir(flags.out, scenario);
   const logger = createRunLogger(paths.log, { verbose: flags.verbose });
-  if (resume?.repairedTornLine) {
+  if (resume?.loaded.repairedTornLine) {
     logger.warn({ file: paths.events }, 'dropped a torn last line from the event log');
     io.stderr.write(
       `warning: the last line of ${paths.events} was cut off by a crash; it was dropped and that step will be redone\n`,
     );
   }
   const live = !flags.quiet && !flags.json;
-  const view = live
-    ? createLiveView(io.stdout, scenario.positions, { color: Boolean(io.stdout.isTTY) })
-    : undefined;
+  const view = live ? createLiveView(io.stdout, { color: Boolean(io.stdout.isTTY) }) : undefined;
   if (!flags.json) {
-    const done = resume ? resume.state.rounds.filter((round) => round.end).length : 0;
+    const progress = resume ? format.progress(resume.loaded.state) : undefined;
     io.stdout.write(
-      `${resume ? `Resuming run ${runId} after round ${done}` : `Run ${runId}`}\nWriting to ${paths.runDir}/\nOllama: ${host}\n`,
+      `${progress ? `Resuming run ${runId} (${progress.done} of ${progress.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\nOllama: ${host}\n`,
     );
   }
 
@@ -63,9 +69,12 @@ export async function runDebate(
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const outcome = await driveKnockout({
+    const outcome = await driveDebate({
+      format,
       paths,
-      ...(resume ? { existing: resume.events } : { start: { runId, scenario } }),
+      ...(resume
+        ? { existing: resume.loaded.events, lockHeld: resume.lockHeld }
+        : { start: { runId, scenario } }),
       provider: new OllamaProvider({ host, logger, requestTimeoutMs }),
       logger,
       signal: abort.signal,
@@ -74,15 +83,12 @@ export async function runDebate(
     });
     const { transcript } = outcome;
     if (flags.json) {
-      const { status, stopReason, error, rotations, stats } = transcript;
+      const progress = format.progress(outcome.state);
       io.stdout.write(
-        `${JSON.stringify({ runId, runDir: paths.runDir, status, stopReason, error, rotations, stats }, null, 2)}\n`,
+        `${JSON.stringify({ runId, runDir: paths.runDir, format: format.name, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, progress, stats: (transcript as { stats?: unknown }).stats ?? null, transcript: paths.transcriptJson }, null, 2)}\n`,
       );
     } else {
-      io.stdout.write(
-        `\n${resultSummary(transcript)}\n${agentTable(transcript)}\n${roundTable(transcript)}\n`,
-      );
-      io.stdout.write(`Transcript: ${paths.transcriptMarkdown}\n`);
+      io.stdout.write(`\n${format.report(outcome.state)}\nTranscript: ${paths.transcriptMarkdown}\n`);
     }
     if (transcript.status === 'completed') return ExitCode.ok;
     if (transcript.status === 'stopped') {

@@ -4,15 +4,31 @@ import { UsageError } from '../core/errors.js';
 
 export function applyOverrides(
   scenario: Scenario,
-  overrides: { seed?: number; rounds?: number; topic?: string },
+  overrides: { seed?: number | undefined; rounds?: number | undefined; topic?: string | undefined },
 ): Scenario {
-  let result = scenario;
+  let result: Scenario = scenario;
   if (overrides.seed !== undefined) result = { ...result, seed: overrides.seed };
-  if (overrides.rounds !== undefined)
-    result = { ...result, debate: { ...result.debate, rounds: overrides.rounds } };
   if (overrides.topic !== undefined) {
     if (overrides.topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
     result = { ...result, topic: overrides.topic.trim() };
   }
+  if (overrides.rounds !== undefined) {
+    if (result.format === 'knockout')
+      result = { ...result, debate: { ...result.debate, rounds: overrides.rounds } };
+    else if (result.format === 'duel') result = { ...result, max_rounds: overrides.rounds };
+    else throw new UsageError('--rounds does not apply to a formal debate: its phases are fixed');
+  }
   return result;
+}
+
+/** One line that says what a scenario is, for `validate` and the start of a run. */
+export function describeScenario(scenario: Scenario): string {
+  switch (scenario.format) {
+    case 'knockout':
+      return `knockout, "${scenario.topic}", ${scenario.agents.length} agents, ${scenario.debate.rounds} rounds`;
+    case 'formal':
+      return `formal, "${scenario.topic}", ${scenario.debaters ? scenario.debaters.map((debater) => debater.model).join(' vs ') : 'models picked from the server'}`;
+    case 'duel':
+      return `duel, "${scenario.topic}", ${scenario.debaters.a.model} vs ${scenario.debaters.b.model}, judged by ${scenario.judge.model}, up to ${scenario.max_rounds} rounds`;
+  }
 }

@@ -9,7 +9,7 @@ import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { formatFieldPath } from './field-path.js';
 import type { ContextFile, Scenario } from './scenario.js';
 import { checkScenarioRules } from './scenario-rules.js';
-import { type ScenarioFile, scenarioSchema } from './scenario-schema.js';
+import { FORMAT_NAMES, FORMAT_SCHEMAS, type FormatName, type ScenarioFile } from './scenario-schema.js';
 import { allowedKeysAt } from './schema-lookup.js';
 import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
@@ -82,8 +82,20 @@ export async function parseScenario(text: string, absolute: string, shown = abso
     ]);
   }
 
-  const parsed = scenarioSchema.safeParse(source.data);
-  if (!parsed.success) throw new ConfigError(zodIssues(parsed.error.issues, source, shown));
+  const format = (source.data as Record<string, unknown>).format ?? 'knockout';
+  if (typeof format !== 'string' || !Object.hasOwn(FORMAT_SCHEMAS, format)) {
+    throw new ConfigError([
+      {
+        file: shown,
+        ...source.positionOf(['format']),
+        path: 'format',
+        message: `unknown format ${JSON.stringify(format)}; allowed: ${FORMAT_NAMES.join(', ')}`,
+      },
+    ]);
+  }
+  const schema = FORMAT_SCHEMAS[format as FormatName];
+  const parsed = schema.safeParse(source.data);
+  if (!parsed.success) throw new ConfigError(zodIssues(parsed.error.issues, source, shown, schema));
 
   const rules = checkScenarioRules(parsed.data);
   const toIssue = (finding: { path: Array<string | number>; message: string }): ConfigIssue => ({
@@ -97,14 +109,24 @@ export async function parseScenario(text: string, absolute: string, shown = abso
   problems.push(...fileIssues);
   if (problems.length > 0) throw new ConfigError(problems);
 
-  return { ...parsed.data, file: absolute, contextFiles: files, warnings: rules.warnings.map(toIssue) };
+  return {
+    ...parsed.data,
+    file: absolute,
+    contextFiles: files,
+    warnings: rules.warnings.map(toIssue),
+  } as Scenario;
 }
 
-function zodIssues(issues: z.core.$ZodIssue[], source: YamlSource, shown: string): ConfigIssue[] {
+function zodIssues(
+  issues: z.core.$ZodIssue[],
+  source: YamlSource,
+  shown: string,
+  schema: z.core.$ZodType,
+): ConfigIssue[] {
   const result: ConfigIssue[] = [];
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
-      const allowed = allowedKeysAt(scenarioSchema, issue.path).filter((key) => key !== '$schema');
+      const allowed = allowedKeysAt(schema, issue.path).filter((key) => key !== '$schema');
       for (const key of issue.keys) {
         result.push({
           file: shown,

@@ -2,7 +2,7 @@
  * Checks that span several fields (the zod schema checks each field on its own). Returns problems
  * (which refuse the file) and warnings (valid but unusual values).
  */
-import type { ScenarioFile } from './scenario-schema.js';
+import type { FormalFile, KnockoutFile, ScenarioFile } from './scenario-schema.js';
 
 export interface RuleFinding {
   path: Array<string | number>;
@@ -11,10 +11,56 @@ export interface RuleFinding {
 
 const WEIGHT_TOLERANCE = 1e-6;
 
-export function checkScenarioRules(scenario: ScenarioFile): {
-  problems: RuleFinding[];
-  warnings: RuleFinding[];
-} {
+type Findings = { problems: RuleFinding[]; warnings: RuleFinding[] };
+
+export function checkScenarioRules(scenario: ScenarioFile): Findings {
+  if (scenario.format === 'knockout') return checkKnockoutRules(scenario);
+  if (scenario.format === 'formal') return checkFormalRules(scenario);
+  return { problems: [], warnings: [] };
+}
+
+function checkFormalRules(scenario: FormalFile): Findings {
+  const problems: RuleFinding[] = [];
+  const warnings: RuleFinding[] = [];
+  const [first, second] = scenario.debaters ?? [];
+  if (first && second && first.model === second.model) {
+    problems.push({
+      path: ['debaters', 1, 'model'],
+      message: `must differ from debaters[0].model ("${first.model}"): a formal debate needs two distinct models`,
+    });
+  }
+  if (first && second && first.name.trim().toLowerCase() === second.name.trim().toLowerCase()) {
+    problems.push({ path: ['debaters', 1, 'name'], message: 'the two debaters need different names' });
+  }
+  if (scenario.verdict.enabled)
+    problems.push(...weightProblems(scenario.verdict.criteria, ['verdict', 'criteria']));
+  const limit = scenario.statements.word_limit;
+  if (limit !== undefined && limit * 1.4 > scenario.model_options.max_tokens) {
+    warnings.push({
+      path: ['statements', 'word_limit'],
+      message: `${limit} words may need more than model_options.max_tokens (${scenario.model_options.max_tokens}) tokens`,
+    });
+  }
+  return { problems, warnings };
+}
+
+function weightProblems(
+  criteria: Record<string, { weight: number }>,
+  path: Array<string | number>,
+): RuleFinding[] {
+  const entries = Object.entries(criteria);
+  if (entries.length === 0) return [{ path, message: 'needs at least one criterion' }];
+  const sum = entries.reduce((total, [, criterion]) => total + criterion.weight, 0);
+  if (Math.abs(sum - 1) <= WEIGHT_TOLERANCE) return [];
+  return [
+    {
+      path,
+      message: `weights must add up to 1, they add up to ${Number(sum.toFixed(6))}; adjust the weights`,
+    },
+  ];
+}
+
+function checkKnockoutRules(scenario: KnockoutFile): Findings {
   const problems: RuleFinding[] = [];
   const warnings: RuleFinding[] = [];
 
@@ -44,18 +90,7 @@ export function checkScenarioRules(scenario: ScenarioFile): {
       });
   });
 
-  const criteria = Object.entries(scenario.judging.criteria);
-  if (criteria.length === 0) {
-    problems.push({ path: ['judging', 'criteria'], message: 'needs at least one criterion' });
-  } else {
-    const sum = criteria.reduce((total, [, criterion]) => total + criterion.weight, 0);
-    if (Math.abs(sum - 1) > WEIGHT_TOLERANCE) {
-      problems.push({
-        path: ['judging', 'criteria'],
-        message: `weights must add up to 1, they add up to ${Number(sum.toFixed(6))}; adjust the weights`,
-      });
-    }
-  }
+  problems.push(...weightProblems(scenario.judging.criteria, ['judging', 'criteria']));
 
   const judges = Math.max(0, yAgents.length - 1);
   if (yAgents.length >= 2 && scenario.rotation.threshold > judges) {

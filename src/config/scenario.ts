@@ -1,6 +1,6 @@
 /** The scenario as the engine uses it: validated, defaults filled, context files read. */
 import type { ConfigIssue } from '../core/errors.js';
-import type { ScenarioFile } from './scenario-schema.js';
+import type { DuelFile, FormalFile, KnockoutFile } from './scenario-schema.js';
 
 export interface ContextFile {
   /** Path relative to the scenario's folder. */
@@ -8,10 +8,15 @@ export interface ContextFile {
   content: string;
 }
 
-export interface Scenario extends ScenarioFile {
-  /** Absolute path of the scenario file (or a label for built-in scenarios). */
+export interface ScenarioExtras {
+  /** Absolute path of the scenario file (or a label for scenarios built from flags). */
   file: string;
   contextFiles: ContextFile[];
   /** Valid but unusual values, to show the user. */
   warnings: ConfigIssue[];
 }
+
+export type KnockoutScenario = KnockoutFile & ScenarioExtras;
+export type FormalScenario = FormalFile & ScenarioExtras;
+export type DuelScenario = DuelFile & ScenarioExtras;
+export type Scenario = KnockoutScenario | FormalScenario | DuelScenario;

@@ -108,6 +108,54 @@ export interface SummaryEvent {
   realMs: number;
 }
 
+/** A statement in the formal and duel formats (knockout statements are `turn-end`). */
+export interface StatementEvent {
+  type: 'statement';
+  /** preparation, opening, rebuttal, cross-question, cross-answer, closing (formal); argument (duel). */
+  phase: string;
+  round: number;
+  speaker: string;
+  /** The speaker's side key: affirmative or negative (formal), a or b (duel). */
+  side: string;
+  model: string;
+  text: string;
+  promptTokens: number;
+  promptChars: number;
+  outputTokens: number;
+  realMs: number;
+  attempts: number;
+  /** Cut by its token cap. */
+  truncated: boolean;
+  /** Cut to the word limit. */
+  wordLimited?: boolean;
+  /** Generated again once: over the word limit, or failed the moderator's check. */
+  regenerated?: boolean;
+  /** Strict mode: the moderator's objection, when the statement failed the check twice. */
+  flagged?: string;
+  fallbackFrom?: string;
+  degraded?: boolean;
+  failureReason?: string;
+}
+
+/** A judge's structured answer in the formal and duel formats: a round's judgement or a verdict. */
+export interface AssessmentEvent {
+  type: 'assessment';
+  phase: 'judgement' | 'verdict';
+  round: number;
+  judge: string;
+  model: string;
+  /** The validated answer; null when the judge abstained. */
+  result: Record<string, unknown> | null;
+  abstained: boolean;
+  reason?: string;
+  callFailed?: boolean;
+  promptTokens: number;
+  promptChars: number;
+  outputTokens: number;
+  realMs: number;
+  attempts: number;
+}
+
 /** A resumed run: what follows continues the same debate. */
 export interface RunResumeEvent {
   type: 'run-resume';
@@ -133,6 +181,8 @@ export type RunEventBody =
   | RunStartEvent
   | RunResumeEvent
   | StepFailedEvent
+  | StatementEvent
+  | AssessmentEvent
   | TurnEndEvent
   | VoteCastEvent
   | RoundEndEvent

@@ -25,6 +25,18 @@ export interface StepContext {
   logger: Logger;
 }
 
+/** What `agora runs` and the run index show of a run, whatever its format. */
+export interface RunProgress {
+  runId: string;
+  format: string;
+  topic: string;
+  status: RunStatus;
+  stopReason: string | null;
+  /** Rounds or phases done, and how many there are at most. */
+  done: number;
+  total: number;
+}
+
 export interface FormatDefinition<State, Step extends { kind: string }> {
   name: string;
   fold(state: State | undefined, event: RunEvent): State;
@@ -32,4 +44,18 @@ export interface FormatDefinition<State, Step extends { kind: string }> {
   execute(step: Step, state: State, context: StepContext): Promise<void>;
   /** True once the run has a run-end event. */
   isFinished(state: State): boolean;
+  progress(state: State): RunProgress;
+  /** transcript.json: the run as data. */
+  transcript(state: State): {
+    runId: string;
+    status: RunStatus;
+    stopReason: string | null;
+    error: string | null;
+  };
+  /** transcript.md: the run as a document. */
+  markdown(state: State): string;
+  /** The result and statistics shown at the end of a terminal run. */
+  report(state: State): string;
+  /** Events that should refresh transcript.json and transcript.md (besides run-end). */
+  checkpoints: ReadonlyArray<RunEvent['type']>;
 }

@@ -4,12 +4,16 @@ export type LiveNotice =
       type: 'turn-start';
       round: number;
       agent: string;
-      position: 'X' | 'Y';
+      /** How the speaker's side is shown, e.g. "Position X, Pro-Choice" or "Affirmative". */
+      label: string;
+      /** The round's or phase's heading, e.g. "Round 2" or "Rebuttals". */
+      heading: string;
       model: string;
       tokenLimit: number;
     }
   | { type: 'turn-delta'; round: number; agent: string; text: string }
-  | { type: 'judging-start'; round: number; judges: string[]; debater: string }
+  | { type: 'judging-start'; round: number; judges: string[]; subject: string }
   | { type: 'judge-retry'; round: number; judge: string; reason: string }
   | { type: 'summary-start'; throughRound: number; model: string }
+  | { type: 'moderation'; agent: string; passed: boolean; reason: string }
   | { type: 'retry'; what: string; attempt: number; delayMs: number; reason: string };

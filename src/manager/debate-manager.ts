@@ -1,7 +1,7 @@
 /**
- * DebateManager: starts or resumes a knockout run in its folder, holds the run's lock, drives it
- * with the shared runner, and keeps `transcript.json` and `transcript.md` current after every
- * round and at the end.
+ * DebateManager: starts or resumes a run of any format in its folder, holds the run's lock, drives
+ * it with the shared runner, and keeps `transcript.json` and `transcript.md` current after every
+ * checkpoint (a round, a phase) and at the end. It is handed the format; it imports none.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,11 +10,8 @@ import type { Scenario } from '../config/scenario.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { ExitCode, RunError } from '../core/errors.js';
 import type { RunEvent } from '../core/events.js';
+import type { FormatDefinition } from '../core/format.js';
 import type { LiveNotice } from '../core/live.js';
-import { knockoutFormat } from '../formats/knockout/index.js';
-import { foldKnockout, type KnockoutState } from '../formats/knockout/state.js';
-import { type KnockoutTranscript, knockoutTranscript } from '../formats/knockout/transcript.js';
-import { knockoutMarkdown } from '../formats/knockout/transcript-markdown.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { dropTornTail, readEventLog } from '../store/event-log.js';
 import { makeRunId } from '../store/run-id.js';
@@ -57,16 +54,27 @@ export function createRunDir(
   return { runId, paths: runPaths(runDir) };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the manager drives formats whatever their state and steps
+export type AnyFormat = FormatDefinition<any, { kind: string }>;
+export type FormatLookup = (name: string) => AnyFormat | undefined;
+
 export interface LoadedRun {
   paths: RunPaths;
   events: RunEvent[];
-  state: KnockoutState;
+  format: AnyFormat;
+  state: unknown;
+  runId: string;
+  scenario: Scenario;
   /** A torn last line (a write cut off by a crash) was found and dropped. */
   repairedTornLine: boolean;
 }
 
-/** Reads a run folder's log and folds it. A torn last line is cut off the file. */
-export function loadRun(runDir: string): LoadedRun {
+/** Reads a run folder's log and folds it with its format. A torn last line is cut off the file. */
+export function loadRun(
+  runDir: string,
+  formats: FormatLookup,
+  options: { repair?: boolean } = {},
+): LoadedRun {
   const paths = runPaths(runDir);
   if (!existsSync(paths.events)) {
     throw new RunError(`${runDir} is not a run folder (it has no events.jsonl)`, {
@@ -74,19 +82,42 @@ export function loadRun(runDir: string): LoadedRun {
     });
   }
   const { events, droppedTornLine } = readEventLog(paths.events);
-  if (droppedTornLine) dropTornTail(paths.events);
-  let state: KnockoutState | undefined;
-  for (const event of events) state = foldKnockout(state, event);
-  if (!state) throw new RunError(`${paths.events} holds no events`, { exitCode: ExitCode.runCorrupt });
-  return { paths, events, state, repairedTornLine: droppedTornLine };
+  // Only the lock's holder may cut the file; a reader just ignores the torn line.
+  if (droppedTornLine && options.repair) dropTornTail(paths.events);
+  const start = events[0];
+  if (start?.type !== 'run-start') {
+    throw new RunError(`${paths.events} does not begin with a run-start event`, {
+      exitCode: ExitCode.runCorrupt,
+    });
+  }
+  const format = formats(start.format);
+  if (!format) {
+    throw new RunError(`${runDir} is a "${start.format}" run, which this version of Agora cannot run`, {
+      exitCode: ExitCode.runCorrupt,
+    });
+  }
+  let state: unknown;
+  for (const event of events) state = format.fold(state, event);
+  return {
+    paths,
+    events,
+    format,
+    state,
+    runId: start.runId,
+    scenario: start.scenario,
+    repairedTornLine: droppedTornLine,
+  };
 }
 
-export interface DriveKnockoutOptions {
+export interface DriveOptions {
+  format: AnyFormat;
   paths: RunPaths;
   /** A new run: its id and scenario. */
   start?: { runId: string; scenario: Scenario };
   /** A resumed run: the events already in its log. */
   existing?: RunEvent[];
+  /** The caller already holds the run's lock (a resume takes it before reading the log). */
+  lockHeld?: boolean;
   provider: ModelProvider;
   logger: Logger;
   clock?: Clock;
@@ -97,20 +128,21 @@ export interface DriveKnockoutOptions {
 }
 
 export interface RunOutcome {
-  transcript: KnockoutTranscript;
+  state: unknown;
+  transcript: ReturnType<AnyFormat['transcript']>;
   error?: unknown;
 }
 
-export function writeTranscripts(paths: RunPaths, state: KnockoutState): KnockoutTranscript {
-  const transcript = knockoutTranscript(state);
+export function writeTranscripts(format: AnyFormat, paths: RunPaths, state: unknown) {
+  const transcript = format.transcript(state);
   writeFileAtomic(paths.transcriptJson, `${JSON.stringify(transcript, null, 2)}\n`);
-  writeFileAtomic(paths.transcriptMarkdown, knockoutMarkdown(transcript));
+  writeFileAtomic(paths.transcriptMarkdown, format.markdown(state));
   return transcript;
 }
 
-export async function driveKnockout(options: DriveKnockoutOptions): Promise<RunOutcome> {
-  const { paths, logger } = options;
-  const release = acquireRunLock(paths.runDir);
+export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
+  const { paths, logger, format } = options;
+  const release = options.lockHeld ? () => undefined : acquireRunLock(paths.runDir);
   try {
     // A stop asked for while nothing was running must not end the next segment at once.
     clearStopRequest(paths.runDir);
@@ -118,7 +150,7 @@ export async function driveKnockout(options: DriveKnockoutOptions): Promise<RunO
       ? {
           type: 'run-start' as const,
           runId: options.start.runId,
-          format: 'knockout',
+          format: format.name,
           scenario: options.start.scenario,
           engineVersion: ENGINE_VERSION,
         }
@@ -128,7 +160,7 @@ export async function driveKnockout(options: DriveKnockoutOptions): Promise<RunO
       'run segment start',
     );
     const result = await driveRun({
-      format: knockoutFormat,
+      format,
       logFile: paths.events,
       existing: options.existing ?? [],
       first,
@@ -140,12 +172,14 @@ export async function driveKnockout(options: DriveKnockoutOptions): Promise<RunO
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
       onEvent: (event, state) => {
         options.onEvent?.(event);
-        if (event.type === 'round-end' || event.type === 'run-end') writeTranscripts(paths, state);
+        if (event.type === 'run-end' || format.checkpoints.includes(event.type))
+          writeTranscripts(format, paths, state);
       },
     });
-    const transcript = writeTranscripts(paths, result.state);
+    const transcript = writeTranscripts(format, paths, result.state);
     logger.info({ status: transcript.status, stopReason: transcript.stopReason }, 'run segment end');
-    return result.error === undefined ? { transcript } : { transcript, error: result.error };
+    const outcome = { state: result.state, transcript };
+    return result.error === undefined ? outcome : { ...outcome, error: result.error };
   } finally {
     clearStopRequest(paths.runDir);
     release();

@@ -1,4 +1,4 @@
-/** The terminal's live view of a knockout run: statements as they stream, judges, outcomes. */
+/** The terminal's live view of a run, for every format: statements as they stream, judges, outcomes. */
 import type { Writable } from 'node:stream';
 import type { RunEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
@@ -8,29 +8,46 @@ export interface LiveView {
   onEvent(event: RunEvent): void;
 }
 
-export function createLiveView(
-  out: Writable,
-  positions: { x: string; y: string },
-  options: { color: boolean },
-): LiveView {
+export function createLiveView(out: Writable, options: { color: boolean }): LiveView {
   const dim = (text: string) => (options.color ? `\u001b[2m${text}\u001b[22m` : text);
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
   const write = (text: string) => out.write(text);
-  const label = (position: 'X' | 'Y') => (position === 'X' ? positions.x : positions.y);
+  const statementEnd = (event: {
+    outputTokens: number;
+    truncated: boolean;
+    degraded?: boolean;
+    failureReason?: string;
+    fallbackFrom?: string;
+    model: string;
+    agentName: string;
+    extra?: string;
+  }) => {
+    if (event.degraded) {
+      write(
+        `\n${bold(`${event.agentName}'s turn is degraded: ${event.failureReason ?? 'the model failed'}`)}\n`,
+      );
+      return;
+    }
+    const notes = [
+      `${event.outputTokens} tokens`,
+      event.extra ?? '',
+      event.truncated ? 'cut by the time limit' : '',
+      event.fallbackFrom ? `spoken by fallback model ${event.model}; ${event.fallbackFrom} kept failing` : '',
+    ].filter((note) => note !== '');
+    write(`\n${dim(`(${notes.join(', ')})`)}\n`);
+  };
   return {
     onNotice(notice) {
       switch (notice.type) {
         case 'turn-start':
-          write(
-            `\n${bold(`Round ${notice.round} · ${notice.agent} (Position ${notice.position}, ${label(notice.position)}) · ${notice.model}`)}\n`,
-          );
+          write(`\n${bold(`${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model}`)}\n`);
           write(`${dim(`${notice.agent} is generating (up to ${notice.tokenLimit} tokens)…`)}\n`);
           return;
         case 'turn-delta':
           write(notice.text);
           return;
         case 'judging-start':
-          write(`\n${dim(`Judges scoring ${notice.debater}: ${notice.judges.join(', ')}…`)}\n`);
+          write(`\n${dim(`Judges scoring ${notice.subject}: ${notice.judges.join(', ')}…`)}\n`);
           return;
         case 'judge-retry':
           write(`${dim(`  ${notice.judge}'s answer was unusable (${notice.reason}); asking again`)}\n`);
@@ -38,6 +55,11 @@ export function createLiveView(
         case 'summary-start':
           write(
             `\n${dim(`Summarising rounds 1-${notice.throughRound} with ${notice.model} to keep prompts within the context window…`)}\n`,
+          );
+          return;
+        case 'moderation':
+          write(
+            `\n${dim(`Moderator on ${notice.agent}: ${notice.passed ? 'passes' : `objects (${notice.reason})`}`)}\n`,
           );
           return;
         case 'retry':
@@ -50,19 +72,20 @@ export function createLiveView(
     onEvent(event) {
       switch (event.type) {
         case 'turn-end':
-          if (event.degraded) {
-            write(
-              `\n${bold(`${event.agent}'s turn is degraded: ${event.failureReason ?? 'the model failed'}`)}\n`,
-            );
-            return;
-          }
-          if (event.fallbackFrom)
-            write(
-              `\n${dim(`(spoken by fallback model ${event.model}; ${event.fallbackFrom} kept failing)`)}`,
-            );
-          write(
-            `\n${dim(`(${event.outputTokens} tokens, ${event.simulatedSeconds} s simulated${event.truncated ? ', cut by the time limit' : ''})`)}\n`,
-          );
+          statementEnd({ ...event, agentName: event.agent, extra: `${event.simulatedSeconds} s simulated` });
+          return;
+        case 'statement':
+          statementEnd({
+            ...event,
+            agentName: event.speaker,
+            extra: [
+              event.wordLimited ? 'cut to the word limit' : '',
+              event.regenerated ? 'regenerated once' : '',
+              event.flagged ? `flagged: ${event.flagged}` : '',
+            ]
+              .filter((note) => note !== '')
+              .join(', '),
+          });
           return;
         case 'vote-cast':
           if (event.evaluation) {
@@ -73,6 +96,17 @@ export function createLiveView(
             write(`  ${event.judge}: abstained (${event.abstainReason ?? 'no usable answer'})\n`);
           }
           return;
+        case 'assessment': {
+          if (!event.result) {
+            write(`  ${event.judge}: abstained (${event.reason ?? 'no usable answer'})\n`);
+            return;
+          }
+          const summary = typeof event.result.summary === 'string' ? event.result.summary : '';
+          write(
+            `${bold(`${event.phase === 'verdict' ? 'Verdict' : `Judge on round ${event.round}`} (${event.judge})`)}: ${summary}\n`,
+          );
+          return;
+        }
         case 'round-end': {
           const { tally } = event;
           const result =

@@ -17,13 +17,17 @@ describe('schemas/scenario.schema.json', () => {
     }
   });
 
-  it('describes the knockout defaults', () => {
-    const schema = JSON.parse(scenarioJsonSchemaText()) as {
-      properties: Record<string, { properties?: Record<string, { default?: unknown }> }>;
+  it('describes every format, with the knockout defaults', () => {
+    type Variant = {
+      properties: Record<string, { const?: string; properties?: Record<string, { default?: unknown }> }>;
       required: string[];
     };
-    expect(schema.required).toEqual(expect.arrayContaining(['topic', 'positions', 'agents']));
-    expect(schema.properties.debate?.properties?.rounds?.default).toBe(6);
-    expect(schema.properties.timer?.properties?.tokens_per_second?.default).toBe(3.75);
+    const schema = JSON.parse(scenarioJsonSchemaText()) as { anyOf: Variant[] };
+    const formats = schema.anyOf.map((variant) => variant.properties.format?.const);
+    expect(formats).toEqual(['knockout', 'formal', 'duel']);
+    const knockout = schema.anyOf[0] as Variant;
+    expect(knockout.required).toEqual(expect.arrayContaining(['topic', 'positions', 'agents']));
+    expect(knockout.properties.debate?.properties?.rounds?.default).toBe(6);
+    expect(knockout.properties.timer?.properties?.tokens_per_second?.default).toBe(3.75);
   });
 });

@@ -17,6 +17,7 @@ describe('loadScenario', () => {
       ].join('\n'),
       path.join(projectRoot, 'virtual.yaml'),
     );
+    if (scenario.format !== 'knockout') throw new Error('expected the knockout format by default');
     expect(scenario.debate).toEqual({ rounds: 6, starting_position: 'X' });
     expect(scenario.rotation).toEqual({ threshold: 2, limit: 3 });
     expect(scenario.timer).toEqual({ seconds_per_side: 300, tokens_per_second: 3.75 });
@@ -35,6 +36,7 @@ describe('loadScenario', () => {
 
   it('reads context files relative to the scenario', async () => {
     const scenario = await loadScenario(path.join(projectRoot, 'scenarios', 'abortion.yaml'));
+    if (scenario.format !== 'knockout') throw new Error('expected a knockout scenario');
     expect(scenario.contextFiles).toHaveLength(1);
     expect(scenario.contextFiles[0]?.content.length).toBeGreaterThan(500);
     expect(scenario.agents.filter((agent) => agent.position === 'Y')).toHaveLength(4);

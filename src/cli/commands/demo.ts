@@ -4,15 +4,16 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../../config/load-scenario.js';
-import { startMockOllama } from '../../mock-ollama/index.js';
+import { UsageError } from '../../core/errors.js';
+import { scenarioModels } from '../../formats/scenario-models.js';
+import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
 import type { CliIo } from '../io.js';
-import { integerFlag, numberFlag, parseCommand } from '../parse.js';
+import { numberFlag, parseCommand } from '../parse.js';
 import { runDebate } from '../run-debate.js';
-import { applyOverrides } from '../scenario-overrides.js';
-import { debateOptions } from './run.js';
+import { debateOptions, scenarioFromArguments } from './run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
 
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('demo', argv, {
@@ -20,22 +21,22 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     profile: { type: 'string' },
     speed: { type: 'string' },
   });
-  const file = positionals[0]
-    ? path.resolve(io.cwd, positionals[0])
-    : path.join(projectRoot, 'scenarios', 'abortion.yaml');
-  const loaded = await loadScenario(file);
-  const scenario = applyOverrides(loaded, {
-    seed: integerFlag('seed', values.seed),
-    rounds: integerFlag('rounds', values.rounds, 1),
-    topic: values.topic,
-  });
-  const models = [...new Set(scenario.agents.map((agent) => agent.model))];
-  const profile = (values.profile ?? 'gpu') as 'instant' | 'gpu' | 'gpu-small' | 'cpu';
-  const server = await startMockOllama({
-    models,
-    profile,
-    speed: numberFlag('speed', values.speed, 0) ?? 0.05,
-  });
+  const profile = values.profile ?? 'gpu';
+  if (!(PROFILES as readonly string[]).includes(profile)) {
+    throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
+  }
+  const speed = numberFlag('speed', values.speed, 0) ?? 0.05;
+  const timeoutSeconds = numberFlag('timeout', values.timeout, 1);
+  const scenario = await scenarioFromArguments(
+    'demo',
+    positionals,
+    values,
+    io,
+    path.join(projectRoot, 'scenarios', 'abortion.yaml'),
+  );
+  const { required, fallbacks } = scenarioModels(scenario);
+  const models = [...new Set([...required, ...fallbacks, ...DEFAULT_MODELS])];
+  const server = await startMockOllama({ models, profile: profile as (typeof PROFILES)[number], speed });
   try {
     if (!values.json) {
       io.stdout.write(
@@ -50,6 +51,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
         quiet: values.quiet ?? false,
         json: values.json ?? false,
         verbose: values.verbose ?? false,
+        ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
       },
       io,
     );

@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Table from 'cli-table3';
 import { AgoraError } from '../../core/errors.js';
+import { formatNamed } from '../../formats/index.js';
 import { loadRun } from '../../manager/debate-manager.js';
 import { lockOwner } from '../../store/run-lock.js';
 import type { CliIo } from '../io.js';
@@ -11,6 +12,7 @@ import { parseCommand } from '../parse.js';
 export interface RunListing {
   runId: string;
   runDir: string;
+  format: string;
   status: string;
   topic: string;
   rounds: string;
@@ -24,20 +26,31 @@ export function listRuns(outDir: string): RunListing[] {
     const runDir = path.join(outDir, name);
     if (!existsSync(path.join(runDir, 'events.jsonl'))) continue;
     try {
-      const { state } = loadRun(runDir);
+      const loaded = loadRun(runDir, formatNamed);
+      const progress = loaded.format.progress(loaded.state);
       const live = lockOwner(runDir) !== null;
-      const status = state.end?.status ?? (live ? 'running' : 'interrupted');
+      const unfinished = progress.status === 'running';
       listings.push({
-        runId: state.runId,
+        runId: progress.runId,
         runDir,
-        status,
-        topic: state.scenario.topic,
-        rounds: `${state.rounds.filter((round) => round.end).length}/${state.scenario.debate.rounds}`,
-        stopReason: state.end?.stopReason ?? (live ? '' : 'process ended without finishing; resume it'),
+        format: progress.format,
+        status: unfinished ? (live ? 'running' : 'interrupted') : progress.status,
+        topic: progress.topic,
+        rounds: `${progress.done}/${progress.total}`,
+        stopReason:
+          progress.stopReason ?? (unfinished && !live ? 'process ended without finishing; resume it' : ''),
       });
     } catch (error) {
       const reason = error instanceof AgoraError ? error.message : String(error);
-      listings.push({ runId: name, runDir, status: 'damaged', topic: '', rounds: '', stopReason: reason });
+      listings.push({
+        runId: name,
+        runDir,
+        format: '',
+        status: 'damaged',
+        topic: '',
+        rounds: '',
+        stopReason: reason,
+      });
     }
   }
   return listings;
@@ -56,10 +69,11 @@ export async function runsCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   const table = new Table({
-    head: ['Run', 'Status', 'Topic', 'Rounds', 'Stop reason'],
+    head: ['Run', 'Format', 'Status', 'Topic', 'Progress', 'Stop reason'],
     style: { head: [], border: [] },
   });
-  for (const run of runs) table.push([run.runId, run.status, run.topic, run.rounds, run.stopReason]);
+  for (const run of runs)
+    table.push([run.runId, run.format, run.status, run.topic, run.rounds, run.stopReason]);
   io.stdout.write(`${table.toString()}\n`);
   return 0;
 }

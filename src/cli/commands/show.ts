@@ -1,7 +1,6 @@
 /** `agora show <run> [--json]`: a run's transcript, rebuilt from its event log. */
 import path from 'node:path';
-import { knockoutTranscript } from '../../formats/knockout/transcript.js';
-import { knockoutMarkdown } from '../../formats/knockout/transcript-markdown.js';
+import { formatNamed } from '../../formats/index.js';
 import { loadRun } from '../../manager/debate-manager.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
@@ -13,7 +12,9 @@ export async function showCommand(argv: string[], io: CliIo): Promise<number> {
     json: { type: 'boolean' },
   });
   const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'show');
-  const transcript = knockoutTranscript(loadRun(runDir).state);
-  io.stdout.write(values.json ? `${JSON.stringify(transcript, null, 2)}\n` : knockoutMarkdown(transcript));
+  const { format, state } = loadRun(runDir, formatNamed);
+  io.stdout.write(
+    values.json ? `${JSON.stringify(format.transcript(state), null, 2)}\n` : format.markdown(state),
+  );
   return 0;
 }

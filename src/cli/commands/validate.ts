@@ -3,6 +3,7 @@ import { loadScenario } from '../../config/load-scenario.js';
 import { ConfigError, ExitCode, formatConfigIssue, UsageError } from '../../core/errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
+import { describeScenario } from '../scenario-overrides.js';
 
 export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
   const { positionals } = parseCommand('validate', argv, {});
@@ -12,9 +13,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
   for (const file of positionals) {
     try {
       const scenario = await loadScenario(file);
-      io.stdout.write(
-        `ok ${file}: "${scenario.topic}", ${scenario.agents.length} agents, ${scenario.debate.rounds} rounds\n`,
-      );
+      io.stdout.write(`ok ${file}: ${describeScenario(scenario)}\n`);
       for (const warning of scenario.warnings) io.stderr.write(`warning ${formatConfigIssue(warning)}\n`);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;

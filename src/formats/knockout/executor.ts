@@ -82,7 +82,8 @@ async function speak(
     type: 'turn-start',
     round: step.round,
     agent: step.agent,
-    position: step.position,
+    label: `Position ${step.position}, ${step.position === 'X' ? scenario.positions.x : scenario.positions.y}`,
+    heading: `Round ${step.round}`,
     model: step.model,
     tokenLimit: step.tokenLimit,
   });
@@ -158,7 +159,7 @@ async function judge(
 ) {
   const round = state.rounds.find((candidate) => candidate.number === step.round);
   const debater = round?.debater ?? state.currentDebater;
-  context.notify({ type: 'judging-start', round: step.round, judges: step.judges, debater });
+  context.notify({ type: 'judging-start', round: step.round, judges: step.judges, subject: debater });
   await mapConcurrent(step.judges, state.scenario.judging.concurrency, async (name) => {
     const vote = await castVote(state, name, step.round, debater, context);
     context.append(vote);

@@ -2,8 +2,11 @@
 import type { FormatDefinition } from '../../core/format.js';
 import { executeKnockoutStep } from './executor.js';
 import { nextKnockoutStep } from './planner.js';
+import { agentTable, resultSummary, roundTable } from './report.js';
 import { foldKnockout, type KnockoutState } from './state.js';
 import type { KnockoutStep } from './steps.js';
+import { knockoutTranscript } from './transcript.js';
+import { knockoutMarkdown } from './transcript-markdown.js';
 
 export const knockoutFormat: FormatDefinition<KnockoutState, KnockoutStep> = {
   name: 'knockout',
@@ -11,4 +14,20 @@ export const knockoutFormat: FormatDefinition<KnockoutState, KnockoutStep> = {
   next: nextKnockoutStep,
   execute: executeKnockoutStep,
   isFinished: (state) => state.end !== null,
+  progress: (state) => ({
+    runId: state.runId,
+    format: 'knockout',
+    topic: state.scenario.topic,
+    status: state.end?.status ?? 'running',
+    stopReason: state.end?.stopReason ?? null,
+    done: state.rounds.filter((round) => round.end).length,
+    total: state.scenario.debate.rounds,
+  }),
+  transcript: knockoutTranscript,
+  markdown: (state) => knockoutMarkdown(knockoutTranscript(state)),
+  report: (state) => {
+    const transcript = knockoutTranscript(state);
+    return `${resultSummary(transcript)}\n${agentTable(transcript)}\n${roundTable(transcript)}`;
+  },
+  checkpoints: ['round-end'],
 };

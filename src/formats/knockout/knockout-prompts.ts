@@ -1,6 +1,13 @@
 /** The knockout format's prompts, built on the shared layout in `agents/prompts.ts`. */
 import { buildMemory, describeMemory, type SpokenStatement } from '../../agents/memory.js';
-import { buildMessages, type TranscriptView, wordsFor } from '../../agents/prompts.js';
+import {
+  backgroundText,
+  buildMessages,
+  type TranscriptView,
+  transcriptText,
+  wordsFor,
+} from '../../agents/prompts.js';
+import type { KnockoutScenario } from '../../config/scenario.js';
 import type { AgentConfig } from '../../config/scenario-schema.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { KnockoutState } from './state.js';
@@ -19,7 +26,7 @@ export function transcriptView(state: KnockoutState, options: { upToRound?: numb
         debater: round.debater,
         statements: round.statements.map((statement) => ({
           agent: statement.agent,
-          position: statement.position,
+          label: `Position ${statement.position}, ${statement.position === 'X' ? state.scenario.positions.x : state.scenario.positions.y}`,
           text: statement.text,
         })),
         transition: round.end?.transition,
@@ -74,7 +81,7 @@ export function debaterMessages(
   ]
     .filter((line, index, lines) => !(line === '' && lines[index - 1] === ''))
     .join('\n');
-  return buildMessages(scenario, transcriptView(state, { upToRound: round }), task);
+  return knockoutMessages(scenario, transcriptView(state, { upToRound: round }), task);
 }
 
 export function judgeMessages(
@@ -112,7 +119,7 @@ export function judgeMessages(
         ', ',
       )}}, "comments": "<one or two sentences justifying the scores>", "continue_vote": <true|false>, "new_arguments": <true|false>}`,
   ].join('\n');
-  return buildMessages(scenario, transcriptView(state, { upToRound: round }), task);
+  return knockoutMessages(scenario, transcriptView(state, { upToRound: round }), task);
 }
 
 export function summaryMessages(state: KnockoutState, throughRound: number): ChatMessage[] {
@@ -122,5 +129,28 @@ export function summaryMessages(state: KnockoutState, throughRound: number): Cha
     `Summarise the debate so far for the participants. Keep every key argument and rebuttal of both sides (${scenario.positions.x} and ${scenario.positions.y}), who made it, and how the judges voted. Drop repetition and rhetoric.`,
     `Write at most about ${wordsFor(scenario.context.summary_max_tokens)} words of plain prose.`,
   ].join('\n');
-  return buildMessages(scenario, transcriptView(state, { upToRound: throughRound }), task);
+  return knockoutMessages(scenario, transcriptView(state, { upToRound: throughRound }), task);
+}
+
+/** The system message: rules, motion, positions and background. Identical for every agent. */
+export function knockoutSystemPrompt(scenario: KnockoutScenario): string {
+  const { positions, debate, rotation } = scenario;
+  return [
+    'You are taking part in a knockout debate between AI agents.',
+    `Motion: ${scenario.topic.trim()}`,
+    `Position X: ${positions.x}`,
+    `Position Y: ${positions.y}`,
+    '',
+    '## Rules',
+    `- One Position X agent debates one Position Y agent at a time, for up to ${debate.rounds} rounds.`,
+    `- In each round Position ${debate.starting_position} speaks first, then the other side answers.`,
+    '- After each round the Position Y agents who are not debating judge the debating Position Y agent on argument strength, relevance, persuasiveness and clarity, and vote to keep or replace it.',
+    `- When ${rotation.threshold} or more judges vote to replace it, a Position Y agent who has not debated yet takes over (at most ${rotation.limit} times).`,
+    '- Speak as a debater: address the motion and your opponent directly, in plain prose without headings.',
+    backgroundText(scenario.background, scenario.contextFiles),
+  ].join('\n');
+}
+
+function knockoutMessages(scenario: KnockoutScenario, view: TranscriptView, task: string): ChatMessage[] {
+  return buildMessages(knockoutSystemPrompt(scenario), transcriptText(view), task);
 }

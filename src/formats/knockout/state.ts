@@ -1,5 +1,5 @@
 /** The knockout run's state: a pure fold over its events. */
-import type { Scenario } from '../../config/scenario.js';
+import type { KnockoutScenario } from '../../config/scenario.js';
 import type {
   RoundEndEvent,
   RunEndEvent,
@@ -21,7 +21,7 @@ export interface RoundRecord {
 
 export interface KnockoutState {
   runId: string;
-  scenario: Scenario;
+  scenario: KnockoutScenario;
   engineVersion: string;
   startedAt: string;
   updatedAt: string;
@@ -46,11 +46,11 @@ export function statusOf(state: KnockoutState): RunStatus {
   return state.end?.status ?? 'running';
 }
 
-export function yAgentNames(scenario: Scenario): string[] {
+export function yAgentNames(scenario: KnockoutScenario): string[] {
   return scenario.agents.filter((agent) => agent.position === 'Y').map((agent) => agent.name);
 }
 
-export function xAgentOf(scenario: Scenario) {
+export function xAgentOf(scenario: KnockoutScenario) {
   const agent = scenario.agents.find((candidate) => candidate.position === 'X');
   if (!agent) throw new Error('scenario has no Position X agent');
   return agent;
@@ -74,10 +74,11 @@ function withRound(
 /** Applies one event. The first event must be `run-start`. */
 export function foldKnockout(state: KnockoutState | undefined, event: RunEvent): KnockoutState {
   if (event.type === 'run-start') {
-    const first = yAgentNames(event.scenario)[0] ?? '';
+    const scenario = event.scenario as KnockoutScenario;
+    const first = yAgentNames(scenario)[0] ?? '';
     return {
       runId: event.runId,
-      scenario: event.scenario,
+      scenario,
       engineVersion: event.engineVersion,
       startedAt: event.at,
       updatedAt: event.at,
@@ -136,6 +137,8 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       return next;
     case 'run-end':
       next.end = event;
+      return next;
+    default:
       return next;
   }
 }

@@ -1,6 +1,6 @@
 /** The final result and statistics tables (cli-table3). */
 import Table from 'cli-table3';
-import type { KnockoutTranscript } from '../formats/knockout/transcript.js';
+import type { KnockoutTranscript } from './transcript.js';
 
 const plain = { head: [], border: [] };
 

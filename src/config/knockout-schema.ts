@@ -1,0 +1,93 @@
+/**
+ * The knockout scenario (seed 004): one X agent, several Y agents, judged rounds and rotation.
+ * Strict: unknown keys are errors. Defaults follow the SRS (sections 2-3).
+ */
+import { z } from 'zod';
+import {
+  commonFields,
+  criteriaSchema,
+  DEFAULT_CRITERIA,
+  nonBlank,
+  nonNegativeInteger,
+  positiveInteger,
+  positiveNumber,
+  temperatureSchema,
+} from './schema-parts.js';
+
+export const positionSchema = z.enum(['X', 'Y'], { error: 'must be "X" or "Y"' });
+
+export const agentSchema = z.strictObject({
+  name: nonBlank('the agent name shown in transcripts'),
+  position: positionSchema,
+  model: nonBlank('an Ollama model name, e.g. llama3'),
+  role: nonBlank('the persona: who this agent is and what it values').describe(
+    'Customizable role description: persona, values and focus of the agent.',
+  ),
+  temperature: z.number().min(0).max(2).optional().describe('Overrides model_options.temperature.'),
+  fallback_models: z
+    .array(nonBlank('an Ollama model name'))
+    .default([])
+    .describe("Models tried in order when this agent's model keeps failing."),
+});
+
+export const knockoutSchema = z
+  .strictObject({
+    ...commonFields('the debate question, e.g. "Should abortion be legal?"'),
+    format: z.literal('knockout', { error: 'must be "knockout"' }).default('knockout'),
+    positions: z.strictObject({
+      x: nonBlank('the label of Position X, e.g. Pro-Choice'),
+      y: nonBlank('the label of Position Y, e.g. Pro-Life'),
+    }),
+    agents: z
+      .array(agentSchema)
+      .min(1, { error: 'needs one Position X agent and at least two Position Y agents' }),
+    debate: z
+      .strictObject({
+        rounds: positiveInteger.default(6).describe('Total exchanges in the debate.'),
+        starting_position: positionSchema.default('X'),
+      })
+      .default({ rounds: 6, starting_position: 'X' }),
+    rotation: z
+      .strictObject({
+        threshold: positiveInteger.default(2).describe('Rotate votes needed to rotate the debating Y.'),
+        limit: nonNegativeInteger.default(3).describe('Maximum rotations per debate.'),
+      })
+      .default({ threshold: 2, limit: 3 }),
+    timer: z
+      .strictObject({
+        seconds_per_side: positiveNumber.default(300).describe('Simulated speaking time per side per round.'),
+        tokens_per_second: positiveNumber
+          .default(3.75)
+          .describe('Speaking rate used to turn tokens into seconds.'),
+      })
+      .default({ seconds_per_side: 300, tokens_per_second: 3.75 }),
+    model_options: z
+      .strictObject({
+        temperature: temperatureSchema.default(0.7),
+        max_tokens: positiveInteger.default(1024),
+        context_window: positiveInteger.default(8192),
+      })
+      .default({ temperature: 0.7, max_tokens: 1024, context_window: 8192 }),
+    judging: z
+      .strictObject({
+        concurrency: positiveInteger.default(3).describe('Judges scoring at the same time.'),
+        max_tokens: positiveInteger.default(400).describe('Token cap for one evaluation.'),
+        criteria: criteriaSchema(DEFAULT_CRITERIA),
+      })
+      .default({ concurrency: 3, max_tokens: 400, criteria: DEFAULT_CRITERIA }),
+    context: z
+      .strictObject({
+        margin_tokens: nonNegativeInteger.default(256).describe('Tokens kept free besides the answer.'),
+        summary_max_tokens: positiveInteger.default(512).describe('Token cap for one running summary.'),
+        summariser_model: z
+          .string()
+          .optional()
+          .describe("Model that writes summaries; default: the X agent's."),
+      })
+      .default({ margin_tokens: 256, summary_max_tokens: 512 }),
+  })
+  .describe('An Agora knockout debate scenario.');
+
+export type KnockoutFile = z.output<typeof knockoutSchema>;
+export type AgentConfig = z.output<typeof agentSchema>;
+export type Position = z.output<typeof positionSchema>;

@@ -1,0 +1,162 @@
+/** Pieces every format's scenario schema shares: number types, criteria, background, stop, reliability. */
+import { z } from 'zod';
+
+export const positiveNumber = z
+  .number({ error: 'must be a number' })
+  .positive({ error: 'must be greater than 0' });
+export const positiveInteger = z
+  .number({ error: 'must be a whole number' })
+  .int({ error: 'must be a whole number' })
+  .positive({ error: 'must be at least 1' });
+export const nonNegativeInteger = z
+  .number({ error: 'must be a whole number' })
+  .int({ error: 'must be a whole number' })
+  .min(0, { error: 'must be 0 or more' });
+export const nonBlank = (what: string) =>
+  z.string({ error: `must be text (${what})` }).refine((value) => value.trim().length > 0, {
+    error: `must not be empty or only spaces (${what})`,
+  });
+
+const scoringGuideSchema = z
+  .record(
+    z.string().regex(/^[1-5]$/, { error: 'scoring guide keys are scores "1" to "5"' }),
+    nonBlank('a description'),
+  )
+  .describe('What a score means, keyed by score ("1", "3", "5").');
+
+export const criterionSchema = z.strictObject({
+  weight: z.number({ error: 'must be a number' }).min(0, { error: 'must be 0 or more' }).max(1, {
+    error: 'must be at most 1',
+  }),
+  description: z.string().optional(),
+  scoring_guide: scoringGuideSchema.optional(),
+});
+
+export const DEFAULT_CRITERIA = {
+  argument_strength: {
+    weight: 0.4,
+    scoring_guide: {
+      '1': 'No substantial arguments or evidence presented',
+      '3': 'Some valid points but weak supporting evidence',
+      '5': 'Strong arguments with compelling evidence',
+    },
+  },
+  relevance: {
+    weight: 0.2,
+    scoring_guide: {
+      '1': 'Arguments mostly off-topic or tangential',
+      '3': 'Arguments somewhat related to the debate topic',
+      '5': 'Arguments directly address the central question',
+    },
+  },
+  persuasiveness: {
+    weight: 0.3,
+    scoring_guide: {
+      '1': 'Unconvincing presentation of arguments',
+      '3': 'Moderately persuasive delivery',
+      '5': 'Highly compelling and convincing rhetoric',
+    },
+  },
+  clarity: {
+    weight: 0.1,
+    scoring_guide: {
+      '1': 'Confusing or poorly structured arguments',
+      '3': 'Reasonably clear but some disorganization',
+      '5': 'Exceptionally clear, well-organized arguments',
+    },
+  },
+} satisfies Record<string, z.input<typeof criterionSchema>>;
+
+const knowledgeValue = z.union([z.string(), z.array(z.string())]);
+
+export const criteriaSchema = (defaults: Record<string, z.input<typeof criterionSchema>>) =>
+  z
+    .record(
+      z.string().regex(/^[a-z][a-z0-9_]*$/, { error: 'criterion names are snake_case' }),
+      criterionSchema,
+    )
+    .default(defaults);
+
+export const temperatureSchema = z
+  .number({ error: 'must be a number' })
+  .min(0, { error: 'must be 0 or more' })
+  .max(2, { error: 'must be at most 2' });
+
+/** Seed-000 stop conditions; `max_rounds` is each format's own. */
+export const STOP_DEFAULTS = {
+  max_runtime_seconds: 600,
+  max_total_output_tokens: 8000,
+  judge_early_stop: false,
+};
+
+/** Fields every scenario has, whatever its format. */
+export function stopSchema(defaults: typeof STOP_DEFAULTS) {
+  return z
+    .strictObject({
+      max_runtime_seconds: positiveNumber
+        .default(defaults.max_runtime_seconds)
+        .describe('Stop once the run has been active this long.'),
+      max_total_output_tokens: positiveInteger
+        .default(defaults.max_total_output_tokens)
+        .describe('Stop once all model calls together have generated this many tokens.'),
+      judge_early_stop: z
+        .boolean()
+        .default(defaults.judge_early_stop)
+        .describe('Stop when most judges report no new substantive arguments for 2 consecutive rounds.'),
+    })
+    .default(defaults);
+}
+
+export function commonFields(topicHint: string, stopDefaults: typeof STOP_DEFAULTS = STOP_DEFAULTS) {
+  return {
+    $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
+    title: z.string().optional(),
+    topic: nonBlank(topicHint),
+    seed: z
+      .number({ error: 'must be a whole number' })
+      .int({ error: 'must be a whole number' })
+      .default(42)
+      .describe('Seed for every random choice.'),
+    ollama: z
+      .strictObject({
+        host: z.string().optional().describe('Ollama address: host, host:port or http://host:port.'),
+      })
+      .default({}),
+    background: z
+      .strictObject({
+        knowledge: z
+          .record(z.string(), knowledgeValue)
+          .default({})
+          .describe('Standard facts given to every agent, e.g. legal_precedents: [...].'),
+        files: z
+          .array(z.string())
+          .default([])
+          .describe('Context files (Markdown or text), relative to the scenario file and inside its folder.'),
+      })
+      .default({ knowledge: {}, files: [] }),
+    stop: stopSchema(stopDefaults),
+    reliability: z
+      .strictObject({
+        attempts: positiveInteger.default(3).describe('Tries per model call for retryable failures.'),
+        backoff_ms: nonNegativeInteger
+          .default(1000)
+          .describe('First retry delay; doubles each retry, with jitter.'),
+        max_backoff_ms: nonNegativeInteger.default(15000),
+        request_timeout_seconds: positiveNumber.default(600).describe('Upper bound for one model call.'),
+        max_consecutive_failures: positiveInteger
+          .default(3)
+          .describe(
+            'Failed steps in a row (degraded turns, failed judges or summaries) before the run fails.',
+          ),
+      })
+      .default({
+        attempts: 3,
+        backoff_ms: 1000,
+        max_backoff_ms: 15000,
+        request_timeout_seconds: 600,
+        max_consecutive_failures: 3,
+      }),
+  };
+}
+
+export type Criterion = z.output<typeof criterionSchema>;

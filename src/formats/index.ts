@@ -1,0 +1,11 @@
+/** The formats the CLI can run, by the name a scenario's `format:` gives. */
+import type { AnyFormat } from '../manager/debate-manager.js';
+import { knockoutFormat } from './knockout/index.js';
+
+const FORMATS: Record<string, AnyFormat> = {
+  knockout: knockoutFormat as unknown as AnyFormat,
+};
+
+export function formatNamed(name: string): AnyFormat | undefined {
+  return Object.hasOwn(FORMATS, name) ? FORMATS[name] : undefined;
+}
