@@ -22,7 +22,9 @@ function shorten(sentence: string): string {
     : `${sentence.slice(0, MAX_POINT_LENGTH - 1).trimEnd()}…`;
 }
 
-export function extractKeyPoints(text: string, limit = 3): string[] {
+export function extractKeyPoints(rawText: string, limit = 3): string[] {
+  // Bracketed notes such as "[Time limit reached]" are the engine's, not the speaker's.
+  const text = rawText.replace(/\[[^\]\n]*\]\s*$/gm, '').trim();
   const points: string[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
     const sentences = sentencesOf(paragraph);

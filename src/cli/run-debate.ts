@@ -7,7 +7,8 @@ import { createRunDir, driveDebate, type LoadedRun } from '../manager/debate-man
 import { createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
 import type { CliIo } from './io.js';
-import { preflight } from './preflight.js';
+import { checkServer, preflight } from './preflight.js';
+import { describeSides, prepareScenario } from './prepare-scenario.js';
 
 export interface DebateFlags {
   out: string;
@@ -24,17 +25,20 @@ export interface ResumeTarget {
 }
 
 export async function runDebate(
-  scenario: Scenario,
+  requested: Scenario,
   host: string,
   flags: DebateFlags,
   io: CliIo,
   resume?: ResumeTarget,
 ): Promise<number> {
-  const format = resume?.loaded.format ?? formatNamed(scenario.format);
-  if (!format) throw new AgoraError(`unknown format "${scenario.format}"`, { exitCode: ExitCode.config });
-  const requestTimeoutMs = flags.requestTimeoutMs ?? scenario.reliability.request_timeout_seconds * 1000;
+  const format = resume?.loaded.format ?? formatNamed(requested.format);
+  if (!format) throw new AgoraError(`unknown format "${requested.format}"`, { exitCode: ExitCode.config });
+  const requestTimeoutMs = flags.requestTimeoutMs ?? requested.reliability.request_timeout_seconds * 1000;
   // Nothing is written before the server and every model have been checked.
-  await preflight(new OllamaProvider({ host, requestTimeoutMs }), scenario);
+  const checker = new OllamaProvider({ host, requestTimeoutMs });
+  await checkServer(checker);
+  const scenario = resume ? requested : await prepareScenario(requested, checker);
+  await preflight(checker, scenario);
 
   const { runId, paths } = resume
     ? { runId: resume.loaded.runId, paths: resume.loaded.paths }
@@ -53,6 +57,8 @@ export async function runDebate(
     io.stdout.write(
       `${progress ? `Resuming run ${runId} (${progress.done} of ${progress.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\nOllama: ${host}\n`,
     );
+    const sides = describeSides(scenario);
+    if (sides) io.stdout.write(`${sides}\n`);
   }
 
   const abort = new AbortController();

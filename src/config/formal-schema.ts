@@ -26,10 +26,10 @@ export const formalSchema = z
     format: z.literal('formal', { error: 'must be "formal"' }),
     positions: z
       .strictObject({
-        affirmative: nonBlank('the label of the side in favour').default('Affirmative'),
-        negative: nonBlank('the label of the side against').default('Negative'),
+        affirmative: nonBlank('the label of the side in favour').default('For the motion'),
+        negative: nonBlank('the label of the side against').default('Against the motion'),
       })
-      .default({ affirmative: 'Affirmative', negative: 'Negative' }),
+      .default({ affirmative: 'For the motion', negative: 'Against the motion' }),
     debaters: z
       .array(debaterSchema)
       .length(2, { error: 'needs exactly two debaters (leave it out to pick two models from the server)' })

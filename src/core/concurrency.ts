@@ -13,6 +13,11 @@ export async function mapConcurrent<T, R>(
       results[index] = await task(items[index] as T);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  // Every worker settles before a failure is passed on, so nothing runs on after its step has ended.
+  const settled = await Promise.allSettled(
+    Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker),
+  );
+  const failure = settled.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
   return results;
 }

@@ -1,9 +1,13 @@
 /** The formats the CLI can run, by the name a scenario's `format:` gives. */
 import type { AnyFormat } from '../manager/debate-manager.js';
+import { duelFormat } from './duel/index.js';
+import { formalFormat } from './formal/index.js';
 import { knockoutFormat } from './knockout/index.js';
 
 const FORMATS: Record<string, AnyFormat> = {
   knockout: knockoutFormat as unknown as AnyFormat,
+  duel: duelFormat as unknown as AnyFormat,
+  formal: formalFormat as unknown as AnyFormat,
 };
 
 export function formatNamed(name: string): AnyFormat | undefined {

@@ -32,7 +32,8 @@ export class OllamaProvider implements ModelProvider {
   }
 
   async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
-    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    const limitMs = options.timeoutMs ?? this.requestTimeoutMs;
+    const timeout = AbortSignal.timeout(limitMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const client = new Ollama({ host: this.host, fetch: createOllamaFetch(signal) });
     const started = Date.now();
@@ -87,7 +88,7 @@ export class OllamaProvider implements ModelProvider {
       }
       throw this.fail('stream-incomplete', 'the stream ended before Ollama said it was done', request.model);
     } catch (error) {
-      throw this.classify(error, request.model, { timeout, caller: options.signal });
+      throw this.classify(error, request.model, { timeout, caller: options.signal, limitMs });
     }
   }
 
@@ -122,7 +123,7 @@ export class OllamaProvider implements ModelProvider {
   private classify(
     error: unknown,
     model: string | undefined,
-    signals: { timeout: AbortSignal; caller: AbortSignal | undefined },
+    signals: { timeout: AbortSignal; caller: AbortSignal | undefined; limitMs?: number },
   ): ProviderError {
     if (error instanceof ProviderError) return error;
     const forModel = model ? ` (model ${model})` : '';
@@ -131,7 +132,7 @@ export class OllamaProvider implements ModelProvider {
     if (signals.timeout.aborted) {
       return this.fail(
         'timeout',
-        `Ollama at ${this.host} did not finish within ${Math.round(this.requestTimeoutMs / 1000)} s${forModel}`,
+        `Ollama at ${this.host} did not finish within ${Math.round((signals.limitMs ?? this.requestTimeoutMs) / 1000)} s${forModel}`,
         model,
         undefined,
         error,

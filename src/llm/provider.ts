@@ -41,6 +41,8 @@ export interface ChatOptions {
   signal?: AbortSignal;
   /** Called with each piece of text as it streams in. */
   onDelta?: (text: string) => void;
+  /** Overrides the provider's request timeout for this call (a statement's time limit). */
+  timeoutMs?: number;
 }
 
 export interface ModelInfo {

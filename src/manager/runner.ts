@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { RunEvent, RunEventBody, RunResumeEvent, RunStartEvent } from '../core/events.js';
-import type { FormatDefinition, StepContext } from '../core/format.js';
+import type { DoneStep, FormatDefinition, StepContext } from '../core/format.js';
 import type { LiveNotice } from '../core/live.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { EventLog } from '../store/event-log.js';
@@ -52,6 +52,18 @@ export async function driveRun<State, Step extends { kind: string }>(
   try {
     if (options.first) append(options.first);
     if (state === undefined) throw new Error('the run has no run-start event');
+    const fail = (error: unknown, stepKind: string): DriveRunResult<State> => {
+      const message = error instanceof Error ? error.message : String(error);
+      const aborted = options.signal.aborted;
+      logger.error({ err: error, step: stepKind }, 'step failed');
+      append({
+        type: 'run-end',
+        status: aborted ? 'stopped' : 'failed',
+        stopReason: aborted ? 'aborted' : 'error',
+        error: message,
+      });
+      return { state: state as State, error };
+    };
     const context: StepContext = {
       provider: options.provider,
       append,
@@ -61,30 +73,27 @@ export async function driveRun<State, Step extends { kind: string }>(
       logger,
     };
     while (!format.isFinished(state as State)) {
-      if (options.stopRequested?.()) {
-        append({ type: 'run-end', status: 'stopped', stopReason: 'manual-stop' });
+      let step: Step | DoneStep;
+      try {
+        step = format.next(state as State);
+      } catch (error) {
+        return fail(error, 'plan');
+      }
+      // A finished debate ends as finished, even when a stop was asked for during its last step.
+      if (step.kind === 'done') {
+        const done = step as DoneStep;
+        append({ type: 'run-end', status: done.status, stopReason: done.stopReason });
         break;
       }
-      const step = format.next(state as State);
-      if (step.kind === 'done') {
-        const done = step as { status: 'completed' | 'stopped' | 'failed'; stopReason: string };
-        append({ type: 'run-end', status: done.status, stopReason: done.stopReason });
+      if (options.stopRequested?.()) {
+        append({ type: 'run-end', status: 'stopped', stopReason: 'manual-stop' });
         break;
       }
       logger.debug({ step: step.kind }, 'step start');
       try {
         await format.execute(step as Step, state as State, context);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        const aborted = options.signal.aborted;
-        logger.error({ err: error, step: step.kind }, 'step failed');
-        append({
-          type: 'run-end',
-          status: aborted ? 'stopped' : 'failed',
-          stopReason: aborted ? 'aborted' : 'error',
-          error: message,
-        });
-        return { state: state as State, error };
+        return fail(error, step.kind);
       }
     }
     return { state: state as State };

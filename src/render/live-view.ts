@@ -114,7 +114,9 @@ export function createLiveView(out: Writable, options: { color: boolean }): Live
               ? `rotation: ${event.rotation.to} replaces ${event.rotation.from}`
               : event.outcome === 'continue'
                 ? `${event.debater} continues`
-                : `${event.debater} continues (${event.outcome.replace(/-/g, ' ')})`;
+                : event.outcome === 'debate-over'
+                  ? `${event.debater} voted out in the final round`
+                  : `${event.debater} continues (${event.outcome.replace(/-/g, ' ')})`;
           const tie = tally.decidedBy === 'votes' ? '' : ` [tie decided by ${tally.decidedBy}]`;
           write(
             `${bold(`Round ${event.round}: ${tally.rotateVotes} rotate / ${tally.continueVotes} continue → ${result}`)}${tie}\n`,

@@ -2,7 +2,17 @@
  * The run's event log (`events.jsonl`): one JSON event per line, each written and flushed to disk
  * before the next step starts, so a crash loses at most the step in flight.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { ExitCode, RunError } from '../core/errors.js';
 import type { RunEvent, RunEventBody } from '../core/events.js';
 
@@ -80,8 +90,21 @@ export class EventLog {
 
   append(body: RunEventBody, at: Date): RunEvent {
     const event = { seq: this.nextSeq, at: at.toISOString(), ...body } as RunEvent;
-    writeSync(this.descriptor, `${JSON.stringify(event)}\n`);
-    fsyncSync(this.descriptor);
+    const line = Buffer.from(`${JSON.stringify(event)}\n`);
+    const size = fstatSync(this.descriptor).size;
+    try {
+      let written = 0;
+      while (written < line.length) written += writeSync(this.descriptor, line, written);
+      fsyncSync(this.descriptor);
+    } catch (error) {
+      // A half-written line (a full disk) is taken back, so the log stays readable and resumable.
+      try {
+        ftruncateSync(this.descriptor, size);
+      } catch {
+        // Nothing more can be done; a torn last line is still recoverable on resume.
+      }
+      throw error;
+    }
     this.nextSeq += 1;
     return event;
   }

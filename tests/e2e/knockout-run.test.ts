@@ -123,7 +123,7 @@ describe('agora run: the knockout challenge end to end', () => {
     });
     // Each judge: the first answer, then one repair attempt that sees its own invalid answer.
     const repairs = server.requests.filter((request) =>
-      JSON.stringify(request.body ?? '').includes('That answer cannot be used'),
+      JSON.stringify(request.body ?? '').includes('Your previous answer could not be used'),
     );
     expect(repairs).toHaveLength(3);
   });

@@ -257,12 +257,12 @@ async function castVote(
     reason = `invalid answer: ${parsed.problems}`;
     context.notify({ type: 'judge-retry', round, judge: name, reason });
     context.logger.warn({ judge: name, round, attempt, problems: parsed.problems }, 'judge answer rejected');
+    // The repair names what was wrong without repeating the answer, so it fits wherever the first prompt did.
     messages = [
       ...baseMessages,
-      { role: 'assistant', content: answer.result.text },
       {
         role: 'user',
-        content: `That answer cannot be used (${parsed.problems}). Reply again with only the JSON object in the required format.`,
+        content: `Your previous answer could not be used (${parsed.problems.slice(0, 300)}). Reply again with only the JSON object in the required format.`,
       },
     ];
   }

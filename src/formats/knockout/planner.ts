@@ -107,6 +107,7 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
     rotation,
     rotation?.to ?? round.debater,
     xAgentOf(scenario).name,
+    isLastRound,
   );
   return {
     kind: 'decide',
@@ -135,7 +136,7 @@ function noNewArguments(state: KnockoutState, rounds: number): boolean {
 
 function fits(state: KnockoutState, model: string, messages: ChatMessage[], tokenLimit: number): boolean {
   // After a failed summary the full text goes ahead as it is; the summary is tried again next step.
-  if (state.lastEvent === 'step-failed') return true;
+  if (state.summaryFailed) return true;
   // Calibrate only on rounds before the current one, so concurrent judges finishing in any order,
   // or a resume in the middle of a round, cannot change what is planned.
   const current = state.rounds.at(-1)?.end

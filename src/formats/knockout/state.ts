@@ -40,6 +40,8 @@ export interface KnockoutState {
   /** Failed steps in a row: degraded turns, judges whose model could not be called, failed summaries. */
   failureStreak: number;
   lastEvent: RunEvent['type'];
+  /** A summary failed and no step has completed since: go ahead with the full text for now. */
+  summaryFailed: boolean;
 }
 
 export function statusOf(state: KnockoutState): RunStatus {
@@ -93,6 +95,7 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       segmentStartedAt: event.at,
       failureStreak: 0,
       lastEvent: 'run-start',
+      summaryFailed: false,
     };
   }
   if (!state) throw new Error(`event ${event.seq} (${event.type}) comes before run-start`);
@@ -112,15 +115,22 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       if (!event.degraded) next.promptSamples = [...state.promptSamples, sample(event, event.round)];
       next.outputTokens = state.outputTokens + event.outputTokens;
       next.failureStreak = event.degraded ? state.failureStreak + 1 : 0;
+      next.summaryFailed = false;
       return next;
     case 'vote-cast':
       next.rounds = withRound(state, event.round, (round) => ({ ...round, votes: [...round.votes, event] }));
       if (event.promptTokens > 0) next.promptSamples = [...state.promptSamples, sample(event, event.round)];
       next.outputTokens = state.outputTokens + event.outputTokens;
-      next.failureStreak = event.callFailed ? state.failureStreak + 1 : 0;
+      next.summaryFailed = false;
       return next;
     case 'round-end':
       next.rounds = withRound(state, event.round, (round) => ({ ...round, end: event }));
+      {
+        // The judging step counts once, when the round is decided, whatever order judges answered in.
+        const votes = next.rounds.find((round) => round.number === event.round)?.votes ?? [];
+        const allFailed = votes.length > 0 && votes.every((vote) => vote.callFailed);
+        next.failureStreak = allFailed ? state.failureStreak + 1 : 0;
+      }
       if (event.rotation) {
         next.currentDebater = event.rotation.to;
         next.debated = [...state.debated, event.rotation.to];
@@ -131,9 +141,11 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       next.promptSamples = [...state.promptSamples, sample(event, event.throughRound)];
       next.outputTokens = state.outputTokens + event.outputTokens;
       next.failureStreak = 0;
+      next.summaryFailed = false;
       return next;
     case 'step-failed':
       next.failureStreak = state.failureStreak + 1;
+      next.summaryFailed = true;
       return next;
     case 'run-end':
       next.end = event;

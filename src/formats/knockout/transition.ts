@@ -13,9 +13,11 @@ export function buildTransition(
   rotation: RoundEndEvent['rotation'],
   nextDebater: string,
   xName: string,
+  finalRound: boolean,
 ): RoundEndEvent['transition'] {
-  const x = round.statements.find((statement) => statement.position === 'X');
-  const y = round.statements.find((statement) => statement.position === 'Y');
+  // Emergency responses are not arguments: nobody is asked to answer them.
+  const x = round.statements.find((statement) => statement.position === 'X' && !statement.degraded);
+  const y = round.statements.find((statement) => statement.position === 'Y' && !statement.degraded);
   const xPoint = x ? extractKeyPoints(x.text, 1)[0] : undefined;
   const yPoint = y ? extractKeyPoints(y.text, 1)[0] : undefined;
   const mean = tally.meanScore === null ? 'no scores' : `mean score ${tally.meanScore.toFixed(2)}`;
@@ -38,6 +40,7 @@ export function buildTransition(
   ]
     .filter((part) => part !== '')
     .join(' ');
+  if (finalRound) return { summary, focus: 'That was the final round.' };
   const focusParts = [`Focus for round ${round.number + 1}:`];
   if (xPoint) focusParts.push(`${nextDebater} should answer "${xPoint}".`);
   if (yPoint) focusParts.push(`${xName} should answer "${yPoint}".`);

@@ -1,0 +1,246 @@
+/**
+ * The judged duel (seed 000): each round Debater A, Debater B, then the Judge, each step persisted
+ * before the next; stops at max_rounds, the shared limits, or the Judge's early stop.
+ */
+import Table from 'cli-table3';
+import { z } from 'zod';
+import type { DoneStep, FormatDefinition } from '../../core/format.js';
+import { checkLimits } from '../../core/stop-conditions.js';
+import { produceAssessment } from '../shared/assessment-call.js';
+import { foldSequence, modelCalls } from '../shared/sequence-state.js';
+import { produceStatement } from '../shared/statement-call.js';
+import { type DuelSide, type DuelState, debaterMessages, judgeMessages, sideLabel } from './duel-prompts.js';
+
+export type DuelStep = { kind: 'speak'; round: number; side: DuelSide } | { kind: 'judge'; round: number };
+
+export const duelJudgementSchema = z.object({
+  summary: z.string().min(1),
+  stronger: z.enum(['a', 'b', 'even']),
+  why: z.string().min(1),
+  no_new_arguments: z.boolean(),
+});
+
+const judgementJsonSchema = (() => {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(duelJudgementSchema) as Record<string, unknown>;
+  return schema;
+})();
+
+const judgements = (state: DuelState) => state.assessments.filter((item) => item.phase === 'judgement');
+
+export function nextDuelStep(state: DuelState): DuelStep | DoneStep {
+  const { scenario } = state;
+  if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
+  const judged = judgements(state);
+  const lastJudged = judged.at(-1)?.round ?? 0;
+  if (lastJudged >= scenario.max_rounds)
+    return { kind: 'done', status: 'completed', stopReason: 'max_rounds' };
+  const limit = checkLimits(state, {
+    maxRuntimeSeconds: scenario.stop.max_runtime_seconds,
+    maxTotalOutputTokens: scenario.stop.max_total_output_tokens,
+    maxConsecutiveFailures: scenario.reliability.max_consecutive_failures,
+  });
+  if (limit) return { kind: 'done', ...limit };
+  if (scenario.stop.judge_early_stop && judged.length >= 2) {
+    const lastTwo = judged.slice(-2);
+    if (lastTwo.every((item) => item.result?.no_new_arguments === true)) {
+      return { kind: 'done', status: 'completed', stopReason: 'judge_early_stop' };
+    }
+  }
+  const round = lastJudged + 1;
+  const spoken = state.statements.filter((statement) => statement.round === round);
+  for (const side of ['a', 'b'] as const) {
+    if (!spoken.some((statement) => statement.side === side)) return { kind: 'speak', round, side };
+  }
+  return { kind: 'judge', round };
+}
+
+async function executeDuelStep(
+  step: DuelStep,
+  state: DuelState,
+  context: Parameters<FormatDefinition<DuelState, DuelStep>['execute']>[2],
+) {
+  const { scenario } = state;
+  const policy = {
+    attempts: scenario.reliability.attempts,
+    backoffMs: scenario.reliability.backoff_ms,
+    maxBackoffMs: scenario.reliability.max_backoff_ms,
+  };
+  if (step.kind === 'speak') {
+    const debater = scenario.debaters[step.side];
+    context.append(
+      await produceStatement(
+        {
+          phase: 'argument',
+          round: step.round,
+          speaker: debater.name,
+          side: step.side,
+          label: sideLabel(scenario, step.side),
+          heading: `Round ${step.round}`,
+          model: debater.model,
+          fallbackModels: debater.fallback_models,
+          temperature: scenario.model_options.temperature,
+          maxTokens: scenario.debater_max_tokens,
+          contextWindow: scenario.model_options.context_window,
+          seed: scenario.seed,
+          messages: debaterMessages(state, step.side, step.round),
+          policy,
+        },
+        context,
+      ),
+    );
+    return;
+  }
+  context.notify({
+    type: 'judging-start',
+    round: step.round,
+    judges: [scenario.judge.name],
+    subject: `round ${step.round}`,
+  });
+  context.append(
+    await produceAssessment(
+      {
+        phase: 'judgement',
+        round: step.round,
+        judge: scenario.judge.name,
+        model: scenario.judge.model,
+        fallbackModels: scenario.judge.fallback_models,
+        messages: judgeMessages(state, step.round),
+        schema: duelJudgementSchema,
+        jsonSchema: judgementJsonSchema,
+        maxTokens: scenario.judge_max_tokens,
+        contextWindow: scenario.model_options.context_window,
+        temperature: 0.2,
+        seed: scenario.seed,
+        policy,
+      },
+      context,
+    ),
+  );
+}
+
+export function duelTranscript(state: DuelState) {
+  const { scenario } = state;
+  const rounds = [...new Set(state.statements.map((statement) => statement.round))].map((number) => {
+    const judgement = judgements(state).find((item) => item.round === number);
+    return {
+      number,
+      statements: state.statements
+        .filter((statement) => statement.round === number)
+        .map(({ seq: _seq, at: _at, type: _type, promptChars: _chars, ...statement }) => statement),
+      judgement: judgement
+        ? {
+            judge: judgement.judge,
+            model: judgement.model,
+            abstained: judgement.abstained,
+            reason: judgement.reason ?? null,
+            ...judgement.result,
+          }
+        : null,
+    };
+  });
+  const stronger = (side: string) =>
+    judgements(state).filter((item) => item.result?.stronger === side).length;
+  return {
+    runId: state.runId,
+    format: 'duel' as const,
+    title: scenario.title ?? null,
+    topic: scenario.topic,
+    seed: scenario.seed,
+    positions: scenario.positions,
+    debaters: {
+      a: { name: scenario.debaters.a.name, model: scenario.debaters.a.model },
+      b: { name: scenario.debaters.b.name, model: scenario.debaters.b.model },
+    },
+    judge: { name: scenario.judge.name, model: scenario.judge.model },
+    status: state.end?.status ?? ('running' as const),
+    stopReason: state.end?.stopReason ?? null,
+    error: state.end?.error ?? null,
+    rounds,
+    stats: {
+      rounds: judgements(state).length,
+      roundsWon: { a: stronger('a'), b: stronger('b'), even: stronger('even') },
+      outputTokens: state.outputTokens,
+      modelCalls: modelCalls(state),
+      degradedTurns: state.statements.filter((statement) => statement.degraded).length,
+    },
+    startedAt: state.startedAt,
+    updatedAt: state.updatedAt,
+  };
+}
+
+function duelMarkdown(state: DuelState): string {
+  const transcript = duelTranscript(state);
+  const lines = [
+    `# ${transcript.title ?? transcript.topic}`,
+    '',
+    `- Motion: ${transcript.topic}`,
+    `- Debater A: **${transcript.debaters.a.name}** (\`${transcript.debaters.a.model}\`), ${transcript.positions.a}`,
+    `- Debater B: **${transcript.debaters.b.name}** (\`${transcript.debaters.b.model}\`), ${transcript.positions.b}`,
+    `- Judge: **${transcript.judge.name}** (\`${transcript.judge.model}\`)`,
+    `- Run: \`${transcript.runId}\`, seed ${transcript.seed}; status ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}`,
+  ];
+  for (const round of transcript.rounds) {
+    lines.push('', `## Round ${round.number}`, '');
+    for (const statement of round.statements) {
+      lines.push(
+        `### ${statement.speaker} (Debater ${statement.side.toUpperCase()})`,
+        '',
+        statement.text,
+        '',
+      );
+    }
+    const judgement = round.judgement as Record<string, unknown> | null;
+    if (judgement?.abstained) lines.push(`**Judge:** abstained (${judgement.reason})`);
+    else if (judgement) {
+      lines.push(
+        `**Judge:** ${judgement.summary} Stronger: ${String(judgement.stronger).toUpperCase()}. ${judgement.why}${judgement.no_new_arguments ? ' (No new substantive arguments.)' : ''}`,
+      );
+    }
+  }
+  const won = transcript.stats.roundsWon;
+  lines.push('', `Rounds won: A ${won.a}, B ${won.b}, even ${won.even}.`, '');
+  return lines.join('\n');
+}
+
+function duelReport(state: DuelState): string {
+  const transcript = duelTranscript(state);
+  const table = new Table({
+    head: ['Round', 'A tokens', 'B tokens', 'Stronger', 'New arguments'],
+    style: { head: [], border: [] },
+  });
+  for (const round of transcript.rounds) {
+    const tokens = (side: string) =>
+      round.statements.find((statement) => statement.side === side)?.outputTokens ?? '—';
+    const judgement = round.judgement as Record<string, unknown> | null;
+    table.push([
+      round.number,
+      tokens('a'),
+      tokens('b'),
+      judgement && !judgement.abstained ? String(judgement.stronger).toUpperCase() : '—',
+      judgement && !judgement.abstained ? (judgement.no_new_arguments ? 'none' : 'yes') : '—',
+    ]);
+  }
+  const won = transcript.stats.roundsWon;
+  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${transcript.stats.rounds} rounds. Rounds won: ${transcript.debaters.a.name} ${won.a}, ${transcript.debaters.b.name} ${won.b}, even ${won.even}.\n${table.toString()}`;
+}
+
+export const duelFormat: FormatDefinition<DuelState, DuelStep> = {
+  name: 'duel',
+  fold: foldSequence,
+  next: nextDuelStep,
+  execute: executeDuelStep,
+  isFinished: (state) => state.end !== null,
+  progress: (state) => ({
+    runId: state.runId,
+    format: 'duel',
+    topic: state.scenario.topic,
+    status: state.end?.status ?? 'running',
+    stopReason: state.end?.stopReason ?? null,
+    done: judgements(state).length,
+    total: state.scenario.max_rounds,
+  }),
+  transcript: duelTranscript,
+  markdown: duelMarkdown,
+  report: duelReport,
+  checkpoints: ['assessment'],
+};

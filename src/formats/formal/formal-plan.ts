@@ -1,0 +1,60 @@
+/**
+ * The formal debate's fixed order (seed 001, requirement 3): preparation, opening statements,
+ * rebuttals, cross-examination, closing statements, then an optional verdict.
+ */
+import type { FormalDebater } from '../../config/formal-schema.js';
+import type { FormalScenario } from '../../config/scenario.js';
+import { seededFraction } from '../../rotation/seeded-random.js';
+
+export type FormalSide = 'affirmative' | 'negative';
+
+export interface PlannedStatement {
+  kind: 'speak';
+  index: number;
+  phase: 'preparation' | 'opening' | 'rebuttal' | 'cross-question' | 'cross-answer' | 'closing';
+  side: FormalSide;
+}
+
+export const PHASE_TITLES: Record<PlannedStatement['phase'], string> = {
+  preparation: 'Preparation',
+  opening: 'Opening statements',
+  rebuttal: 'Rebuttals',
+  'cross-question': 'Cross-examination',
+  'cross-answer': 'Cross-examination',
+  closing: 'Closing statements',
+};
+
+const ORDER: Array<Omit<PlannedStatement, 'kind' | 'index'>> = [
+  { phase: 'preparation', side: 'affirmative' },
+  { phase: 'preparation', side: 'negative' },
+  { phase: 'opening', side: 'affirmative' },
+  { phase: 'opening', side: 'negative' },
+  { phase: 'rebuttal', side: 'affirmative' },
+  { phase: 'rebuttal', side: 'negative' },
+  // Affirmative asks, negative answers; negative asks, affirmative answers.
+  { phase: 'cross-question', side: 'affirmative' },
+  { phase: 'cross-answer', side: 'negative' },
+  { phase: 'cross-question', side: 'negative' },
+  { phase: 'cross-answer', side: 'affirmative' },
+  { phase: 'closing', side: 'affirmative' },
+  { phase: 'closing', side: 'negative' },
+];
+
+export const FORMAL_PLAN: PlannedStatement[] = ORDER.map((item, index) => ({
+  kind: 'speak',
+  index,
+  ...item,
+}));
+
+/** Sides are drawn by seed from the two debaters (requirement 2.2), the same draw on every resume. */
+export function formalSides(scenario: FormalScenario): Record<FormalSide, FormalDebater> {
+  const [first, second] = scenario.debaters ?? [];
+  if (!first || !second) throw new Error('a formal debate needs its two debaters resolved before it starts');
+  return seededFraction(scenario.seed, 'sides') < 0.5
+    ? { affirmative: first, negative: second }
+    : { affirmative: second, negative: first };
+}
+
+export function opposite(side: FormalSide): FormalSide {
+  return side === 'affirmative' ? 'negative' : 'affirmative';
+}

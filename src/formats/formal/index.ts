@@ -1,0 +1,302 @@
+/**
+ * The formal debate (seed 001) as a format: a fixed plan of statements, then an optional verdict,
+ * on the shared runner, log, resume, stop conditions and safe model calls.
+ */
+import Table from 'cli-table3';
+import { z } from 'zod';
+import type { DoneStep, FormatDefinition, StepContext } from '../../core/format.js';
+import { checkLimits } from '../../core/stop-conditions.js';
+import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
+import { produceAssessment } from '../shared/assessment-call.js';
+import { foldSequence, modelCalls } from '../shared/sequence-state.js';
+import { produceStatement } from '../shared/statement-call.js';
+import {
+  FORMAL_PLAN,
+  type FormalSide,
+  formalSides,
+  PHASE_TITLES,
+  type PlannedStatement,
+} from './formal-plan.js';
+import { type FormalState, sideLabel, statementMessages, verdictMessages } from './formal-prompts.js';
+
+export type FormalStep = PlannedStatement | { kind: 'verdict' };
+
+function verdictSchema(criteria: string[]) {
+  const scores = z.object(
+    Object.fromEntries(criteria.map((name) => [name, z.number().int().min(SCORE_MIN).max(SCORE_MAX)])),
+  );
+  return z.object({
+    summary: z.string().min(1),
+    affirmative: scores,
+    negative: scores,
+    winner: z.enum(['affirmative', 'negative']),
+    reasons: z.string().min(1),
+  });
+}
+
+export function nextFormalStep(state: FormalState): FormalStep | DoneStep {
+  const { scenario } = state;
+  if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
+  const limit = checkLimits(state, {
+    maxRuntimeSeconds: scenario.stop.max_runtime_seconds,
+    maxTotalOutputTokens: scenario.stop.max_total_output_tokens,
+    maxConsecutiveFailures: scenario.reliability.max_consecutive_failures,
+  });
+  if (limit) return { kind: 'done', ...limit };
+  const item = FORMAL_PLAN[state.statements.length];
+  if (item) return item;
+  if (scenario.verdict.enabled && !state.assessments.some((assessment) => assessment.phase === 'verdict')) {
+    return { kind: 'verdict' };
+  }
+  return { kind: 'done', status: 'completed', stopReason: 'finished' };
+}
+
+async function executeFormalStep(step: FormalStep, state: FormalState, context: StepContext): Promise<void> {
+  const { scenario } = state;
+  const sides = formalSides(scenario);
+  const policy = {
+    attempts: scenario.reliability.attempts,
+    backoffMs: scenario.reliability.backoff_ms,
+    maxBackoffMs: scenario.reliability.max_backoff_ms,
+  };
+  if (step.kind === 'verdict') {
+    const judgeModel = scenario.verdict.judge_model ?? sides.affirmative.model;
+    const criteria = scenario.verdict.criteria;
+    context.notify({
+      type: 'judging-start',
+      round: FORMAL_PLAN.length + 1,
+      judges: [judgeModel],
+      subject: 'the debate',
+    });
+    context.append(
+      await produceAssessment(
+        {
+          phase: 'verdict',
+          round: FORMAL_PLAN.length + 1,
+          judge: 'Judge',
+          model: judgeModel,
+          fallbackModels: [],
+          messages: verdictMessages(state),
+          schema: verdictSchema(Object.keys(criteria)),
+          jsonSchema: (({ $schema: _ignored, ...rest }) => rest)(
+            z.toJSONSchema(verdictSchema(Object.keys(criteria))) as Record<string, unknown>,
+          ),
+          maxTokens: scenario.verdict.max_tokens,
+          contextWindow: scenario.model_options.context_window,
+          temperature: 0.2,
+          seed: scenario.seed,
+          policy,
+          enrich: (answer) => ({
+            totals: {
+              affirmative: weightedTotal(answer.affirmative, criteria),
+              negative: weightedTotal(answer.negative, criteria),
+            },
+          }),
+        },
+        context,
+      ),
+    );
+    return;
+  }
+  const debater = sides[step.side];
+  const maxTokens =
+    step.phase === 'preparation' ? scenario.preparation.max_tokens : scenario.model_options.max_tokens;
+  const settings = scenario.statements;
+  const speaking = step.phase !== 'preparation';
+  context.append(
+    await produceStatement(
+      {
+        phase: step.phase,
+        round: step.index + 1,
+        speaker: debater.name,
+        side: step.side,
+        label: sideLabel(scenario, step.side),
+        heading: PHASE_TITLES[step.phase],
+        model: debater.model,
+        fallbackModels: debater.fallback_models,
+        temperature: scenario.model_options.temperature,
+        maxTokens,
+        contextWindow: scenario.model_options.context_window,
+        seed: scenario.seed,
+        messages: statementMessages(state, step, maxTokens),
+        policy,
+        timeoutMs: settings.time_limit_seconds * 1000,
+        ...(speaking && settings.word_limit
+          ? { wordLimit: { limit: settings.word_limit, mode: settings.word_limit_mode } }
+          : {}),
+        ...(speaking && settings.strict_mode
+          ? {
+              moderator: {
+                model: settings.moderator_model ?? scenario.verdict.judge_model ?? sides.affirmative.model,
+                motion: scenario.topic,
+              },
+            }
+          : {}),
+      },
+      context,
+    ),
+  );
+}
+
+export function formalTranscript(state: FormalState) {
+  const { scenario } = state;
+  const sides = formalSides(scenario);
+  const clean = ({
+    seq: _seq,
+    at: _at,
+    type: _type,
+    promptChars: _chars,
+    ...statement
+  }: FormalState['statements'][number]) => statement;
+  const verdict = state.assessments.find((assessment) => assessment.phase === 'verdict');
+  return {
+    runId: state.runId,
+    format: 'formal' as const,
+    title: scenario.title ?? null,
+    topic: scenario.topic,
+    seed: scenario.seed,
+    positions: scenario.positions,
+    sides: {
+      affirmative: { name: sides.affirmative.name, model: sides.affirmative.model },
+      negative: { name: sides.negative.name, model: sides.negative.model },
+    },
+    status: state.end?.status ?? ('running' as const),
+    stopReason: state.end?.stopReason ?? null,
+    error: state.end?.error ?? null,
+    preparation: state.statements.filter((statement) => statement.phase === 'preparation').map(clean),
+    statements: state.statements.filter((statement) => statement.phase !== 'preparation').map(clean),
+    verdict: verdict
+      ? {
+          judge: verdict.judge,
+          model: verdict.model,
+          abstained: verdict.abstained,
+          reason: verdict.reason ?? null,
+          ...verdict.result,
+        }
+      : null,
+    stats: {
+      statements: state.statements.length,
+      outputTokens: state.outputTokens,
+      modelCalls: modelCalls(state),
+      flagged: state.statements.filter((statement) => statement.flagged).length,
+      wordLimited: state.statements.filter((statement) => statement.wordLimited).length,
+      degradedTurns: state.statements.filter((statement) => statement.degraded).length,
+    },
+    startedAt: state.startedAt,
+    updatedAt: state.updatedAt,
+  };
+}
+
+function notes(statement: {
+  wordLimited?: boolean;
+  regenerated?: boolean;
+  flagged?: string;
+  degraded?: boolean;
+  fallbackFrom?: string;
+  model: string;
+}) {
+  return [
+    statement.degraded ? 'degraded: every model call failed' : '',
+    statement.wordLimited ? 'cut to the word limit' : '',
+    statement.regenerated ? 'regenerated once' : '',
+    statement.flagged ? `flagged by the moderator: ${statement.flagged}` : '',
+    statement.fallbackFrom
+      ? `spoken by fallback model \`${statement.model}\` instead of \`${statement.fallbackFrom}\``
+      : '',
+  ].filter((note) => note !== '');
+}
+
+function formalMarkdown(state: FormalState): string {
+  const transcript = formalTranscript(state);
+  const { sides } = transcript;
+  const lines = [
+    `# ${transcript.title ?? transcript.topic}`,
+    '',
+    `- Motion: ${transcript.topic}`,
+    `- Affirmative (${transcript.positions.affirmative}): **${sides.affirmative.name}**, model \`${sides.affirmative.model}\``,
+    `- Negative (${transcript.positions.negative}): **${sides.negative.name}**, model \`${sides.negative.model}\``,
+    `- Run: \`${transcript.runId}\`, seed ${transcript.seed}; status ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}`,
+  ];
+  if (state.scenario.preparation.show && transcript.preparation.length > 0) {
+    lines.push('', '## Preparation', '');
+    for (const statement of transcript.preparation) {
+      lines.push(`### ${statement.speaker} (${statement.side})`, '', statement.text, '');
+    }
+  }
+  let phase = '';
+  for (const statement of transcript.statements) {
+    const title = PHASE_TITLES[statement.phase as PlannedStatement['phase']];
+    if (title !== phase) {
+      lines.push('', `## ${title}`, '');
+      phase = title;
+    }
+    const extra = notes(statement);
+    lines.push(
+      `### ${statement.speaker} (${statement.side}${statement.phase.startsWith('cross-') ? `, ${statement.phase === 'cross-question' ? 'asks' : 'answers'}` : ''})`,
+      '',
+    );
+    if (extra.length > 0) lines.push(`_${extra.join('; ')}_`, '');
+    lines.push(statement.text, '');
+  }
+  const verdict = transcript.verdict as Record<string, unknown> | null;
+  if (verdict) {
+    lines.push('', '## Verdict (separate from the debate)', '');
+    if (verdict.abstained) lines.push(`The judge gave no usable verdict (${verdict.reason}).`);
+    else {
+      const totals = verdict.totals as Record<FormalSide, number>;
+      lines.push(
+        `Winner: **${verdict.winner}**. ${verdict.reasons}`,
+        '',
+        `Weighted totals: affirmative ${totals.affirmative.toFixed(2)}, negative ${totals.negative.toFixed(2)}.`,
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function formalReport(state: FormalState): string {
+  const transcript = formalTranscript(state);
+  const table = new Table({
+    head: ['Phase', 'Speaker', 'Side', 'Tokens', 'Notes'],
+    style: { head: [], border: [] },
+  });
+  for (const statement of [...transcript.preparation, ...transcript.statements]) {
+    table.push([
+      PHASE_TITLES[statement.phase as PlannedStatement['phase']] +
+        (statement.phase === 'cross-question'
+          ? ' (asks)'
+          : statement.phase === 'cross-answer'
+            ? ' (answers)'
+            : ''),
+      statement.speaker,
+      statement.side,
+      statement.outputTokens,
+      notes(statement).join('; '),
+    ]);
+  }
+  const verdict = transcript.verdict as Record<string, unknown> | null;
+  const verdictLine =
+    verdict && !verdict.abstained ? `\nVerdict: ${verdict.winner} wins. ${verdict.reasons}` : '';
+  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}. Affirmative: ${transcript.sides.affirmative.name} (${transcript.sides.affirmative.model}); negative: ${transcript.sides.negative.name} (${transcript.sides.negative.model}).${verdictLine}\n${table.toString()}`;
+}
+
+export const formalFormat: FormatDefinition<FormalState, FormalStep> = {
+  name: 'formal',
+  fold: foldSequence,
+  next: nextFormalStep,
+  execute: executeFormalStep,
+  isFinished: (state) => state.end !== null,
+  progress: (state) => ({
+    runId: state.runId,
+    format: 'formal',
+    topic: state.scenario.topic,
+    status: state.end?.status ?? 'running',
+    stopReason: state.end?.stopReason ?? null,
+    done: state.statements.length + state.assessments.length,
+    total: FORMAL_PLAN.length + (state.scenario.verdict.enabled ? 1 : 0),
+  }),
+  transcript: formalTranscript,
+  markdown: formalMarkdown,
+  report: formalReport,
+  checkpoints: ['statement'],
+};

@@ -1,0 +1,194 @@
+/**
+ * One statement for the formal and duel formats: the model call (retried, with fallbacks), the
+ * word limit (cut, or ask once for a shorter one) and strict mode (a moderator's check, one
+ * regeneration, then kept and flagged). A statement whose every attempt failed becomes a marked
+ * emergency response.
+ */
+import { promptChars } from '../../agents/prompts.js';
+import type { StatementEvent } from '../../core/events.js';
+import type { StepContext } from '../../core/format.js';
+import type { ChatMessage } from '../../llm/provider.js';
+import { ModelCallFailed, type RetryPolicy, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
+import { derivedSeed } from '../../rotation/seeded-random.js';
+import { moderate } from './moderator.js';
+
+export interface StatementRequest {
+  phase: string;
+  round: number;
+  speaker: string;
+  side: string;
+  label: string;
+  heading: string;
+  model: string;
+  fallbackModels: readonly string[];
+  temperature: number;
+  maxTokens: number;
+  contextWindow: number;
+  seed: number;
+  messages: ChatMessage[];
+  policy: RetryPolicy;
+  timeoutMs?: number;
+  wordLimit?: { limit: number; mode: 'truncate' | 'regenerate' };
+  moderator?: { model: string; motion: string };
+}
+
+export const WORD_LIMIT_MARKER = '[Word limit reached]';
+
+export function countWords(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== '').length;
+}
+
+export function cutToWords(text: string, limit: number): string {
+  const words = text.trim().split(/(\s+)/);
+  let kept = 0;
+  let out = '';
+  for (const piece of words) {
+    if (piece.trim() !== '') {
+      if (kept === limit) break;
+      kept += 1;
+    }
+    out += piece;
+  }
+  return `${out.trimEnd()} ${WORD_LIMIT_MARKER}`;
+}
+
+export function emergencyText(speaker: string, reason: string): string {
+  return `[Emergency response: ${speaker} could not speak this turn because the model failed (${reason}). This is not an argument.]`;
+}
+
+export async function produceStatement(
+  request: StatementRequest,
+  context: StepContext,
+): Promise<Omit<StatementEvent, 'seq' | 'at'>> {
+  context.notify({
+    type: 'turn-start',
+    round: request.round,
+    agent: request.speaker,
+    label: request.label,
+    heading: request.heading,
+    model: request.model,
+    tokenLimit: request.maxTokens,
+  });
+  const started = context.clock.monotonicMs();
+  let attempts = 0;
+  let promptTokens = 0;
+  let outputTokens = 0;
+  const base = {
+    type: 'statement' as const,
+    phase: request.phase,
+    round: request.round,
+    speaker: request.speaker,
+    side: request.side,
+    promptChars: promptChars(request.messages),
+  };
+  const generate = async (messages: ChatMessage[], purpose: string): Promise<SafeCallResult> => {
+    const answer = await safeChat(
+      context.provider,
+      {
+        model: request.model,
+        messages,
+        maxTokens: request.maxTokens,
+        contextWindow: request.contextWindow,
+        temperature: request.temperature,
+        seed: derivedSeed(
+          request.seed,
+          `${request.phase}:round-${request.round}:${request.speaker}:${purpose}`,
+        ),
+      },
+      {
+        policy: request.policy,
+        signal: context.signal,
+        fallbackModels: request.fallbackModels,
+        ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+        onDelta: (text) =>
+          context.notify({ type: 'turn-delta', round: request.round, agent: request.speaker, text }),
+        onRetry: ({ model, attempt, delayMs, error }) =>
+          context.notify({
+            type: 'retry',
+            what: `${request.speaker} (${model})`,
+            attempt,
+            delayMs,
+            reason: error.kind,
+          }),
+      },
+    );
+    attempts += answer.attempts;
+    if (promptTokens === 0) promptTokens = answer.result.promptTokens;
+    outputTokens += answer.result.outputTokens;
+    return answer;
+  };
+  try {
+    let answer = await generate(request.messages, 'first');
+    let text = answer.result.text.trim();
+    let regenerated = false;
+    let flagged: string | undefined;
+    const limit = request.wordLimit;
+    if (limit && limit.mode === 'regenerate' && countWords(text) > limit.limit) {
+      answer = await generate(
+        [
+          ...request.messages,
+          {
+            role: 'user',
+            content: `Your statement had ${countWords(text)} words; the limit is ${limit.limit}. Give the statement again in at most ${limit.limit} words.`,
+          },
+        ],
+        'shorter',
+      );
+      text = answer.result.text.trim();
+      regenerated = true;
+    }
+    if (request.moderator) {
+      const verdict = await moderate(request.moderator, request.speaker, text, request, context);
+      if (!verdict.passed) {
+        answer = await generate(
+          [
+            ...request.messages,
+            {
+              role: 'user',
+              content: `The moderator objected to your statement: ${verdict.reason}. Give your statement again, on the motion and following debate conventions.`,
+            },
+          ],
+          'moderated',
+        );
+        text = answer.result.text.trim();
+        regenerated = true;
+        const second = await moderate(request.moderator, request.speaker, text, request, context);
+        if (!second.passed) flagged = second.reason;
+      }
+    }
+    const wordLimited = limit !== undefined && countWords(text) > limit.limit;
+    if (wordLimited && limit) text = cutToWords(text, limit.limit);
+    return {
+      ...base,
+      model: answer.model,
+      text,
+      promptTokens,
+      outputTokens,
+      realMs: Math.round(context.clock.monotonicMs() - started),
+      attempts,
+      truncated: answer.result.stopReason === 'length',
+      ...(wordLimited ? { wordLimited } : {}),
+      ...(regenerated ? { regenerated } : {}),
+      ...(flagged ? { flagged } : {}),
+      ...(answer.fallbackFrom ? { fallbackFrom: answer.fallbackFrom } : {}),
+    };
+  } catch (error) {
+    if (!(error instanceof ModelCallFailed)) throw error;
+    context.logger.error(
+      { speaker: request.speaker, phase: request.phase, error: error.message },
+      'statement degraded',
+    );
+    return {
+      ...base,
+      model: request.model,
+      text: emergencyText(request.speaker, error.last.kind),
+      promptTokens,
+      outputTokens,
+      realMs: Math.round(context.clock.monotonicMs() - started),
+      attempts: attempts + error.attempts,
+      truncated: false,
+      degraded: true,
+      failureReason: error.message,
+    };
+  }
+}
