@@ -1,9 +1,12 @@
 /** The `agora` command line: picks a command, and maps every error to one paragraph and an exit code. */
 import { pathToFileURL } from 'node:url';
 import { AgoraError, ExitCode } from '../core/errors.js';
+import { batchCommand } from './commands/batch.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { mockOllamaCommand } from './commands/mock-ollama.js';
+import { queryCommand } from './commands/query.js';
+import { reindexCommand } from './commands/reindex.js';
 import { resumeCommand } from './commands/resume.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
@@ -19,8 +22,11 @@ const COMMANDS: Record<string, Command> = {
   run: runCommand,
   debate: runCommand,
   demo: demoCommand,
+  batch: batchCommand,
   resume: resumeCommand,
   runs: runsCommand,
+  reindex: reindexCommand,
+  query: queryCommand,
   show: showCommand,
   stop: stopCommand,
   validate: validateCommand,

@@ -1,9 +1,11 @@
 /** Runs or resumes one debate, of any format, for `run`, `demo` and `resume`: live view, report, exit code. */
+import path from 'node:path';
 import type { Scenario } from '../config/scenario.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { formatNamed } from '../formats/index.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
 import { createRunDir, driveDebate, type LoadedRun } from '../manager/debate-manager.js';
+import { indexRun } from '../manager/indexing.js';
 import { createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
 import type { CliIo } from './io.js';
@@ -88,6 +90,15 @@ export async function runDebate(
       ...(view ? { onNotice: view.onNotice, onEvent: view.onEvent } : {}),
     });
     const { transcript } = outcome;
+    try {
+      await indexRun(path.dirname(paths.runDir), paths.runDir, formatNamed);
+    } catch (error) {
+      // The log is the record; an index that could not be updated is rebuilt by `agora reindex`.
+      logger.warn({ err: error }, 'run index not updated');
+      io.stderr.write(
+        `warning: the run index was not updated (${(error as Error).message}); \`agora reindex\` rebuilds it\n`,
+      );
+    }
     if (flags.json) {
       const progress = format.progress(outcome.state);
       io.stdout.write(

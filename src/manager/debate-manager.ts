@@ -58,6 +58,13 @@ export function createRunDir(
 export type AnyFormat = FormatDefinition<any, { kind: string }>;
 export type FormatLookup = (name: string) => AnyFormat | undefined;
 
+/** A run folder with a name fixed in advance (a batch's runs), created if missing. */
+export function namedRunDir(outDir: string, runId: string): RunPaths {
+  const runDir = path.join(outDir, runId);
+  mkdirSync(runDir, { recursive: true });
+  return runPaths(runDir);
+}
+
 export interface LoadedRun {
   paths: RunPaths;
   events: RunEvent[];

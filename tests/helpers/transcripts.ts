@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { KnockoutTranscript } from '../../src/formats/knockout/transcript.js';
 
 export function onlyRunDir(outDir: string): string {
-  const runs = readdirSync(outDir).filter((name) => !name.startsWith('.'));
+  const runs = readdirSync(outDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'batches')
+    .map((entry) => entry.name);
   if (runs.length !== 1) throw new Error(`expected one run in ${outDir}, found ${runs.length}`);
   return path.join(outDir, runs[0] as string);
 }

@@ -1,0 +1,138 @@
+/**
+ * A batch's plan: every combination of scenario, model line-up and seed, in a fixed order, with
+ * fixed run ids, so re-running the same command finds the same runs and resumes the batch.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { loadScenario } from '../config/load-scenario.js';
+import type { Scenario } from '../config/scenario.js';
+import { UsageError } from '../core/errors.js';
+import { slugify } from '../store/run-id.js';
+
+export type Lineup = Record<string, string>;
+
+export interface BatchItem {
+  idx: number;
+  runId: string;
+  scenarioFile: string;
+  seed: number;
+  lineup: Lineup | null;
+  scenario: Scenario;
+}
+
+export interface BatchPlan {
+  batchId: string;
+  items: BatchItem[];
+  /** What the plan was made from, as given. */
+  spec: { files: string[]; seeds: number[] | null; repeat: number | null; lineups: Lineup[] };
+}
+
+/** Scenario files named directly, and every .yaml/.yml file in folders named, sorted. */
+export function expandScenarioPaths(inputs: string[], cwd: string): string[] {
+  const files: string[] = [];
+  for (const input of inputs) {
+    const absolute = path.resolve(cwd, input);
+    if (!existsSync(absolute)) throw new UsageError(`batch: ${input} does not exist`);
+    if (statSync(absolute).isDirectory()) {
+      files.push(
+        ...readdirSync(absolute)
+          .filter((name) => /\.ya?ml$/i.test(name))
+          .sort()
+          .map((name) => path.join(absolute, name)),
+      );
+    } else files.push(absolute);
+  }
+  if (files.length === 0) throw new UsageError('batch: no scenario files found in what was named');
+  return [...new Set(files)];
+}
+
+/** `x=llama3,y=mistral` → { x: 'llama3', y: 'mistral' }. */
+export function parseLineup(text: string): Lineup {
+  const lineup: Lineup = {};
+  for (const part of text.split(',')) {
+    const [key, model] = part.split('=').map((piece) => piece.trim());
+    if (!key || !model)
+      throw new UsageError(`--models takes role=model pairs such as x=llama3,y=mistral; got "${text}"`);
+    lineup[key] = model;
+  }
+  return lineup;
+}
+
+const LINEUP_KEYS: Record<Scenario['format'], string[]> = {
+  knockout: ['x', 'y', 'all'],
+  duel: ['a', 'b', 'judge', 'all'],
+  formal: ['a', 'b', 'all'],
+};
+
+/** The scenario with a model line-up applied: x/y for knockout, a/b/judge for duels, a/b for formal debaters. */
+export function applyLineup(scenario: Scenario, lineup: Lineup | null): Scenario {
+  if (!lineup) return scenario;
+  const unknown = Object.keys(lineup).filter((key) => !LINEUP_KEYS[scenario.format].includes(key));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--models: "${unknown.join(', ')}" means nothing for a ${scenario.format} scenario; use ${LINEUP_KEYS[scenario.format].join(', ')}`,
+    );
+  }
+  const pick = (key: string, current: string) => lineup[key] ?? lineup.all ?? current;
+  switch (scenario.format) {
+    case 'knockout':
+      return {
+        ...scenario,
+        agents: scenario.agents.map((agent) => ({
+          ...agent,
+          model: pick(agent.position.toLowerCase(), agent.model),
+        })),
+      };
+    case 'duel':
+      return {
+        ...scenario,
+        debaters: {
+          a: { ...scenario.debaters.a, model: pick('a', scenario.debaters.a.model) },
+          b: { ...scenario.debaters.b, model: pick('b', scenario.debaters.b.model) },
+        },
+        judge: { ...scenario.judge, model: pick('judge', scenario.judge.model) },
+      };
+    case 'formal': {
+      const models = [
+        pick('a', scenario.debaters?.[0]?.model ?? ''),
+        pick('b', scenario.debaters?.[1]?.model ?? ''),
+      ];
+      if (models.some((model) => model === '')) return scenario;
+      return {
+        ...scenario,
+        debaters: models.map((model, index) => ({
+          name: scenario.debaters?.[index]?.name ?? model,
+          model,
+          fallback_models: scenario.debaters?.[index]?.fallback_models ?? [],
+          ...(scenario.debaters?.[index]?.role ? { role: scenario.debaters[index]?.role } : {}),
+        })),
+      };
+    }
+  }
+}
+
+export async function buildPlan(spec: BatchPlan['spec']): Promise<BatchPlan> {
+  const batchId = `batch-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 10)}`;
+  const items: BatchItem[] = [];
+  for (const file of spec.files) {
+    const base = await loadScenario(file);
+    const seeds = spec.seeds ?? Array.from({ length: spec.repeat ?? 1 }, (_, index) => base.seed + index);
+    const lineups: Array<Lineup | null> = spec.lineups.length > 0 ? spec.lineups : [null];
+    for (const lineup of lineups) {
+      for (const seed of seeds) {
+        const idx = items.length;
+        const scenario = { ...applyLineup(base, lineup), seed };
+        items.push({
+          idx,
+          runId: `${batchId}-${String(idx + 1).padStart(3, '0')}-${slugify(base.topic, 24)}-s${seed}`,
+          scenarioFile: file,
+          seed,
+          lineup,
+          scenario,
+        });
+      }
+    }
+  }
+  return { batchId, items, spec };
+}

@@ -1,0 +1,175 @@
+/**
+ * Runs a batch: K debates side by side, their model calls sharing one limiter per Ollama host;
+ * finished debates are skipped and interrupted ones resumed when the same batch runs again; a
+ * failing debate is recorded and the others go on.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { systemClock } from '../core/clock.js';
+import { mapConcurrent } from '../core/concurrency.js';
+import { formatNamed } from '../formats/index.js';
+import type { LimitedProvider } from '../llm/limited-provider.js';
+import { type AnyFormat, driveDebate, loadRun, namedRunDir, runPaths } from '../manager/debate-manager.js';
+import { BATCHES_FOLDER, type BatchRecord, indexBatch, indexRun } from '../manager/indexing.js';
+import { createRunLogger } from '../manager/logger.js';
+import { acquireRunLock } from '../store/run-lock.js';
+import { writeFileAtomic } from '../store/write-files.js';
+import type { BatchItem, BatchPlan } from './batch-plan.js';
+import type { ProgressCounts } from './batch-progress.js';
+
+export interface BatchResult {
+  runId: string;
+  scenarioFile: string;
+  seed: number;
+  lineup: string;
+  outcome: 'completed' | 'stopped' | 'failed' | 'skipped';
+  stopReason: string | null;
+  error: string | null;
+  realMs: number;
+}
+
+export interface RunBatchOptions {
+  plan: BatchPlan;
+  outDir: string;
+  provider: LimitedProvider;
+  concurrency: number;
+  /** Prepares a new run's scenario (e.g. picks a formal debate's models from the server). */
+  prepare: (item: BatchItem) => Promise<BatchItem['scenario']>;
+  onEvent: (message: string) => void;
+  counts: ProgressCounts;
+  stopRequested: () => boolean;
+  signal: AbortSignal;
+}
+
+export function batchFolder(outDir: string, batchId: string): string {
+  return path.join(outDir, BATCHES_FOLDER, batchId);
+}
+
+export function batchRecord(plan: BatchPlan, createdAt: string): BatchRecord {
+  return {
+    batchId: plan.batchId,
+    createdAt,
+    plan: plan.spec,
+    runs: plan.items.map((item) => ({
+      batch_id: plan.batchId,
+      idx: item.idx,
+      run_id: item.runId,
+      scenario_file: item.scenarioFile,
+      seed: item.seed,
+      lineup: item.lineup ? JSON.stringify(item.lineup) : '',
+    })),
+  };
+}
+
+async function runOne(item: BatchItem, options: RunBatchOptions): Promise<BatchResult> {
+  const started = systemClock.monotonicMs();
+  const base = {
+    runId: item.runId,
+    scenarioFile: item.scenarioFile,
+    seed: item.seed,
+    lineup: item.lineup
+      ? Object.entries(item.lineup)
+          .map(([key, model]) => `${key}=${model}`)
+          .join(',')
+      : '',
+  };
+  const runDir = path.join(options.outDir, item.runId);
+  const existing = existsSync(path.join(runDir, 'events.jsonl'));
+  if (existing) {
+    const peek = loadRun(runDir, formatNamed);
+    const progress = peek.format.progress(peek.state);
+    if (progress.status === 'completed') {
+      return { ...base, outcome: 'skipped', stopReason: progress.stopReason, error: null, realMs: 0 };
+    }
+  }
+  const paths = existing ? runPaths(runDir) : namedRunDir(options.outDir, item.runId);
+  const release = acquireRunLock(runDir);
+  const logger = createRunLogger(paths.log, { verbose: false });
+  try {
+    const step = (text: string) => options.counts.running.set(item.runId, text);
+    step('starting');
+    let format: AnyFormat;
+    let outcome: Awaited<ReturnType<typeof driveDebate>>;
+    const common = {
+      paths,
+      provider: options.provider,
+      logger,
+      signal: options.signal,
+      lockHeld: true,
+      stopRequested: options.stopRequested,
+      onNotice: (notice: Parameters<NonNullable<Parameters<typeof driveDebate>[0]['onNotice']>>[0]) => {
+        if (notice.type === 'turn-start') step(`${notice.heading}: ${notice.agent} speaking`);
+        else if (notice.type === 'judging-start') step(`round ${notice.round}: judging`);
+        else if (notice.type === 'summary-start') step('summarising');
+      },
+    };
+    if (existing) {
+      const loaded = loadRun(runDir, formatNamed, { repair: true });
+      format = loaded.format;
+      outcome = await driveDebate({ ...common, format, existing: loaded.events });
+    } else {
+      const scenario = await options.prepare(item);
+      const found = formatNamed(scenario.format);
+      if (!found) throw new Error(`unknown format ${scenario.format}`);
+      format = found;
+      outcome = await driveDebate({ ...common, format, start: { runId: item.runId, scenario } });
+    }
+    await indexRun(options.outDir, runDir, formatNamed);
+    const { status, stopReason, error } = outcome.transcript;
+    return {
+      ...base,
+      outcome: status === 'completed' ? 'completed' : status === 'stopped' ? 'stopped' : 'failed',
+      stopReason,
+      error,
+      realMs: Math.round(systemClock.monotonicMs() - started),
+    };
+  } catch (error) {
+    logger.error({ err: error }, 'debate failed in batch');
+    return {
+      ...base,
+      outcome: 'failed',
+      stopReason: 'error',
+      error: error instanceof Error ? error.message : String(error),
+      realMs: Math.round(systemClock.monotonicMs() - started),
+    };
+  } finally {
+    options.counts.running.delete(item.runId);
+    release();
+  }
+}
+
+export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]> {
+  const { plan, outDir, counts } = options;
+  const folder = batchFolder(outDir, plan.batchId);
+  mkdirSync(folder, { recursive: true });
+  const planFile = path.join(folder, 'plan.json');
+  if (!existsSync(planFile)) {
+    const record = batchRecord(plan, systemClock.now().toISOString());
+    writeFileAtomic(planFile, `${JSON.stringify(record, null, 2)}\n`);
+    await indexBatch(outDir, record);
+  }
+  return mapConcurrent(plan.items, options.concurrency, async (item) => {
+    if (options.stopRequested()) {
+      return {
+        runId: item.runId,
+        scenarioFile: item.scenarioFile,
+        seed: item.seed,
+        lineup: '',
+        outcome: 'stopped' as const,
+        stopReason: 'manual-stop',
+        error: null,
+        realMs: 0,
+      };
+    }
+    const result = await runOne(item, options);
+    if (result.outcome === 'skipped') counts.skipped += 1;
+    else if (result.outcome === 'completed') {
+      counts.done += 1;
+      counts.durations.push(result.realMs);
+    } else if (result.outcome === 'failed') counts.failed += 1;
+    options.onEvent(
+      `${result.outcome === 'skipped' ? 'skipped (already finished)' : result.outcome}: ${result.runId}${result.error ? ` — ${result.error}` : ''}`,
+    );
+    return result;
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * `agora batch <scenario files or folders...> [--seeds 1,2,3 | --repeat N] [--concurrency K]
+ * [--parallel N] [--models x=llama3,y=mistral ...] [--host URL ...] [--out DIR]`: every combination,
+ * resumable by running the same command again.
+ */
+import path from 'node:path';
+import { type BatchPlan, buildPlan, expandScenarioPaths, parseLineup } from '../../batch/batch-plan.js';
+import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
+import { batchFolder, runBatch } from '../../batch/run-batch.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
+import { LimitedProvider } from '../../llm/limited-provider.js';
+import { normalizeOllamaHost, resolveOllamaHost } from '../../llm/ollama-host.js';
+import { OllamaProvider } from '../../llm/ollama-provider.js';
+import { writeFileAtomic } from '../../store/write-files.js';
+import type { CliIo } from '../io.js';
+import { integerFlag, numberFlag, parseCommand } from '../parse.js';
+import { checkServer, preflight } from '../preflight.js';
+import { prepareScenario } from '../prepare-scenario.js';
+import { renderTable } from '../table-output.js';
+
+export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommand('batch', argv, {
+    seeds: { type: 'string' },
+    repeat: { type: 'string' },
+    concurrency: { type: 'string' },
+    parallel: { type: 'string' },
+    models: { type: 'string', multiple: true },
+    host: { type: 'string', multiple: true },
+    out: { type: 'string' },
+    json: { type: 'boolean' },
+    timeout: { type: 'string' },
+  });
+  if (positionals.length === 0)
+    throw new UsageError('batch: name scenario files or folders, e.g. `agora batch scenarios/`');
+  if (values.seeds && values.repeat) throw new UsageError('batch: give --seeds or --repeat, not both');
+  const seeds = values.seeds
+    ? values.seeds.split(',').map((seed) => integerFlag('seeds', seed.trim()) as number)
+    : null;
+  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
+  const concurrency = integerFlag('concurrency', values.concurrency, 1) ?? 2;
+  const perHost = integerFlag('parallel', values.parallel, 1) ?? 1;
+  const timeoutSeconds = numberFlag('timeout', values.timeout, 1);
+  const plan: BatchPlan = await buildPlan({
+    files: expandScenarioPaths(positionals, io.cwd),
+    seeds,
+    repeat: integerFlag('repeat', values.repeat, 1) ?? null,
+    lineups: (values.models ?? []).map(parseLineup),
+  });
+  const hosts = values.host?.length
+    ? values.host.map((host) => normalizeOllamaHost(host))
+    : [resolveOllamaHost({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST })];
+  const providers = hosts.map(
+    (host) =>
+      new OllamaProvider({ host, ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}) }),
+  );
+  // Every host must answer and have every model before the first debate starts.
+  for (const provider of providers) {
+    await checkServer(provider);
+    for (const item of plan.items) await preflight(provider, item.scenario);
+  }
+  const provider = new LimitedProvider(providers, perHost);
+
+  const counts: ProgressCounts = {
+    total: plan.items.length,
+    done: 0,
+    skipped: 0,
+    failed: 0,
+    running: new Map(),
+    durations: [],
+  };
+  const reporter = createProgressReporter(io.stderr, concurrency);
+  io.stderr.write(
+    `Batch ${plan.batchId}: ${plan.items.length} debates, ${concurrency} at a time, at most ${perHost} model call${perHost === 1 ? '' : 's'} at once per host (${hosts.join(', ')})\n`,
+  );
+  let stopRequested = false;
+  const abort = new AbortController();
+  const onSignal = () => {
+    if (stopRequested) abort.abort();
+    stopRequested = true;
+    io.stderr.write(
+      '\nStopping after the steps in flight; run the same command again to resume the batch.\n',
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  reporter.start(counts);
+  const started = Date.now();
+  let results: Awaited<ReturnType<typeof runBatch>>;
+  try {
+    results = await runBatch({
+      plan,
+      outDir,
+      provider,
+      concurrency,
+      prepare: (item) => prepareScenario(item.scenario, provider),
+      onEvent: (message) => reporter.event(message),
+      counts,
+      stopRequested: () => stopRequested,
+      signal: abort.signal,
+    });
+  } finally {
+    reporter.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const summary = {
+    batchId: plan.batchId,
+    debates: results.length,
+    completed: results.filter((result) => result.outcome === 'completed').length,
+    skipped: results.filter((result) => result.outcome === 'skipped').length,
+    failed: results.filter((result) => result.outcome === 'failed').length,
+    stopped: results.filter((result) => result.outcome === 'stopped').length,
+    realSeconds: Math.round((Date.now() - started) / 100) / 10,
+    peakConcurrentCalls: provider.peaks(),
+    results,
+  };
+  writeFileAtomic(
+    path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json'),
+    `${JSON.stringify(summary, null, 2)}\n`,
+  );
+  if (values.json) io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  else {
+    io.stdout.write(
+      renderTable(
+        ['Run', 'Seed', 'Models', 'Outcome', 'Stop reason', 'Real time'],
+        results.map((result) => [
+          result.runId,
+          result.seed,
+          result.lineup,
+          result.outcome,
+          result.error ?? result.stopReason ?? '',
+          `${(result.realMs / 1000).toFixed(1)} s`,
+        ]),
+        'table',
+      ),
+    );
+    io.stdout.write(
+      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json')}\n`,
+    );
+  }
+  if (summary.stopped > 0) return ExitCode.interrupted;
+  return summary.failed > 0 ? ExitCode.runFailed : ExitCode.ok;
+}

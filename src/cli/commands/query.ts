@@ -1,0 +1,44 @@
+/** `agora query "<SQL>"`: read-only questions to the run index. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { INDEX_FILE, RunIndex } from '../../store/run-index.js';
+import type { CliIo } from '../io.js';
+import { parseCommand } from '../parse.js';
+import { renderTable, type TableFormat } from '../table-output.js';
+
+export async function queryCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommand('query', argv, {
+    out: { type: 'string' },
+    json: { type: 'boolean' },
+    csv: { type: 'boolean' },
+  });
+  const sql = positionals.join(' ').trim();
+  if (sql === '')
+    throw new UsageError(
+      'query: give a SELECT statement, e.g. agora query "SELECT format, COUNT(*) FROM runs GROUP BY format"',
+    );
+  // Only reading statements; the database is also opened in memory and never written back.
+  if (!/^(select|with|explain)\b/i.test(sql) || /;\s*\S/.test(sql)) {
+    throw new UsageError('query: only one read-only statement (SELECT or WITH) is allowed');
+  }
+  const file = path.join(path.resolve(io.cwd, values.out ?? 'transcripts'), INDEX_FILE);
+  if (!existsSync(file))
+    throw new UsageError(`query: there is no run index at ${file}; run \`agora reindex\``);
+  const index = await RunIndex.open(file);
+  try {
+    let result: ReturnType<RunIndex['query']>;
+    try {
+      result = index.query(sql);
+    } catch (error) {
+      throw new UsageError(
+        `query: SQLite refused the statement: ${(error as Error).message}. Tables: runs, turns, evaluations, judgements, rotations, batches, batch_runs`,
+      );
+    }
+    const format: TableFormat = values.json ? 'json' : values.csv ? 'csv' : 'table';
+    io.stdout.write(renderTable(result.columns, result.rows, format));
+    return 0;
+  } finally {
+    index.close();
+  }
+}

@@ -1,0 +1,41 @@
+/** `agora reindex [--check]`: rebuilds the run index from the event logs (or checks that it matches them). */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ExitCode } from '../../core/errors.js';
+import { formatNamed } from '../../formats/index.js';
+import { rebuildIndex } from '../../manager/indexing.js';
+import { INDEX_FILE, RunIndex } from '../../store/run-index.js';
+import type { CliIo } from '../io.js';
+import { parseCommand } from '../parse.js';
+
+export async function reindexCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommand('reindex', argv, { out: { type: 'string' }, check: { type: 'boolean' } });
+  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
+  const target = path.join(outDir, INDEX_FILE);
+  if (values.check) {
+    const scratch = mkdtempSync(path.join(tmpdir(), 'agora-reindex-'));
+    try {
+      const { index: rebuilt } = await rebuildIndex(outDir, formatNamed, path.join(scratch, INDEX_FILE));
+      const current = existsSync(target) ? await RunIndex.open(target) : undefined;
+      const same = current !== undefined && JSON.stringify(current.dump()) === JSON.stringify(rebuilt.dump());
+      current?.close();
+      rebuilt.close();
+      io.stdout.write(
+        same
+          ? `The index matches the event logs.\n`
+          : `The index differs from the event logs; run \`agora reindex\`.\n`,
+      );
+      return same ? ExitCode.ok : ExitCode.runFailed;
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+  const { index, skipped } = await rebuildIndex(outDir, formatNamed, target);
+  const runs = index.query('SELECT COUNT(*) FROM runs').rows[0]?.[0];
+  index.save();
+  index.close();
+  for (const line of skipped) io.stderr.write(`skipped ${line}\n`);
+  io.stdout.write(`Indexed ${runs} runs into ${target}.\n`);
+  return ExitCode.ok;
+}

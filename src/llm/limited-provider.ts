@@ -1,0 +1,68 @@
+/**
+ * Shares Ollama's capacity between debates running side by side: a limiter per host caps the
+ * chat calls in flight (like OLLAMA_NUM_PARALLEL), and with several hosts each call goes to the
+ * least busy one.
+ */
+import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
+
+/** A counting semaphore; waiters are served in arrival order. */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  peak = 0;
+
+  constructor(readonly limit: number) {}
+
+  get inFlight(): number {
+    return this.active + this.waiting.length;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active += 1;
+    this.peak = Math.max(this.peak, this.active);
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
+  }
+}
+
+interface Lane {
+  provider: ModelProvider;
+  limiter: Limiter;
+}
+
+export class LimitedProvider implements ModelProvider {
+  readonly host: string;
+  private readonly lanes: Lane[];
+
+  constructor(providers: ModelProvider[], perHostLimit: number) {
+    if (providers.length === 0) throw new Error('LimitedProvider needs at least one provider');
+    this.lanes = providers.map((provider) => ({ provider, limiter: new Limiter(perHostLimit) }));
+    this.host = providers.map((provider) => provider.host).join(', ');
+  }
+
+  /** Highest number of calls that were in flight at once, per host. */
+  peaks(): Record<string, number> {
+    return Object.fromEntries(this.lanes.map((lane) => [lane.provider.host, lane.limiter.peak]));
+  }
+
+  chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult> {
+    const lane = this.lanes.reduce((best, lane) =>
+      lane.limiter.inFlight < best.limiter.inFlight ? lane : best,
+    );
+    return lane.limiter.run(() => lane.provider.chat(request, options));
+  }
+
+  listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]> {
+    return (this.lanes[0] as Lane).provider.listModels(options);
+  }
+
+  version(options?: { signal?: AbortSignal }): Promise<string> {
+    return (this.lanes[0] as Lane).provider.version(options);
+  }
+}

@@ -1,0 +1,190 @@
+/**
+ * The run index's rows for one run, derived from its event log alone, so that rebuilding the
+ * index from the logs gives exactly the same rows.
+ */
+import type { Scenario } from '../config/scenario.js';
+import type { RunEvent } from '../core/events.js';
+import type { RunProgress } from '../core/format.js';
+
+export type SqlValue = string | number | null;
+export type Row = Record<string, SqlValue>;
+
+export interface IndexRows {
+  run: Row;
+  turns: Row[];
+  evaluations: Row[];
+  judgements: Row[];
+  rotations: Row[];
+}
+
+function modelsOf(scenario: Scenario): string[] {
+  switch (scenario.format) {
+    case 'knockout':
+      return scenario.agents.map((agent) => agent.model);
+    case 'formal':
+      return (scenario.debaters ?? []).map((debater) => debater.model);
+    case 'duel':
+      return [scenario.debaters.a.model, scenario.debaters.b.model, scenario.judge.model];
+  }
+}
+
+/** Who a knockout agent is: its position and model, by name. */
+function agentInfo(scenario: Scenario): Map<string, { position: string; model: string }> {
+  const info = new Map<string, { position: string; model: string }>();
+  if (scenario.format === 'knockout') {
+    for (const agent of scenario.agents)
+      info.set(agent.name, { position: agent.position, model: agent.model });
+  }
+  return info;
+}
+
+export function indexRows(
+  events: readonly RunEvent[],
+  progress: RunProgress,
+  runDir: string,
+  batchId: string | null,
+): IndexRows {
+  const start = events[0];
+  if (start?.type !== 'run-start') throw new Error('a run log must begin with run-start');
+  const scenario = start.scenario;
+  const runId = start.runId;
+  const end = [...events].reverse().find((event) => event.type === 'run-end');
+  const bool = (value: boolean | undefined) => (value ? 1 : 0);
+  const turns: Row[] = [];
+  const evaluations: Row[] = [];
+  const judgements: Row[] = [];
+  const rotations: Row[] = [];
+  const debaterOfRound = new Map<number, string>();
+  const agents = agentInfo(scenario);
+  let promptTokens = 0;
+  let outputTokens = 0;
+  let modelCalls = 0;
+  let activeMs = 0;
+  let last = start.at;
+  for (const event of events) {
+    if (event.type !== 'run-resume') activeMs += Math.max(0, Date.parse(event.at) - Date.parse(last));
+    last = event.at;
+    switch (event.type) {
+      case 'turn-end':
+        if (event.position === 'Y') debaterOfRound.set(event.round, event.agent);
+        turns.push({
+          run_id: runId,
+          seq: event.seq,
+          round: event.round,
+          phase: 'turn',
+          agent: event.agent,
+          position: event.position,
+          model: event.model,
+          prompt_tokens: event.promptTokens,
+          output_tokens: event.outputTokens,
+          simulated_seconds: event.simulatedSeconds,
+          truncated: bool(event.truncated),
+          degraded: bool(event.degraded),
+          fallback_from: event.fallbackFrom ?? null,
+        });
+        break;
+      case 'statement':
+        turns.push({
+          run_id: runId,
+          seq: event.seq,
+          round: event.round,
+          phase: event.phase,
+          agent: event.speaker,
+          position: event.side,
+          model: event.model,
+          prompt_tokens: event.promptTokens,
+          output_tokens: event.outputTokens,
+          simulated_seconds: null,
+          truncated: bool(event.truncated),
+          degraded: bool(event.degraded),
+          fallback_from: event.fallbackFrom ?? null,
+        });
+        break;
+      case 'vote-cast': {
+        const subject = debaterOfRound.get(event.round) ?? null;
+        evaluations.push({
+          run_id: runId,
+          seq: event.seq,
+          round: event.round,
+          judge: event.judge,
+          judge_model: event.model,
+          subject,
+          subject_model: subject ? (agents.get(subject)?.model ?? null) : null,
+          scores: event.evaluation ? JSON.stringify(event.evaluation.position_y_performance) : null,
+          weighted_total: event.evaluation?.total_score ?? null,
+          vote: event.evaluation ? (event.evaluation.continue_vote ? 'continue' : 'rotate') : null,
+          new_arguments:
+            event.evaluation?.new_arguments === undefined ? null : bool(event.evaluation.new_arguments),
+          abstained: bool(event.abstained),
+        });
+        break;
+      }
+      case 'assessment': {
+        const result = event.result ?? {};
+        judgements.push({
+          run_id: runId,
+          seq: event.seq,
+          round: event.round,
+          phase: event.phase,
+          judge: event.judge,
+          judge_model: event.model,
+          winner:
+            typeof result.stronger === 'string'
+              ? result.stronger
+              : typeof result.winner === 'string'
+                ? result.winner
+                : null,
+          no_new_arguments:
+            typeof result.no_new_arguments === 'boolean' ? bool(result.no_new_arguments) : null,
+          abstained: bool(event.abstained),
+          result: event.result ? JSON.stringify(event.result) : null,
+        });
+        break;
+      }
+      case 'round-end':
+        if (event.rotation) {
+          rotations.push({
+            run_id: runId,
+            after_round: event.round,
+            from_agent: event.rotation.from,
+            to_agent: event.rotation.to,
+            rotate_votes: event.tally.rotateVotes,
+          });
+        }
+        break;
+      default:
+        break;
+    }
+    if ('promptTokens' in event && typeof event.promptTokens === 'number') promptTokens += event.promptTokens;
+    if ('outputTokens' in event && typeof event.outputTokens === 'number') outputTokens += event.outputTokens;
+    if ('attempts' in event && typeof event.attempts === 'number') modelCalls += event.attempts;
+    else if (event.type === 'summary') modelCalls += 1;
+  }
+  return {
+    run: {
+      run_id: runId,
+      run_dir: runDir,
+      batch_id: batchId,
+      scenario_file: scenario.file,
+      format: scenario.format,
+      topic: scenario.topic,
+      seed: scenario.seed,
+      models: [...new Set(modelsOf(scenario))].sort().join(','),
+      status: progress.status,
+      stop_reason: progress.stopReason,
+      error: end?.type === 'run-end' ? (end.error ?? null) : null,
+      started_at: start.at,
+      updated_at: events.at(-1)?.at ?? start.at,
+      active_ms: activeMs,
+      prompt_tokens: promptTokens,
+      output_tokens: outputTokens,
+      model_calls: modelCalls,
+      done: progress.done,
+      total: progress.total,
+    },
+    turns,
+    evaluations,
+    judgements,
+    rotations,
+  };
+}
