@@ -120,7 +120,7 @@ async function runOne(item: BatchItem, options: RunBatchOptions): Promise<BatchR
       ...base,
       outcome: status === 'completed' ? 'completed' : status === 'stopped' ? 'stopped' : 'failed',
       stopReason,
-      error,
+      error: error ?? (status === 'failed' ? stopReason : null),
       realMs: Math.round(systemClock.monotonicMs() - started),
     };
   } catch (error) {

@@ -6,7 +6,7 @@
  * SQLite comes from sql.js (WebAssembly): no native build, so it installs anywhere npm does. The
  * database is read into memory, changed, and written back whole under a short lock.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import { ExitCode, RunError } from '../core/errors.js';
@@ -154,10 +154,17 @@ export async function updateIndex(outDir: string, change: (index: RunIndex) => v
   const deadline = Date.now() + 15_000;
   for (;;) {
     try {
-      closeSync(openSync(lock, 'wx'));
+      const descriptor = openSync(lock, 'wx');
+      writeSync(descriptor, `${process.pid}\n`);
+      closeSync(descriptor);
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A lock left by a process that died (killed mid-update) is taken over.
+      if (!holderAlive(lock)) {
+        rmSync(lock, { force: true });
+        continue;
+      }
       if (Date.now() > deadline) {
         throw new RunError(
           `the run index ${file} stayed locked; if no agora process is running, delete ${lock}`,
@@ -179,6 +186,22 @@ export async function updateIndex(outDir: string, change: (index: RunIndex) => v
     }
   } finally {
     rmSync(lock, { force: true });
+  }
+}
+
+function holderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(lock, 'utf8').trim());
+  } catch {
+    return true; // Just created by someone else and not written yet: wait for it.
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,0 +1,145 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { type MockOllama, type ScriptRule, startMockOllama } from '../../src/mock-ollama/index.js';
+import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { testScenario } from '../helpers/scenario.js';
+
+const servers: MockOllama[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function mock(script: ScriptRule[] = [], speed = 0.02) {
+  const server = await startMockOllama({ models: ['llama3', 'mistral'], profile: 'gpu', speed, script });
+  servers.push(server);
+  return server;
+}
+
+const FAST = { attempts: 2, backoff_ms: 5, max_backoff_ms: 10, request_timeout_seconds: 60, max_consecutive_failures: 2 };
+
+/** A folder with a 2-round knockout scenario and a 2-round duel. */
+function scenarios(): { dir: string; out: string } {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'a-knockout.yaml'), stringify({ ...testScenario({ rounds: 2 }), reliability: FAST }));
+  writeFileSync(
+    path.join(dir, 'b-duel.yaml'),
+    stringify({
+      format: 'duel',
+      topic: 'Tea is better than coffee',
+      max_rounds: 2,
+      debaters: { a: { model: 'llama3' }, b: { model: 'mistral' } },
+      judge: { model: 'llama3' },
+      stop: { judge_early_stop: false },
+      reliability: FAST,
+    }),
+  );
+  return { dir, out: path.join(dir, 'runs') };
+}
+
+/** The most chat requests the server was ever handling at once. */
+function peakConcurrency(server: MockOllama): number {
+  const edges = server.requests
+    .filter((request) => request.path === '/api/chat' && request.finishedAt !== undefined)
+    .flatMap((request) => [
+      { at: request.receivedAt, delta: 1 },
+      { at: request.finishedAt as number, delta: -1 },
+    ])
+    .sort((a, b) => a.at - b.at || a.delta - b.delta);
+  let current = 0;
+  let peak = 0;
+  for (const edge of edges) {
+    current += edge.delta;
+    peak = Math.max(peak, current);
+  }
+  return peak;
+}
+
+describe('agora batch', () => {
+  it('runs every combination side by side, never over the per-host limit, and indexes every debate', async () => {
+    const server = await mock();
+    const { dir, out } = scenarios();
+    const result = await runAgora(['batch', dir, '--seeds', '1,2', '--concurrency', '3', '--parallel', '1', '--host', server.url, '--out', out, '--json']);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout) as { batchId: string; completed: number; debates: number };
+    expect(summary).toMatchObject({ debates: 4, completed: 4 });
+    expect(peakConcurrency(server)).toBe(1);
+    expect(existsSync(path.join(out, 'batches', summary.batchId, 'batch-summary.json'))).toBe(true);
+
+    const count = await runAgora(['query', '--out', out, '--json', 'SELECT COUNT(*) AS n FROM runs WHERE batch_id = ?'.replace('?', `'${summary.batchId}'`)]);
+    expect(JSON.parse(count.stdout)).toEqual([{ n: 4 }]);
+    const turns = await runAgora(['query', '--out', out, '--csv', 'SELECT COUNT(*) FROM turns']);
+    expect(Number(turns.stdout.trim().split('\n')[1])).toBeGreaterThan(8);
+    const check = await runAgora(['reindex', '--check', '--out', out]);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(/matches the event logs/);
+
+    const duels = await runAgora(['runs', '--out', out, '--format', 'duel', '--json']);
+    expect((JSON.parse(duels.stdout) as Array<{ format: string }>).map((run) => run.format)).toEqual(['duel', 'duel']);
+    const inBatch = await runAgora(['runs', '--out', out, '--batch', summary.batchId, '--status', 'completed', '--json']);
+    expect(JSON.parse(inBatch.stdout)).toHaveLength(4);
+  });
+
+  it('allows more calls at once when the server has more slots', async () => {
+    const server = await mock();
+    const { dir, out } = scenarios();
+    await runAgora(['batch', dir, '--repeat', '2', '--concurrency', '4', '--parallel', '3', '--host', server.url, '--out', out]);
+    const peak = peakConcurrency(server);
+    expect(peak).toBeGreaterThan(1);
+    expect(peak).toBeLessThanOrEqual(3);
+  });
+
+  it('resumes an interrupted batch without redoing finished debates', async () => {
+    const server = await mock([], 0.05);
+    const { dir, out } = scenarios();
+    const args = ['batch', dir, '--seeds', '1,2,3', '--concurrency', '2', '--host', server.url, '--out', out, '--json'];
+    const { child, result } = startAgora(args);
+    const deadline = Date.now() + 60_000;
+    // Wait until at least one debate has finished, then kill the batch mid-flight.
+    for (;;) {
+      const finishedOne =
+        existsSync(out) &&
+        readdirSync(out).some((name) => {
+          const log = path.join(out, name, 'events.jsonl');
+          return existsSync(log) && readFileSync(log, 'utf8').includes('"type":"run-end"');
+        });
+      if (finishedOne || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGKILL');
+    await result;
+    const before = (await runAgora(['runs', '--out', out, '--json'])).stdout;
+    const finished = (JSON.parse(before) as Array<{ runId: string; status: string; runDir: string }>).filter(
+      (run) => run.status === 'completed',
+    );
+    expect(finished.length).toBeGreaterThan(0);
+    const logs = new Map(finished.map((run) => [run.runId, readFileSync(path.join(run.runDir, 'events.jsonl'), 'utf8')]));
+
+    const again = await runAgora(args);
+    expect(again.code).toBe(0);
+    const summary = JSON.parse(again.stdout) as { completed: number; skipped: number; results: Array<{ runId: string; outcome: string }> };
+    expect(summary.skipped).toBe(finished.length);
+    expect(summary.completed + summary.skipped).toBe(6);
+    for (const [runId, log] of logs) {
+      expect(readFileSync(path.join(out, runId, 'events.jsonl'), 'utf8')).toBe(log);
+    }
+  });
+
+  it('records a failing debate and finishes the others', async () => {
+    const server = await mock([{ match: { prompt: 'Motion: Tea is better than coffee' }, fault: 'error-500' }], 0);
+    const { dir, out } = scenarios();
+    const result = await runAgora(['batch', dir, '--concurrency', '2', '--host', server.url, '--out', out, '--json']);
+    expect(result.code).toBe(6);
+    const summary = JSON.parse(result.stdout) as { completed: number; failed: number; results: Array<{ outcome: string; error: string | null }> };
+    expect(summary).toMatchObject({ completed: 1, failed: 1 });
+    expect(summary.results.find((item) => item.outcome === 'failed')?.error).toMatch(/failed in a row/);
+  });
+
+  it('refuses --seeds together with --repeat, and nothing to run', async () => {
+    const both = await runAgora(['batch', 'scenarios', '--seeds', '1', '--repeat', '2']);
+    expect(both.code).toBe(2);
+    const none = await runAgora(['batch']);
+    expect(none.code).toBe(2);
+  });
+});
