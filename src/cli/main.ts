@@ -4,6 +4,7 @@ import { AgoraError, ExitCode } from '../core/errors.js';
 import { batchCommand } from './commands/batch.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
+import { leaderboardCommand } from './commands/leaderboard.js';
 import { mockOllamaCommand } from './commands/mock-ollama.js';
 import { queryCommand } from './commands/query.js';
 import { reindexCommand } from './commands/reindex.js';
@@ -27,6 +28,7 @@ const COMMANDS: Record<string, Command> = {
   runs: runsCommand,
   reindex: reindexCommand,
   query: queryCommand,
+  leaderboard: leaderboardCommand,
   show: showCommand,
   stop: stopCommand,
   validate: validateCommand,

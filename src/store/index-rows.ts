@@ -15,6 +15,7 @@ export interface IndexRows {
   evaluations: Row[];
   judgements: Row[];
   rotations: Row[];
+  rounds: Row[];
 }
 
 function modelsOf(scenario: Scenario): string[] {
@@ -54,6 +55,12 @@ export function indexRows(
   const evaluations: Row[] = [];
   const judgements: Row[] = [];
   const rotations: Row[] = [];
+  const rounds: Row[] = [];
+  const xModel =
+    scenario.format === 'knockout'
+      ? (scenario.agents.find((agent) => agent.position === 'X')?.model ?? null)
+      : null;
+  const sideModels = new Map<string, string>();
   const debaterOfRound = new Map<number, string>();
   const agents = agentInfo(scenario);
   let promptTokens = 0;
@@ -84,6 +91,7 @@ export function indexRows(
         });
         break;
       case 'statement':
+        if (!sideModels.has(event.side)) sideModels.set(event.side, event.model);
         turns.push({
           run_id: runId,
           seq: event.seq,
@@ -138,10 +146,27 @@ export function indexRows(
             typeof result.no_new_arguments === 'boolean' ? bool(result.no_new_arguments) : null,
           abstained: bool(event.abstained),
           result: event.result ? JSON.stringify(event.result) : null,
+          // Filled in below, once every statement has been seen.
+          a_model: null,
+          b_model: null,
         });
         break;
       }
       case 'round-end':
+        rounds.push({
+          run_id: runId,
+          round: event.round,
+          debater: event.debater,
+          debater_model: agents.get(event.debater)?.model ?? null,
+          x_model: xModel,
+          decision: event.tally.decision,
+          decided_by: event.tally.decidedBy,
+          outcome: event.outcome,
+          rotate_votes: event.tally.rotateVotes,
+          continue_votes: event.tally.continueVotes,
+          abstentions: event.tally.abstentions,
+          mean_score: event.tally.meanScore,
+        });
         if (event.rotation) {
           rotations.push({
             run_id: runId,
@@ -159,6 +184,11 @@ export function indexRows(
     if ('outputTokens' in event && typeof event.outputTokens === 'number') outputTokens += event.outputTokens;
     if ('attempts' in event && typeof event.attempts === 'number') modelCalls += event.attempts;
     else if (event.type === 'summary') modelCalls += 1;
+  }
+  // The models behind each side: a/b in a duel, affirmative/negative in a formal debate.
+  for (const judgement of judgements) {
+    judgement.a_model = sideModels.get('a') ?? sideModels.get('affirmative') ?? null;
+    judgement.b_model = sideModels.get('b') ?? sideModels.get('negative') ?? null;
   }
   return {
     run: {
@@ -186,5 +216,6 @@ export function indexRows(
     evaluations,
     judgements,
     rotations,
+    rounds,
   };
 }

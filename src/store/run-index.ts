@@ -29,7 +29,10 @@ CREATE TABLE IF NOT EXISTS evaluations (
   scores TEXT, weighted_total REAL, vote TEXT, new_arguments INTEGER, abstained INTEGER, PRIMARY KEY (run_id, seq));
 CREATE TABLE IF NOT EXISTS judgements (
   run_id TEXT, seq INTEGER, round INTEGER, phase TEXT, judge TEXT, judge_model TEXT, winner TEXT,
-  no_new_arguments INTEGER, abstained INTEGER, result TEXT, PRIMARY KEY (run_id, seq));
+  no_new_arguments INTEGER, abstained INTEGER, result TEXT, a_model TEXT, b_model TEXT, PRIMARY KEY (run_id, seq));
+CREATE TABLE IF NOT EXISTS rounds (
+  run_id TEXT, round INTEGER, debater TEXT, debater_model TEXT, x_model TEXT, decision TEXT, decided_by TEXT, outcome TEXT,
+  rotate_votes INTEGER, continue_votes INTEGER, abstentions INTEGER, mean_score REAL, PRIMARY KEY (run_id, round));
 CREATE TABLE IF NOT EXISTS rotations (
   run_id TEXT, after_round INTEGER, from_agent TEXT, to_agent TEXT, rotate_votes INTEGER, PRIMARY KEY (run_id, after_round));
 CREATE TABLE IF NOT EXISTS batches (batch_id TEXT PRIMARY KEY, created_at TEXT, plan TEXT, debates INTEGER);
@@ -43,6 +46,7 @@ export const INDEX_TABLES = [
   'evaluations',
   'judgements',
   'rotations',
+  'rounds',
   'batches',
   'batch_runs',
 ] as const;
@@ -75,7 +79,7 @@ export class RunIndex {
   putRun(rows: IndexRows): void {
     const runId = rows.run.run_id as string;
     this.db.run('BEGIN');
-    for (const table of ['runs', 'turns', 'evaluations', 'judgements', 'rotations']) {
+    for (const table of ['runs', 'turns', 'evaluations', 'judgements', 'rotations', 'rounds']) {
       this.db.run(`DELETE FROM ${table} WHERE run_id = ?`, [runId]);
     }
     this.insert('runs', [rows.run]);
@@ -83,6 +87,7 @@ export class RunIndex {
     this.insert('evaluations', rows.evaluations);
     this.insert('judgements', rows.judgements);
     this.insert('rotations', rows.rotations);
+    this.insert('rounds', rows.rounds);
     this.db.run('COMMIT');
   }
 

@@ -17,12 +17,21 @@ async function mock(script: ScriptRule[] = [], speed = 0.02) {
   return server;
 }
 
-const FAST = { attempts: 2, backoff_ms: 5, max_backoff_ms: 10, request_timeout_seconds: 60, max_consecutive_failures: 2 };
+const FAST = {
+  attempts: 2,
+  backoff_ms: 5,
+  max_backoff_ms: 10,
+  request_timeout_seconds: 60,
+  max_consecutive_failures: 2,
+};
 
 /** A folder with a 2-round knockout scenario and a 2-round duel. */
 function scenarios(): { dir: string; out: string } {
   const dir = tempDir();
-  writeFileSync(path.join(dir, 'a-knockout.yaml'), stringify({ ...testScenario({ rounds: 2 }), reliability: FAST }));
+  writeFileSync(
+    path.join(dir, 'a-knockout.yaml'),
+    stringify({ ...testScenario({ rounds: 2 }), reliability: FAST }),
+  );
   writeFileSync(
     path.join(dir, 'b-duel.yaml'),
     stringify({
@@ -60,14 +69,34 @@ describe('agora batch', () => {
   it('runs every combination side by side, never over the per-host limit, and indexes every debate', async () => {
     const server = await mock();
     const { dir, out } = scenarios();
-    const result = await runAgora(['batch', dir, '--seeds', '1,2', '--concurrency', '3', '--parallel', '1', '--host', server.url, '--out', out, '--json']);
+    const result = await runAgora([
+      'batch',
+      dir,
+      '--seeds',
+      '1,2',
+      '--concurrency',
+      '3',
+      '--parallel',
+      '1',
+      '--host',
+      server.url,
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as { batchId: string; completed: number; debates: number };
     expect(summary).toMatchObject({ debates: 4, completed: 4 });
     expect(peakConcurrency(server)).toBe(1);
     expect(existsSync(path.join(out, 'batches', summary.batchId, 'batch-summary.json'))).toBe(true);
 
-    const count = await runAgora(['query', '--out', out, '--json', 'SELECT COUNT(*) AS n FROM runs WHERE batch_id = ?'.replace('?', `'${summary.batchId}'`)]);
+    const count = await runAgora([
+      'query',
+      '--out',
+      out,
+      '--json',
+      'SELECT COUNT(*) AS n FROM runs WHERE batch_id = ?'.replace('?', `'${summary.batchId}'`),
+    ]);
     expect(JSON.parse(count.stdout)).toEqual([{ n: 4 }]);
     const turns = await runAgora(['query', '--out', out, '--csv', 'SELECT COUNT(*) FROM turns']);
     expect(Number(turns.stdout.trim().split('\n')[1])).toBeGreaterThan(8);
@@ -76,15 +105,40 @@ describe('agora batch', () => {
     expect(check.stdout).toMatch(/matches the event logs/);
 
     const duels = await runAgora(['runs', '--out', out, '--format', 'duel', '--json']);
-    expect((JSON.parse(duels.stdout) as Array<{ format: string }>).map((run) => run.format)).toEqual(['duel', 'duel']);
-    const inBatch = await runAgora(['runs', '--out', out, '--batch', summary.batchId, '--status', 'completed', '--json']);
+    expect((JSON.parse(duels.stdout) as Array<{ format: string }>).map((run) => run.format)).toEqual([
+      'duel',
+      'duel',
+    ]);
+    const inBatch = await runAgora([
+      'runs',
+      '--out',
+      out,
+      '--batch',
+      summary.batchId,
+      '--status',
+      'completed',
+      '--json',
+    ]);
     expect(JSON.parse(inBatch.stdout)).toHaveLength(4);
   });
 
   it('allows more calls at once when the server has more slots', async () => {
     const server = await mock();
     const { dir, out } = scenarios();
-    await runAgora(['batch', dir, '--repeat', '2', '--concurrency', '4', '--parallel', '3', '--host', server.url, '--out', out]);
+    await runAgora([
+      'batch',
+      dir,
+      '--repeat',
+      '2',
+      '--concurrency',
+      '4',
+      '--parallel',
+      '3',
+      '--host',
+      server.url,
+      '--out',
+      out,
+    ]);
     const peak = peakConcurrency(server);
     expect(peak).toBeGreaterThan(1);
     expect(peak).toBeLessThanOrEqual(3);
@@ -93,7 +147,19 @@ describe('agora batch', () => {
   it('resumes an interrupted batch without redoing finished debates', async () => {
     const server = await mock([], 0.05);
     const { dir, out } = scenarios();
-    const args = ['batch', dir, '--seeds', '1,2,3', '--concurrency', '2', '--host', server.url, '--out', out, '--json'];
+    const args = [
+      'batch',
+      dir,
+      '--seeds',
+      '1,2,3',
+      '--concurrency',
+      '2',
+      '--host',
+      server.url,
+      '--out',
+      out,
+      '--json',
+    ];
     const { child, result } = startAgora(args);
     const deadline = Date.now() + 60_000;
     // Wait until at least one debate has finished, then kill the batch mid-flight.
@@ -114,11 +180,17 @@ describe('agora batch', () => {
       (run) => run.status === 'completed',
     );
     expect(finished.length).toBeGreaterThan(0);
-    const logs = new Map(finished.map((run) => [run.runId, readFileSync(path.join(run.runDir, 'events.jsonl'), 'utf8')]));
+    const logs = new Map(
+      finished.map((run) => [run.runId, readFileSync(path.join(run.runDir, 'events.jsonl'), 'utf8')]),
+    );
 
     const again = await runAgora(args);
     expect(again.code).toBe(0);
-    const summary = JSON.parse(again.stdout) as { completed: number; skipped: number; results: Array<{ runId: string; outcome: string }> };
+    const summary = JSON.parse(again.stdout) as {
+      completed: number;
+      skipped: number;
+      results: Array<{ runId: string; outcome: string }>;
+    };
     expect(summary.skipped).toBe(finished.length);
     expect(summary.completed + summary.skipped).toBe(6);
     for (const [runId, log] of logs) {
@@ -127,11 +199,28 @@ describe('agora batch', () => {
   });
 
   it('records a failing debate and finishes the others', async () => {
-    const server = await mock([{ match: { prompt: 'Motion: Tea is better than coffee' }, fault: 'error-500' }], 0);
+    const server = await mock(
+      [{ match: { prompt: 'Motion: Tea is better than coffee' }, fault: 'error-500' }],
+      0,
+    );
     const { dir, out } = scenarios();
-    const result = await runAgora(['batch', dir, '--concurrency', '2', '--host', server.url, '--out', out, '--json']);
+    const result = await runAgora([
+      'batch',
+      dir,
+      '--concurrency',
+      '2',
+      '--host',
+      server.url,
+      '--out',
+      out,
+      '--json',
+    ]);
     expect(result.code).toBe(6);
-    const summary = JSON.parse(result.stdout) as { completed: number; failed: number; results: Array<{ outcome: string; error: string | null }> };
+    const summary = JSON.parse(result.stdout) as {
+      completed: number;
+      failed: number;
+      results: Array<{ outcome: string; error: string | null }>;
+    };
     expect(summary).toMatchObject({ completed: 1, failed: 1 });
     expect(summary.results.find((item) => item.outcome === 'failed')?.error).toMatch(/failed in a row/);
   });
@@ -141,5 +230,53 @@ describe('agora batch', () => {
     expect(both.code).toBe(2);
     const none = await runAgora(['batch']);
     expect(none.code).toBe(2);
+  });
+});
+
+describe('agora leaderboard', () => {
+  it('ranks models, tallies agents and measures judge agreement for a batch, as tables, JSON and CSV', async () => {
+    const server = await mock([], 0);
+    const { dir, out } = scenarios();
+    const batch = await runAgora([
+      'batch',
+      dir,
+      '--repeat',
+      '2',
+      '--concurrency',
+      '2',
+      '--host',
+      server.url,
+      '--out',
+      out,
+      '--json',
+    ]);
+    const { batchId } = JSON.parse(batch.stdout) as { batchId: string };
+    const json = await runAgora(['leaderboard', '--out', out, '--batch', batchId, '--json']);
+    expect(json.code).toBe(0);
+    const tables = JSON.parse(json.stdout) as Array<{
+      title: string;
+      rows: Array<Record<string, unknown>>;
+      note?: string;
+    }>;
+    expect(tables.map((table) => table.title)).toEqual([
+      'Models',
+      'Agents',
+      'Ranking of models (Bradley-Terry)',
+      'Judge agreement',
+    ]);
+    const models = tables[0]?.rows ?? [];
+    // The knockout scenario: llama3 as X, mistral as every Y; 2 debates of 2 rounds each.
+    expect(models.find((row) => row.Model === 'mistral')).toMatchObject({ Debates: 2, Rounds: 4 });
+    expect(models.find((row) => row.Model === 'llama3')).toMatchObject({ Debates: 2, Rounds: 4 });
+    const ranking = tables[2]?.rows ?? [];
+    expect(ranking.map((row) => row.Model).sort()).toEqual(['llama3', 'mistral']);
+    // Matches: 4 knockout rounds and 4 duel rounds.
+    expect(ranking.every((row) => row.Matches === 8)).toBe(true);
+    expect(tables[3]?.note).toMatch(/Fleiss' kappa .* Krippendorff's alpha/);
+
+    const csv = await runAgora(['leaderboard', '--out', out, '--csv', '--table', 'ranking']);
+    expect(csv.stdout.split('\n')[0]).toBe('Model,Rating,95% interval,Wins,Losses,Ties,Matches');
+    const refused = await runAgora(['leaderboard', '--out', out, '--csv']);
+    expect(refused.code).toBe(2);
   });
 });

@@ -1,0 +1,252 @@
+/**
+ * Leaderboards from the run index: per model and per agent (debates, rounds debated, mean weighted
+ * score with a 95% interval, rotations caused or survived, knock-out rate), a Bradley-Terry
+ * ranking of models across debates, and how far the judges agree.
+ */
+import type { RunIndex } from '../store/run-index.js';
+import { fleissKappa, krippendorffAlpha, pairwiseAgreement } from './agreement.js';
+import { bradleyTerry, type Match } from './bradley-terry.js';
+import { meanInterval, proportionInterval } from './intervals.js';
+
+type Cell = string | number | null;
+export interface LeaderTable {
+  title: string;
+  columns: string[];
+  rows: Cell[][];
+  note?: string;
+}
+
+const round2 = (value: number | null | undefined) =>
+  value === null || value === undefined ? null : Math.round(value * 100) / 100;
+
+function rows<T extends Record<string, Cell>>(index: RunIndex, sql: string, params: Cell[]): T[] {
+  const result = index.query(sql, params);
+  return result.rows.map(
+    (row) => Object.fromEntries(result.columns.map((column, at) => [column, row[at] ?? null])) as T,
+  );
+}
+
+export function leaderboard(index: RunIndex, options: { batchId?: string } = {}): LeaderTable[] {
+  const filter = options.batchId ? 'WHERE r.batch_id = ?' : '';
+  const params: Cell[] = options.batchId ? [options.batchId] : [];
+  const runsIn = `(SELECT run_id FROM runs r ${filter})`;
+
+  // Knockout participants: who debated which rounds, with what score and outcome.
+  const stints = rows<{
+    run_id: string;
+    round: number;
+    debater: string;
+    debater_model: string;
+    x_model: string;
+    decision: string;
+    outcome: string;
+    mean_score: number | null;
+  }>(
+    index,
+    `SELECT run_id, round, debater, debater_model, x_model, decision, outcome, mean_score FROM rounds WHERE run_id IN ${runsIn} ORDER BY run_id, round`,
+    params,
+  );
+  const scores = rows<{ subject: string; subject_model: string; weighted_total: number; run_id: string }>(
+    index,
+    `SELECT subject, subject_model, weighted_total, run_id FROM evaluations WHERE abstained = 0 AND run_id IN ${runsIn}`,
+    params,
+  );
+  const xTurns = rows<{ run_id: string; agent: string; model: string }>(
+    index,
+    `SELECT DISTINCT run_id, agent, model FROM turns WHERE position = 'X' AND run_id IN ${runsIn}`,
+    params,
+  );
+
+  const participantTable = (
+    title: string,
+    keyOf: (name: string, model: string) => string,
+    label: string,
+  ): LeaderTable => {
+    type Tally = {
+      debates: Set<string>;
+      rounds: number;
+      scores: number[];
+      caused: number;
+      survived: number;
+      knockedOut: number;
+      stints: number;
+    };
+    const tallies = new Map<string, Tally>();
+    const get = (key: string) => {
+      let tally = tallies.get(key);
+      if (!tally) {
+        tally = {
+          debates: new Set(),
+          rounds: 0,
+          scores: [],
+          caused: 0,
+          survived: 0,
+          knockedOut: 0,
+          stints: 0,
+        };
+        tallies.set(key, tally);
+      }
+      return tally;
+    };
+    const xOf = new Map(xTurns.map((turn) => [turn.run_id, turn]));
+    for (const stint of stints) {
+      const y = get(keyOf(stint.debater, stint.debater_model));
+      y.debates.add(stint.run_id);
+      y.rounds += 1;
+      const rotated = stint.outcome === 'rotation' || stint.outcome === 'debate-over';
+      if (rotated) y.knockedOut += 1;
+      else y.survived += 1;
+      const x = xOf.get(stint.run_id);
+      if (x) {
+        const tally = get(keyOf(x.agent, x.model));
+        tally.debates.add(stint.run_id);
+        tally.rounds += 1;
+        if (rotated) tally.caused += 1;
+      }
+    }
+    // A stint is one Y agent's time at the podium in one debate.
+    const seen = new Set<string>();
+    for (const stint of stints) {
+      const id = `${stint.run_id}\u0000${stint.debater}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      get(keyOf(stint.debater, stint.debater_model)).stints += 1;
+    }
+    for (const score of scores)
+      get(keyOf(score.subject, score.subject_model)).scores.push(score.weighted_total);
+    const table: Cell[][] = [...tallies.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([key, tally]) => {
+        const mean = meanInterval(tally.scores);
+        const knockout = proportionInterval(tally.knockedOut, tally.stints);
+        return [
+          key,
+          tally.debates.size,
+          tally.rounds,
+          round2(mean?.mean),
+          mean ? `${round2(mean.low)}–${round2(mean.high)}` : null,
+          tally.caused,
+          tally.survived,
+          knockout ? round2(knockout.rate) : null,
+        ];
+      });
+    return {
+      title,
+      columns: [
+        label,
+        'Debates',
+        'Rounds',
+        'Mean score',
+        '95% interval',
+        'Rotations caused (X)',
+        'Rounds survived (Y)',
+        'Knock-out rate',
+      ],
+      rows: table,
+      note: 'Knockout debates. Mean weighted score (1-5) given by the judges to the agent as debating Y; the interval is Student-t.',
+    };
+  };
+
+  // Ranking: each knockout round is a match between X's model and the debating Y's model (Y wins
+  // by being kept); each duel round, and each formal verdict, is a match between the two sides' models.
+  const matches: Match[] = [];
+  for (const stint of stints) {
+    if (stint.x_model && stint.debater_model && stint.x_model !== stint.debater_model) {
+      matches.push({
+        a: stint.x_model,
+        b: stint.debater_model,
+        winner: stint.decision === 'rotate' ? 'a' : 'b',
+      });
+    }
+  }
+  const verdicts = rows<{ winner: string; a_model: string; b_model: string }>(
+    index,
+    `SELECT winner, a_model, b_model FROM judgements WHERE abstained = 0 AND run_id IN ${runsIn}`,
+    params,
+  );
+  for (const verdict of verdicts) {
+    if (!verdict.a_model || !verdict.b_model || verdict.a_model === verdict.b_model) continue;
+    const winner =
+      verdict.winner === 'a' || verdict.winner === 'affirmative'
+        ? 'a'
+        : verdict.winner === 'b' || verdict.winner === 'negative'
+          ? 'b'
+          : 'tie';
+    matches.push({ a: verdict.a_model, b: verdict.b_model, winner });
+  }
+  const ranking = bradleyTerry(matches);
+
+  // Judge agreement, per round of knockout judging.
+  const votes = rows<{
+    run_id: string;
+    round: number;
+    judge_model: string;
+    vote: string | null;
+    weighted_total: number | null;
+  }>(
+    index,
+    `SELECT run_id, round, judge_model, vote, weighted_total FROM evaluations WHERE run_id IN ${runsIn} ORDER BY run_id, round, seq`,
+    params,
+  );
+  const byRound = new Map<string, typeof votes>();
+  for (const vote of votes) {
+    const key = `${vote.run_id}|${vote.round}`;
+    byRound.set(key, [...(byRound.get(key) ?? []), vote]);
+  }
+  const units = [...byRound.values()];
+  const complete = units.filter((unit) => unit.every((vote) => vote.vote !== null));
+  const raterCount = complete[0]?.length ?? 0;
+  const kappa = fleissKappa(
+    complete
+      .filter((unit) => unit.length === raterCount)
+      .map((unit) => [
+        unit.filter((vote) => vote.vote === 'continue').length,
+        unit.filter((vote) => vote.vote === 'rotate').length,
+      ]),
+  );
+  const alpha = krippendorffAlpha(
+    units.map((unit) => unit.map((vote) => vote.weighted_total)),
+    'interval',
+  );
+  const agreement = pairwiseAgreement(units.map((unit) => unit.map((vote) => vote.vote)));
+  const perModel = new Map<string, { agree: number; total: number }>();
+  for (const unit of units) {
+    const cast = unit.filter((vote) => vote.vote !== null);
+    const rotate = cast.filter((vote) => vote.vote === 'rotate').length;
+    const majority = rotate * 2 > cast.length ? 'rotate' : rotate * 2 < cast.length ? 'continue' : null;
+    if (!majority) continue;
+    for (const vote of cast) {
+      const tally = perModel.get(vote.judge_model) ?? { agree: 0, total: 0 };
+      tally.total += 1;
+      if (vote.vote === majority) tally.agree += 1;
+      perModel.set(vote.judge_model, tally);
+    }
+  }
+
+  return [
+    participantTable('Models', (_name, model) => model, 'Model'),
+    participantTable('Agents', (name, model) => `${name} (${model})`, 'Agent'),
+    {
+      title: 'Ranking of models (Bradley-Terry)',
+      columns: ['Model', 'Rating', '95% interval', 'Wins', 'Losses', 'Ties', 'Matches'],
+      rows: ranking.map((player) => [
+        player.player,
+        Math.round(player.rating),
+        `${Math.round(player.low)}–${Math.round(player.high)}`,
+        player.wins,
+        player.losses,
+        player.ties,
+        player.matches,
+      ]),
+      note: 'Bradley-Terry strengths on an Elo-like scale (mean 1500), fitted by MM with a weak prior; intervals from 200 bootstrap resamples of the matches. A match: a knockout round (X model against the debating Y model, Y wins by being kept), a duel round, or a formal verdict.',
+    },
+    {
+      title: 'Judge agreement',
+      columns: ['Judge model', 'Votes with a majority', 'Agreed with it', 'Agreement'],
+      rows: [...perModel.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([model, tally]) => [model, tally.total, tally.agree, round2(tally.agree / tally.total)]),
+      note: `Across ${units.length} judged rounds: pairwise vote agreement ${round2(agreement) ?? 'n/a'}; Fleiss' kappa on continue/rotate votes ${round2(kappa) ?? 'n/a'} (${complete.length} rounds with every vote cast); Krippendorff's alpha (interval) on weighted totals ${round2(alpha) ?? 'n/a'}.`,
+    },
+  ];
+}

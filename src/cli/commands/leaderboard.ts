@@ -1,0 +1,64 @@
+/** `agora leaderboard [--batch id] [--json | --csv --table NAME]`: models, agents, ranking and judge agreement. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { leaderboard } from '../../analytics/leaderboard.js';
+import { UsageError } from '../../core/errors.js';
+import { formatNamed } from '../../formats/index.js';
+import { rebuildIndex } from '../../manager/indexing.js';
+import { INDEX_FILE, RunIndex } from '../../store/run-index.js';
+import type { CliIo } from '../io.js';
+import { parseCommand } from '../parse.js';
+import { renderTable } from '../table-output.js';
+
+const TABLES = ['models', 'agents', 'ranking', 'judges'] as const;
+
+export async function leaderboardCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseCommand('leaderboard', argv, {
+    out: { type: 'string' },
+    batch: { type: 'string' },
+    json: { type: 'boolean' },
+    csv: { type: 'boolean' },
+    table: { type: 'string' },
+  });
+  const picked = values.table ? TABLES.indexOf(values.table as (typeof TABLES)[number]) : -1;
+  if (values.table && picked === -1) throw new UsageError(`--table must be one of ${TABLES.join(', ')}`);
+  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
+  const file = path.join(outDir, INDEX_FILE);
+  const index = existsSync(file)
+    ? await RunIndex.open(file)
+    : (await rebuildIndex(outDir, formatNamed)).index;
+  try {
+    const tables = leaderboard(index, values.batch ? { batchId: values.batch } : {});
+    const chosen = picked === -1 ? tables : [tables[picked] as (typeof tables)[number]];
+    if (values.json) {
+      io.stdout.write(
+        `${JSON.stringify(
+          chosen.map((table) => ({ ...table, rows: renderJsonRows(table) })),
+          null,
+          2,
+        )}\n`,
+      );
+      return 0;
+    }
+    if (values.csv) {
+      if (chosen.length !== 1)
+        throw new UsageError('--csv prints one table: add --table models|agents|ranking|judges');
+      const [table] = chosen;
+      if (table) io.stdout.write(renderTable(table.columns, table.rows, 'csv'));
+      return 0;
+    }
+    for (const table of chosen) {
+      io.stdout.write(`\n${table.title}\n${renderTable(table.columns, table.rows, 'table')}`);
+      if (table.note) io.stdout.write(`${table.note}\n`);
+    }
+    return 0;
+  } finally {
+    index.close();
+  }
+}
+
+function renderJsonRows(table: { columns: string[]; rows: Array<Array<string | number | null>> }) {
+  return table.rows.map((row) =>
+    Object.fromEntries(table.columns.map((column, at) => [column, row[at] ?? null])),
+  );
+}
