@@ -17,7 +17,8 @@ Commands
   demo [scenario.yaml]    the same debate on the built-in Ollama simulator (npm run demo)
       --profile NAME        instant, gpu (default), gpu-small or cpu; --speed X scales its waiting
   resume <run>            continue an interrupted, stopped or failed run from its event log
-                          (--host, --out, --quiet, --json, --verbose, --timeout as for run)
+                          (--host, --out, --quiet, --json, --verbose, --timeout as for run;
+                          --demo resumes a demo run on the built-in simulator)
   stop <run>              ask a run in another process to stop after the step in flight
   runs [--json]           list runs with status, topic, progress and stop reason (--out DIR)
   show <run> [--json]     print a run's transcript as Markdown (or JSON)

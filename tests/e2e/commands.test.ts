@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
-import { closedPort, projectRoot, runAgora, tempDir } from '../helpers/cli.js';
+import { closedPort, projectRoot, runAgora, startAgora, tempDir } from '../helpers/cli.js';
 import { onlyRunDir, readTranscript } from '../helpers/transcripts.js';
 
 const servers: MockOllama[] = [];
@@ -71,6 +71,28 @@ describe('agora demo', () => {
     expect(summary.status).toBe('completed');
     expect(readTranscript(summary.runDir).topic).toBe('Should voting be compulsory?');
     expect(readdirSync(out)[0]).toMatch(/should-voting-be-compulsory/);
+  });
+});
+
+describe('agora resume --demo', () => {
+  it('continues an interrupted demo run on the simulator, and says so', async () => {
+    const out = path.join(tempDir(), 'runs');
+    const { child, result } = startAgora(['demo', '--rounds', '2', '--speed', '0.2', '--out', out, '--quiet']);
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      try {
+        if (readFileSync(path.join(onlyRunDir(out), 'events.jsonl'), 'utf8').split('\n').length > 3) break;
+      } catch {
+        // Not started yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGKILL');
+    await result;
+    const resumed = await runAgora(['resume', onlyRunDir(out), '--demo', '--quiet']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(/resuming on Agora's built-in Ollama simulator/);
+    expect(readTranscript(onlyRunDir(out)).status).toBe('completed');
   });
 });
 

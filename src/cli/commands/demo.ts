@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Scenario } from '../../config/scenario.js';
 import { UsageError } from '../../core/errors.js';
 import { scenarioModels } from '../../formats/scenario-models.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
@@ -14,6 +15,17 @@ import { debateOptions, scenarioFromArguments } from './run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
+
+/** The simulator, serving every model the scenario may call. */
+export function startDemoServer(
+  scenario: Scenario,
+  profile: (typeof PROFILES)[number] = 'gpu',
+  speed = 0.05,
+) {
+  const { required, fallbacks } = scenarioModels(scenario);
+  const models = [...new Set([...required, ...fallbacks, ...DEFAULT_MODELS])];
+  return startMockOllama({ models, profile, speed });
+}
 
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('demo', argv, {
@@ -34,9 +46,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     io,
     path.join(projectRoot, 'scenarios', 'abortion.yaml'),
   );
-  const { required, fallbacks } = scenarioModels(scenario);
-  const models = [...new Set([...required, ...fallbacks, ...DEFAULT_MODELS])];
-  const server = await startMockOllama({ models, profile: profile as (typeof PROFILES)[number], speed });
+  const server = await startDemoServer(scenario, profile as (typeof PROFILES)[number], speed);
   try {
     if (!values.json) {
       io.stdout.write(

@@ -9,6 +9,7 @@ import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
 import { numberFlag, parseCommand } from '../parse.js';
 import { runDebate } from '../run-debate.js';
+import { startDemoServer } from './demo.js';
 
 export async function resumeCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('resume', argv, {
@@ -18,6 +19,7 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
     json: { type: 'boolean' },
     verbose: { type: 'boolean' },
     timeout: { type: 'string' },
+    demo: { type: 'boolean' },
   });
   const out = path.resolve(io.cwd, values.out ?? 'transcripts');
   const runDir = findRunDir(positionals[0], out, 'resume');
@@ -31,25 +33,31 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
       return ExitCode.ok;
     }
     const { scenario } = loaded;
-    const host = resolveOllamaHost({
-      flag: values.host,
-      scenario: scenario.ollama.host,
-      env: io.env.OLLAMA_HOST,
-    });
+    // A run begun with `demo` goes on against the simulator only when asked to: never silently.
+    const simulator = values.demo ? await startDemoServer(scenario) : undefined;
+    const host =
+      simulator?.url ??
+      resolveOllamaHost({ flag: values.host, scenario: scenario.ollama.host, env: io.env.OLLAMA_HOST });
+    if (simulator && !values.json)
+      io.stdout.write(`Demo: resuming on Agora's built-in Ollama simulator at ${simulator.url}.\n`);
     const timeoutSeconds = numberFlag('timeout', values.timeout, 1);
-    return await runDebate(
-      scenario,
-      host,
-      {
-        out,
-        quiet: values.quiet ?? false,
-        json: values.json ?? false,
-        verbose: values.verbose ?? false,
-        ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
-      },
-      io,
-      { loaded, lockHeld: true },
-    );
+    try {
+      return await runDebate(
+        scenario,
+        host,
+        {
+          out,
+          quiet: values.quiet ?? false,
+          json: values.json ?? false,
+          verbose: values.verbose ?? false,
+          ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
+        },
+        io,
+        { loaded, lockHeld: true },
+      );
+    } finally {
+      await simulator?.close();
+    }
   } finally {
     release();
   }

@@ -77,8 +77,11 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
     simulatedSecondsPerSide: { X: side('X'), Y: side('Y') },
     rounds: state.rounds.filter((round) => round.end).length,
     rotations: state.rounds.filter((round) => round.end?.rotation).length,
+    // Every call counts, retries included.
     modelCalls:
-      statements.length + votes.reduce((sum, vote) => sum + vote.attempts, 0) + state.summaries.length,
+      statements.reduce((sum, statement) => sum + (statement.attempts ?? 1), 0) +
+      votes.reduce((sum, vote) => sum + vote.attempts, 0) +
+      state.summaries.length,
     promptTokens: calls.reduce((sum, item) => sum + item.promptTokens, 0),
     outputTokens: calls.reduce((sum, item) => sum + item.outputTokens, 0),
     abstentions: votes.filter((vote) => vote.abstained).length,
