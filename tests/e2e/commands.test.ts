@@ -77,7 +77,16 @@ describe('agora demo', () => {
 describe('agora resume --demo', () => {
   it('continues an interrupted demo run on the simulator, and says so', async () => {
     const out = path.join(tempDir(), 'runs');
-    const { child, result } = startAgora(['demo', '--rounds', '2', '--speed', '0.2', '--out', out, '--quiet']);
+    const { child, result } = startAgora([
+      'demo',
+      '--rounds',
+      '2',
+      '--speed',
+      '0.2',
+      '--out',
+      out,
+      '--quiet',
+    ]);
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       try {
