@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { type Criteria, SCORE_MAX, SCORE_MIN } from './criteria.js';
 
-export function judgeAnswerSchema(criteria: Criteria) {
+function buildJudgeAnswerSchema(criteria: Criteria) {
   const scores = Object.fromEntries(
     Object.keys(criteria).map((name) => [name, z.number().int().min(SCORE_MIN).max(SCORE_MAX)]),
   );
@@ -18,14 +18,30 @@ export function judgeAnswerSchema(criteria: Criteria) {
   });
 }
 
+// Built once per criteria set: building zod and JSON schemas on every judge call was a large part
+// of the engine's own CPU time per model call.
+const answerSchemas = new WeakMap<Criteria, ReturnType<typeof buildJudgeAnswerSchema>>();
+const answerJsonSchemas = new WeakMap<Criteria, Record<string, unknown>>();
+
+export function judgeAnswerSchema(criteria: Criteria) {
+  let schema = answerSchemas.get(criteria);
+  if (!schema) {
+    schema = buildJudgeAnswerSchema(criteria);
+    answerSchemas.set(criteria, schema);
+  }
+  return schema;
+}
+
 export type JudgeAnswer = z.infer<ReturnType<typeof judgeAnswerSchema>>;
 
 /** The JSON schema sent as Ollama's `format`, so the model's sampler can only produce valid answers. */
 export function judgeAnswerJsonSchema(criteria: Criteria): Record<string, unknown> {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(judgeAnswerSchema(criteria)) as Record<
-    string,
-    unknown
-  >;
+  let schema = answerJsonSchemas.get(criteria);
+  if (!schema) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(judgeAnswerSchema(criteria)) as Record<string, unknown>;
+    schema = rest;
+    answerJsonSchemas.set(criteria, schema);
+  }
   return schema;
 }
 
