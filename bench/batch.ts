@@ -3,7 +3,6 @@
  * profile, running in a separate process, so the figures are the engine's own.
  * `npm run bench:batch [-- N concurrency]`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,20 +11,12 @@ import type { ProgressCounts } from '../src/batch/batch-progress.js';
 import { runBatch } from '../src/batch/run-batch.js';
 import { LimitedProvider } from '../src/llm/limited-provider.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
+import { startMockProcess } from './mock-process.js';
 
 const debates = Number(process.argv[2] ?? 200);
 const concurrency = Number(process.argv[3] ?? 4);
 
-const mock = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mock-ollama', '--port', '0'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const url = await new Promise<string>((resolve, reject) => {
-  mock.stdout.on('data', (chunk: Buffer) => {
-    const found = /http:\/\/127\.0\.0\.1:\d+/.exec(chunk.toString());
-    if (found) resolve(found[0]);
-  });
-  mock.on('exit', () => reject(new Error('the mock server exited')));
-});
+const { url, process: mock } = await startMockProcess();
 
 const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-batch-'));
 const plan = await buildPlan({

@@ -3,7 +3,6 @@
  * folding, event log appends with fsync, transcript writes, HTTP client work) while the mock Ollama
  * answers instantly from a separate process. `npm run bench:engine [-- scenario.yaml runs]`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,20 +14,12 @@ import { OllamaProvider } from '../src/llm/ollama-provider.js';
 import type { AnyFormat } from '../src/manager/debate-manager.js';
 import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
 import { createRunLogger } from '../src/manager/logger.js';
+import { startMockProcess } from './mock-process.js';
 
 const scenarioFile = process.argv[2] ?? 'scenarios/abortion.yaml';
 const runs = Number(process.argv[3] ?? 5);
 
-const mock = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'mock-ollama', '--port', '0'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const url = await new Promise<string>((resolve, reject) => {
-  mock.stdout.on('data', (chunk: Buffer) => {
-    const found = /http:\/\/127\.0\.0\.1:\d+/.exec(chunk.toString());
-    if (found) resolve(found[0]);
-  });
-  mock.on('exit', () => reject(new Error('the mock server exited')));
-});
+const { url, process: mock } = await startMockProcess();
 
 const scenario = await loadScenario(scenarioFile);
 const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-'));

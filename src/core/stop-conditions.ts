@@ -33,3 +33,18 @@ export function checkLimits(usage: RunUsage, limits: RunLimits): LimitStop | nul
   }
   return null;
 }
+
+/** The limits a scenario sets (its `stop` and `reliability` blocks), checked against a run's usage. */
+export function checkScenarioLimits(
+  usage: RunUsage,
+  scenario: {
+    stop: { max_runtime_seconds: number; max_total_output_tokens: number };
+    reliability: { max_consecutive_failures: number };
+  },
+): LimitStop | null {
+  return checkLimits(usage, {
+    maxRuntimeSeconds: scenario.stop.max_runtime_seconds,
+    maxTotalOutputTokens: scenario.stop.max_total_output_tokens,
+    maxConsecutiveFailures: scenario.reliability.max_consecutive_failures,
+  });
+}

@@ -38,7 +38,10 @@ export type JudgeAnswer = z.infer<ReturnType<typeof judgeAnswerSchema>>;
 export function judgeAnswerJsonSchema(criteria: Criteria): Record<string, unknown> {
   let schema = answerJsonSchemas.get(criteria);
   if (!schema) {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(judgeAnswerSchema(criteria)) as Record<string, unknown>;
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(judgeAnswerSchema(criteria)) as Record<
+      string,
+      unknown
+    >;
     schema = rest;
     answerJsonSchemas.set(criteria, schema);
   }

@@ -1,27 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { FORMAL_PLAN } from '../../src/formats/formal/formal-plan.js';
-import { type MockOllama, type ScriptRule, startMockOllama } from '../../src/mock-ollama/index.js';
+import type { MockOllama } from '../../src/mock-ollama/index.js';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
 import { comparable, onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
-const servers: MockOllama[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function mock(options: { script?: ScriptRule[]; speed?: number; models?: string[] } = {}) {
-  const server = await startMockOllama({
-    models: options.models ?? ['llama3', 'mistral'],
-    profile: options.speed ? 'gpu' : 'instant',
-    speed: options.speed ?? 0,
-    script: options.script ?? [],
-  });
-  servers.push(server);
-  return server;
-}
+const mock = useMockServers({ models: ['llama3', 'mistral'] });
 
 const FAST = {
   attempts: 2,
@@ -226,7 +213,7 @@ describe('format: formal', () => {
       scenario.out,
       '--quiet',
     ]);
-    await waitForLines(scenario.out, 6);
+    await waitForEvents(scenario.out, 6);
     child.kill('SIGKILL');
     await result;
     const runDir = onlyRunDir(scenario.out);
@@ -314,7 +301,7 @@ describe('format: duel', () => {
       scenario.out,
       '--quiet',
     ]);
-    await waitForLines(scenario.out, 4);
+    await waitForEvents(scenario.out, 4);
     child.kill('SIGINT');
     expect((await result).code).toBe(130);
     const runDir = onlyRunDir(scenario.out);
@@ -343,18 +330,3 @@ describe('format: duel', () => {
     expect(rounds[1]?.judgement).toMatchObject({ abstained: false });
   });
 });
-
-async function waitForLines(out: string, count: number): Promise<void> {
-  const { readFileSync } = await import('node:fs');
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      if (readFileSync(path.join(onlyRunDir(out), 'events.jsonl'), 'utf8').split('\n').length - 1 >= count)
-        return;
-    } catch {
-      // Not started yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`fewer than ${count} events`);
-}

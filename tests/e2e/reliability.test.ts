@@ -1,17 +1,13 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { type MockOllama, type ScriptRule, startMockOllama } from '../../src/mock-ollama/index.js';
+import type { MockOllama } from '../../src/mock-ollama/index.js';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
 import { voteRule } from '../helpers/judge-script.js';
+import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
 import { type TestScenarioOptions, testScenario } from '../helpers/scenario.js';
 import { comparable, onlyRunDir, readEvents, readTranscript } from '../helpers/transcripts.js';
-
-const servers: MockOllama[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
 
 /** Fast retries so fault tests take milliseconds, not seconds. */
 const FAST_RETRIES = {
@@ -22,16 +18,7 @@ const FAST_RETRIES = {
   max_consecutive_failures: 3,
 };
 
-async function mock(options: { script?: ScriptRule[]; speed?: number; models?: string[] } = {}) {
-  const server = await startMockOllama({
-    models: options.models ?? ['llama3', 'mistral', 'qwen2.5'],
-    profile: options.speed ? 'gpu' : 'instant',
-    speed: options.speed ?? 0,
-    script: options.script ?? [],
-  });
-  servers.push(server);
-  return server;
-}
+const mock = useMockServers();
 
 function writeScenario(
   options: TestScenarioOptions & { reliability?: object; stop?: object; x?: object } = {},
@@ -45,20 +32,6 @@ function writeScenario(
   const file = path.join(dir, 'scenario.yaml');
   writeFileSync(file, stringify(data));
   return { file, out: path.join(dir, 'runs') };
-}
-
-async function waitForEvents(out: string, count: number, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const lines = readFileSync(path.join(onlyRunDir(out), 'events.jsonl'), 'utf8').split('\n').length - 1;
-      if (lines >= count) return;
-    } catch {
-      // The run folder does not exist yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`fewer than ${count} events after ${timeoutMs} ms`);
 }
 
 async function reference(scenario: ReturnType<typeof writeScenario>, server: MockOllama) {
@@ -222,7 +195,7 @@ describe('resume after a crash or a stop', () => {
     await result;
 
     writeFileSync(path.join(runDir, 'run.lock'), '2147483646\n');
-    await servers[0]?.close();
+    await server.close();
     const fast = await mock();
     const resumed = await runAgora(['resume', runDir, '--host', fast.url, '--quiet']);
     expect(resumed.code).toBe(0);

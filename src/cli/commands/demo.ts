@@ -11,7 +11,7 @@ import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
 import type { CliIo } from '../io.js';
 import { numberFlag, parseCommand } from '../parse.js';
 import { runDebate } from '../run-debate.js';
-import { debateOptions, scenarioFromArguments } from './run.js';
+import { debateFlags, debateOptions, scenarioFromArguments } from './run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
@@ -38,7 +38,6 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
   }
   const speed = numberFlag('speed', values.speed, 0) ?? 0.05;
-  const timeoutSeconds = numberFlag('timeout', values.timeout, 1);
   const scenario = await scenarioFromArguments(
     'demo',
     positionals,
@@ -53,18 +52,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
         `Demo: Agora's built-in Ollama simulator is answering at ${server.url} (profile ${profile}). The statements are generated text, not a language model's.\n`,
       );
     }
-    return await runDebate(
-      scenario,
-      server.url,
-      {
-        out: path.resolve(io.cwd, values.out ?? 'transcripts'),
-        quiet: values.quiet ?? false,
-        json: values.json ?? false,
-        verbose: values.verbose ?? false,
-        ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
-      },
-      io,
-    );
+    return await runDebate(scenario, server.url, debateFlags(values, io), io);
   } finally {
     await server.close();
   }

@@ -11,7 +11,7 @@ import { UsageError } from '../../core/errors.js';
 import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import type { CliIo } from '../io.js';
 import { integerFlag, numberFlag, parseCommand } from '../parse.js';
-import { runDebate } from '../run-debate.js';
+import { type DebateFlags, runDebate } from '../run-debate.js';
 import { applyOverrides } from '../scenario-overrides.js';
 
 export const debateOptions = {
@@ -26,7 +26,7 @@ export const debateOptions = {
   timeout: { type: 'string' },
 } as const;
 
-type DebateValues = {
+export type DebateValues = {
   [key in keyof typeof debateOptions]?: (typeof debateOptions)[key]['type'] extends 'boolean'
     ? boolean
     : string;
@@ -81,17 +81,17 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     scenario: scenario.ollama.host,
     env: io.env.OLLAMA_HOST,
   });
+  return runDebate(scenario, host, debateFlags(values, io), io);
+}
+
+/** The flags every debate-running command shares, read once. */
+export function debateFlags(values: DebateValues, io: CliIo): DebateFlags {
   const timeoutSeconds = numberFlag('timeout', values.timeout, 1);
-  return runDebate(
-    scenario,
-    host,
-    {
-      out: path.resolve(io.cwd, values.out ?? 'transcripts'),
-      quiet: values.quiet ?? false,
-      json: values.json ?? false,
-      verbose: values.verbose ?? false,
-      ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
-    },
-    io,
-  );
+  return {
+    out: path.resolve(io.cwd, values.out ?? 'transcripts'),
+    quiet: values.quiet ?? false,
+    json: values.json ?? false,
+    verbose: values.verbose ?? false,
+    ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
+  };
 }

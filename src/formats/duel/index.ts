@@ -5,7 +5,7 @@
 import Table from 'cli-table3';
 import { z } from 'zod';
 import type { DoneStep, FormatDefinition } from '../../core/format.js';
-import { checkLimits } from '../../core/stop-conditions.js';
+import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
@@ -34,11 +34,7 @@ export function nextDuelStep(state: DuelState): DuelStep | DoneStep {
   const lastJudged = judged.at(-1)?.round ?? 0;
   if (lastJudged >= scenario.max_rounds)
     return { kind: 'done', status: 'completed', stopReason: 'max_rounds' };
-  const limit = checkLimits(state, {
-    maxRuntimeSeconds: scenario.stop.max_runtime_seconds,
-    maxTotalOutputTokens: scenario.stop.max_total_output_tokens,
-    maxConsecutiveFailures: scenario.reliability.max_consecutive_failures,
-  });
+  const limit = checkScenarioLimits(state, scenario);
   if (limit) return { kind: 'done', ...limit };
   if (scenario.stop.judge_early_stop && judged.length >= 2) {
     const lastTwo = judged.slice(-2);

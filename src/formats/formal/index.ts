@@ -5,7 +5,7 @@
 import Table from 'cli-table3';
 import { z } from 'zod';
 import type { DoneStep, FormatDefinition, StepContext } from '../../core/format.js';
-import { checkLimits } from '../../core/stop-conditions.js';
+import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls } from '../shared/sequence-state.js';
@@ -37,11 +37,7 @@ function verdictSchema(criteria: string[]) {
 export function nextFormalStep(state: FormalState): FormalStep | DoneStep {
   const { scenario } = state;
   if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
-  const limit = checkLimits(state, {
-    maxRuntimeSeconds: scenario.stop.max_runtime_seconds,
-    maxTotalOutputTokens: scenario.stop.max_total_output_tokens,
-    maxConsecutiveFailures: scenario.reliability.max_consecutive_failures,
-  });
+  const limit = checkScenarioLimits(state, scenario);
   if (limit) return { kind: 'done', ...limit };
   const item = FORMAL_PLAN[state.statements.length];
   if (item) return item;

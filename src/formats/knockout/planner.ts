@@ -5,7 +5,7 @@
 import { promptChars } from '../../agents/prompts.js';
 import { calibrate, estimateTokens, promptBudget } from '../../context/token-estimate.js';
 import type { DoneStep } from '../../core/format.js';
-import { checkLimits } from '../../core/stop-conditions.js';
+import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { tallyVotes } from '../../judging/tally.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { decideRotation } from '../../rotation/rotation-policy.js';
@@ -23,11 +23,7 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
   if (last?.end && last.number >= scenario.debate.rounds) {
     return { kind: 'done', status: 'completed', stopReason: 'max_rounds' };
   }
-  const limit = checkLimits(state, {
-    maxRuntimeSeconds: scenario.stop.max_runtime_seconds,
-    maxTotalOutputTokens: scenario.stop.max_total_output_tokens,
-    maxConsecutiveFailures: scenario.reliability.max_consecutive_failures,
-  });
+  const limit = checkScenarioLimits(state, scenario);
   if (limit) return { kind: 'done', ...limit };
   if (last?.end && scenario.stop.judge_early_stop && noNewArguments(state, 2)) {
     return { kind: 'done', status: 'completed', stopReason: 'judge_early_stop' };
