@@ -10,7 +10,7 @@ import { mapConcurrent } from '../core/concurrency.js';
 import { formatNamed } from '../formats/index.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
 import { type AnyFormat, driveDebate, loadRun, namedRunDir, runPaths } from '../manager/debate-manager.js';
-import { BATCHES_FOLDER, type BatchRecord, indexBatch, indexRun } from '../manager/indexing.js';
+import { BATCHES_FOLDER, type BatchRecord, indexBatch, indexRuns } from '../manager/indexing.js';
 import { createRunLogger } from '../manager/logger.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import { writeFileAtomic } from '../store/write-files.js';
@@ -41,6 +41,13 @@ export interface RunBatchOptions {
   signal: AbortSignal;
 }
 
+interface RunOneOptions extends RunBatchOptions {
+  indexLater: (runDir: string) => void;
+}
+
+/** Finished runs are indexed in groups, so a large batch reads and writes the index rarely. */
+const INDEX_EVERY = 25;
+
 export function batchFolder(outDir: string, batchId: string): string {
   return path.join(outDir, BATCHES_FOLDER, batchId);
 }
@@ -61,7 +68,7 @@ export function batchRecord(plan: BatchPlan, createdAt: string): BatchRecord {
   };
 }
 
-async function runOne(item: BatchItem, options: RunBatchOptions): Promise<BatchResult> {
+async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchResult> {
   const started = systemClock.monotonicMs();
   const base = {
     runId: item.runId,
@@ -79,6 +86,8 @@ async function runOne(item: BatchItem, options: RunBatchOptions): Promise<BatchR
     const peek = loadRun(runDir, formatNamed);
     const progress = peek.format.progress(peek.state);
     if (progress.status === 'completed') {
+      // Indexed again in case the batch was killed before its last group of runs was indexed.
+      options.indexLater(runDir);
       return { ...base, outcome: 'skipped', stopReason: progress.stopReason, error: null, realMs: 0 };
     }
   }
@@ -114,7 +123,7 @@ async function runOne(item: BatchItem, options: RunBatchOptions): Promise<BatchR
       format = found;
       outcome = await driveDebate({ ...common, format, start: { runId: item.runId, scenario } });
     }
-    await indexRun(options.outDir, runDir, formatNamed);
+    options.indexLater(runDir);
     const { status, stopReason, error } = outcome.transcript;
     return {
       ...base,
@@ -148,7 +157,25 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
     writeFileAtomic(planFile, `${JSON.stringify(record, null, 2)}\n`);
     await indexBatch(outDir, record);
   }
-  return mapConcurrent(plan.items, options.concurrency, async (item) => {
+  let pending: string[] = [];
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    const runDirs = pending;
+    pending = [];
+    flushing = flushing
+      .then(() => indexRuns(outDir, runDirs, formatNamed))
+      .catch((error: Error) =>
+        options.onEvent(
+          `warning: the run index was not updated (${error.message}); \`agora reindex\` rebuilds it`,
+        ),
+      );
+    return flushing;
+  };
+  const indexLater = (runDir: string) => {
+    pending.push(runDir);
+    if (pending.length >= INDEX_EVERY) void flush();
+  };
+  const results = await mapConcurrent(plan.items, options.concurrency, async (item) => {
     if (options.stopRequested()) {
       return {
         runId: item.runId,
@@ -161,7 +188,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
         realMs: 0,
       };
     }
-    const result = await runOne(item, options);
+    const result = await runOne(item, { ...options, indexLater });
     if (result.outcome === 'skipped') counts.skipped += 1;
     else if (result.outcome === 'completed') {
       counts.done += 1;
@@ -172,4 +199,6 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
     );
     return result;
   });
+  await flush();
+  return results;
 }

@@ -36,8 +36,16 @@ function batchOfRun(outDir: string, runId: string): string | null {
 
 /** Records (or refreshes) one run in the index. */
 export async function indexRun(outDir: string, runDir: string, formats: FormatLookup) {
-  const rows = rowsFor(runDir, formats, batchOfRun(outDir, path.basename(runDir)));
-  await updateIndex(outDir, (index) => index.putRun(rows));
+  await indexRuns(outDir, [runDir], formats);
+}
+
+/** Records several runs in one update: the index is read and written once, not once per run. */
+export async function indexRuns(outDir: string, runDirs: readonly string[], formats: FormatLookup) {
+  if (runDirs.length === 0) return;
+  const rows = runDirs.map((runDir) => rowsFor(runDir, formats, batchOfRun(outDir, path.basename(runDir))));
+  await updateIndex(outDir, (index) => {
+    for (const row of rows) index.putRun(row);
+  });
 }
 
 /** Records a batch's plan in the index. */
