@@ -63,6 +63,8 @@ const LINEUP_KEYS: Record<Scenario['format'], string[]> = {
   knockout: ['x', 'y', 'all'],
   duel: ['a', 'b', 'judge', 'all'],
   formal: ['a', 'b', 'all'],
+  // Roles name the agents' models: architect=llama3; judge= names the judge's.
+  critique: ['judge', 'all'],
 };
 
 /** The scenario with a model line-up applied: x/y for knockout, a/b/judge for duels, a/b for formal debaters. */
@@ -91,6 +93,12 @@ export function applyLineup(scenario: Scenario, lineup: Lineup | null): Scenario
           a: { ...scenario.debaters.a, model: pick('a', scenario.debaters.a.model) },
           b: { ...scenario.debaters.b, model: pick('b', scenario.debaters.b.model) },
         },
+        judge: { ...scenario.judge, model: pick('judge', scenario.judge.model) },
+      };
+    case 'critique':
+      return {
+        ...scenario,
+        agents: scenario.agents.map((agent) => ({ ...agent, model: pick(agent.role, agent.model) })),
         judge: { ...scenario.judge, model: pick('judge', scenario.judge.model) },
       };
     case 'formal': {

@@ -14,6 +14,10 @@ Commands
       --json                print a machine-readable summary on stdout and nothing else
       --verbose             debug logs on stderr (always written to <run dir>/run.log)
       --timeout SECONDS     upper bound for one model call (default 600)
+      --format NAME         knockout, formal, duel or critique; with --topic, no scenario file is needed
+      --problem-file FILE   the problem (topic) from a file
+      --agents ROLES        critique: keep only agents with these roles (architect,performance)
+      --output FILE         also write the result: the transcript for .json, else the solution or Markdown
   demo [scenario.yaml]    the same debate on the built-in Ollama simulator (npm run demo)
       --profile NAME        instant, gpu (default), gpu-small or cpu; --speed X scales its waiting
   resume <run>            continue an interrupted, stopped or failed run from its event log

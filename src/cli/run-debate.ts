@@ -8,6 +8,7 @@ import { createRunDir, driveDebate, type LoadedRun } from '../manager/debate-man
 import { indexRun } from '../manager/indexing.js';
 import { createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
+import { writeFileAtomic } from '../store/write-files.js';
 import type { CliIo } from './io.js';
 import { checkServer, preflight } from './preflight.js';
 import { describeSides, prepareScenario } from './prepare-scenario.js';
@@ -18,6 +19,8 @@ export interface DebateFlags {
   json: boolean;
   verbose: boolean;
   requestTimeoutMs?: number;
+  /** Also write the outcome here: the whole transcript for a .json file, else the solution or Markdown. */
+  output?: string;
 }
 
 export interface ResumeTarget {
@@ -98,6 +101,13 @@ export async function runDebate(
       io.stderr.write(
         `warning: the run index was not updated (${(error as Error).message}); \`agora reindex\` rebuilds it\n`,
       );
+    }
+    if (flags.output) {
+      const text = flags.output.endsWith('.json')
+        ? `${JSON.stringify(transcript, null, 2)}\n`
+        : (format.solutionText?.(outcome.state) ?? format.markdown(outcome.state));
+      writeFileAtomic(flags.output, text);
+      if (!flags.json) io.stdout.write(`Wrote ${flags.output}\n`);
     }
     if (flags.json) {
       const progress = format.progress(outcome.state);

@@ -31,6 +31,8 @@ export function defaultScenarioData(format: FormatName, topic: string): Record<s
     case 'formal':
       // No debaters: two distinct models are picked (by seed) from those the server has.
       return { format, topic };
+    case 'critique':
+      return { format, topic };
     case 'duel':
       return {
         format,

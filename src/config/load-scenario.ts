@@ -5,6 +5,7 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
+import { resolveRolePrompt } from '../agents/role-prompts.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { formatFieldPath } from './field-path.js';
 import type { ContextFile, Scenario } from './scenario.js';
@@ -109,12 +110,20 @@ export async function parseScenario(text: string, absolute: string, shown = abso
   problems.push(...fileIssues);
   if (problems.length > 0) throw new ConfigError(problems);
 
-  return {
-    ...parsed.data,
-    file: absolute,
-    contextFiles: files,
-    warnings: rules.warnings.map(toIssue),
-  } as Scenario;
+  const warnings = rules.warnings.map(toIssue);
+  let data: ScenarioFile = parsed.data;
+  if (data.format === 'critique') {
+    // Prompt files are read now, so the run's log holds the prompts exactly as used.
+    const agents = [];
+    for (const [index, agent] of data.agents.entries()) {
+      const fileText = agent.prompt_file ? await readInsideFolder(absolute, agent.prompt_file) : undefined;
+      const prompt = resolveRolePrompt(agent, fileText);
+      if (prompt.warning) warnings.push(toIssue({ path: ['agents', index, 'prompt_file'], message: prompt.warning }));
+      agents.push({ ...agent, system_prompt: prompt.text, prompt_source: prompt.source });
+    }
+    data = { ...data, agents };
+  }
+  return { ...data, file: absolute, contextFiles: files, warnings } as Scenario;
 }
 
 function zodIssues(
@@ -230,4 +239,18 @@ async function readContextFiles(
     }
   }
   return { files, issues };
+}
+
+/** A file's text when it lies inside the scenario's folder and can be read; otherwise null. */
+async function readInsideFolder(scenarioFile: string, relative: string): Promise<string | null> {
+  const folder = path.dirname(scenarioFile);
+  try {
+    const target = await realpath(path.resolve(folder, relative));
+    const inside = path.relative(await realpath(folder), target);
+    if (inside.startsWith('..') || path.isAbsolute(inside)) return null;
+    if (!(await stat(target)).isFile()) return null;
+    return await readFile(target, 'utf8');
+  } catch {
+    return null;
+  }
 }

@@ -3,6 +3,7 @@
  * checked against that format's strict schema.
  */
 import { z } from 'zod';
+import { type CritiqueFile, critiqueSchema } from './critique-schema.js';
 import { type DuelFile, duelSchema } from './duel-schema.js';
 import { type FormalFile, formalSchema } from './formal-schema.js';
 import { type KnockoutFile, knockoutSchema } from './knockout-schema.js';
@@ -10,12 +11,17 @@ import { type KnockoutFile, knockoutSchema } from './knockout-schema.js';
 export { type AgentConfig, agentSchema, type Position, positionSchema } from './knockout-schema.js';
 export { type Criterion, DEFAULT_CRITERIA } from './schema-parts.js';
 
-export const FORMAT_SCHEMAS = { knockout: knockoutSchema, formal: formalSchema, duel: duelSchema } as const;
+export const FORMAT_SCHEMAS = {
+  knockout: knockoutSchema,
+  formal: formalSchema,
+  duel: duelSchema,
+  critique: critiqueSchema,
+} as const;
 export type FormatName = keyof typeof FORMAT_SCHEMAS;
 export const FORMAT_NAMES = Object.keys(FORMAT_SCHEMAS) as FormatName[];
 
 /** Every format's schema at once, for the committed JSON Schema that editors use. */
-export const scenarioSchema = z.union([knockoutSchema, formalSchema, duelSchema]);
+export const scenarioSchema = z.union([knockoutSchema, formalSchema, duelSchema, critiqueSchema]);
 
-export type ScenarioFile = KnockoutFile | FormalFile | DuelFile;
-export type { DuelFile, FormalFile, KnockoutFile };
+export type ScenarioFile = KnockoutFile | FormalFile | DuelFile | CritiqueFile;
+export type { CritiqueFile, DuelFile, FormalFile, KnockoutFile };

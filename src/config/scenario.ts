@@ -1,6 +1,6 @@
 /** The scenario as the engine uses it: validated, defaults filled, context files read. */
 import type { ConfigIssue } from '../core/errors.js';
-import type { DuelFile, FormalFile, KnockoutFile } from './scenario-schema.js';
+import type { CritiqueFile, DuelFile, FormalFile, KnockoutFile } from './scenario-schema.js';
 
 export interface ContextFile {
   /** Path relative to the scenario's folder. */
@@ -19,4 +19,5 @@ export interface ScenarioExtras {
 export type KnockoutScenario = KnockoutFile & ScenarioExtras;
 export type FormalScenario = FormalFile & ScenarioExtras;
 export type DuelScenario = DuelFile & ScenarioExtras;
-export type Scenario = KnockoutScenario | FormalScenario | DuelScenario;
+export type CritiqueScenario = CritiqueFile & ScenarioExtras;
+export type Scenario = KnockoutScenario | FormalScenario | DuelScenario | CritiqueScenario;

@@ -132,6 +132,8 @@ export interface StatementEvent {
   regenerated?: boolean;
   /** Strict mode: the moderator's objection, when the statement failed the check twice. */
   flagged?: string;
+  /** Whose contribution this one answers (a critique's target). */
+  target?: string;
   fallbackFrom?: string;
   degraded?: boolean;
   failureReason?: string;
@@ -140,7 +142,7 @@ export interface StatementEvent {
 /** A judge's structured answer in the formal and duel formats: a round's judgement or a verdict. */
 export interface AssessmentEvent {
   type: 'assessment';
-  phase: 'judgement' | 'verdict';
+  phase: 'judgement' | 'verdict' | 'synthesis';
   round: number;
   judge: string;
   model: string;

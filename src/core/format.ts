@@ -56,6 +56,8 @@ export interface FormatDefinition<State, Step extends { kind: string }> {
   markdown(state: State): string;
   /** The result and statistics shown at the end of a terminal run. */
   report(state: State): string;
+  /** The outcome as text for `--output` (a solution, say); the Markdown transcript when absent. */
+  solutionText?(state: State): string;
   /** Events that should refresh transcript.json and transcript.md (besides run-end). */
   checkpoints: ReadonlyArray<RunEvent['type']>;
 }

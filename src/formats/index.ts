@@ -1,5 +1,6 @@
 /** The formats the CLI can run, by the name a scenario's `format:` gives. */
 import type { AnyFormat } from '../manager/debate-manager.js';
+import { critiqueFormat } from './critique/index.js';
 import { duelFormat } from './duel/index.js';
 import { formalFormat } from './formal/index.js';
 import { knockoutFormat } from './knockout/index.js';
@@ -8,6 +9,7 @@ const FORMATS: Record<string, AnyFormat> = {
   knockout: knockoutFormat as unknown as AnyFormat,
   duel: duelFormat as unknown as AnyFormat,
   formal: formalFormat as unknown as AnyFormat,
+  critique: critiqueFormat as unknown as AnyFormat,
 };
 
 export function formatNamed(name: string): AnyFormat | undefined {

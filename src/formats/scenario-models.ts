@@ -21,6 +21,10 @@ export function scenarioModels(scenario: Scenario): { required: string[]; fallba
         required.add(scenario.statements.moderator_model);
       }
       break;
+    case 'critique':
+      scenario.agents.forEach(add);
+      required.add(scenario.judge.model);
+      break;
     case 'duel':
       add(scenario.debaters.a);
       add(scenario.debaters.b);

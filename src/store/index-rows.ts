@@ -26,6 +26,8 @@ function modelsOf(scenario: Scenario): string[] {
       return (scenario.debaters ?? []).map((debater) => debater.model);
     case 'duel':
       return [scenario.debaters.a.model, scenario.debaters.b.model, scenario.judge.model];
+    case 'critique':
+      return [...scenario.agents.map((agent) => agent.model), scenario.judge.model];
   }
 }
 

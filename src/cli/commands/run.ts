@@ -2,7 +2,9 @@
  * `agora run <scenario.yaml>` (also `npm run debate -- <scenario.yaml>`): one debate. Without a
  * file, `--format NAME --topic "..."` runs that format with its defaults.
  */
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { BUILT_IN_ROLE_PROMPTS } from '../../agents/role-prompts.js';
 import { defaultScenario } from '../../config/default-scenario.js';
 import { loadScenario } from '../../config/load-scenario.js';
 import type { Scenario } from '../../config/scenario.js';
@@ -24,6 +26,9 @@ export const debateOptions = {
   json: { type: 'boolean' },
   verbose: { type: 'boolean' },
   timeout: { type: 'string' },
+  'problem-file': { type: 'string' },
+  agents: { type: 'string' },
+  output: { type: 'string' },
 } as const;
 
 export type DebateValues = {
@@ -41,6 +46,11 @@ export async function scenarioFromArguments(
   fallbackFile?: string,
 ): Promise<Scenario> {
   if (positionals.length > 1) throw new UsageError(`${command}: name one scenario file`);
+  if (values['problem-file'] && values.topic !== undefined) {
+    throw new UsageError('give the problem with --topic or with --problem-file, not both');
+  }
+  const problem = values['problem-file'] ? await readProblemFile(values['problem-file'], io) : undefined;
+  const topic = problem ?? values.topic;
   const file = positionals[0] ?? (values.format ? undefined : fallbackFile);
   let scenario: Scenario;
   if (file) {
@@ -64,11 +74,45 @@ export async function scenarioFromArguments(
     if (values.topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
     scenario = await defaultScenario(values.format as FormatName, values.topic.trim(), io.cwd);
   }
-  return applyOverrides(scenario, {
+  const overridden = applyOverrides(scenario, {
     seed: integerFlag('seed', values.seed),
     rounds: integerFlag('rounds', values.rounds, 1),
-    topic: values.topic,
+    topic,
   });
+  return values.agents ? filterAgents(overridden, values.agents, io) : overridden;
+}
+
+/** `--problem-file`: the problem (topic) from a file; a missing, folder or empty file is refused. */
+async function readProblemFile(file: string, io: CliIo): Promise<string> {
+  const absolute = path.resolve(io.cwd, file);
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(absolute);
+  } catch {
+    throw new UsageError(`--problem-file: ${file} does not exist`);
+  }
+  if (info.isDirectory()) throw new UsageError(`--problem-file: ${file} is a folder; name a text file`);
+  const text = (await readFile(absolute, 'utf8')).trim();
+  if (text === '') throw new UsageError(`--problem-file: ${file} is empty`);
+  return text;
+}
+
+/** `--agents architect,performance`: keeps the critique agents with those roles. */
+function filterAgents(scenario: Scenario, roles: string, io: CliIo): Scenario {
+  if (scenario.format !== 'critique') throw new UsageError('--agents filters the roles of a critique debate');
+  const wanted = roles.split(',').map((role) => role.trim().toLowerCase()).filter(Boolean);
+  const kept = scenario.agents.filter((agent) => wanted.includes(agent.role.toLowerCase()));
+  if (kept.length > 0) return { ...scenario, agents: kept };
+  io.stderr.write(`warning: no agent has the roles ${wanted.join(', ')}; using the default architect and performance agents\n`);
+  const defaults = ['architect', 'performance'].map((role, index) => ({
+    name: role === 'architect' ? 'Architect' : 'Performance',
+    role,
+    model: scenario.agents[index % scenario.agents.length]?.model ?? 'llama3',
+    fallback_models: [],
+    system_prompt: BUILT_IN_ROLE_PROMPTS[role] ?? '',
+    prompt_source: 'built-in',
+  }));
+  return { ...scenario, agents: defaults };
 }
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
@@ -93,5 +137,6 @@ export function debateFlags(values: DebateValues, io: CliIo): DebateFlags {
     json: values.json ?? false,
     verbose: values.verbose ?? false,
     ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
+    ...(values.output ? { output: path.resolve(io.cwd, values.output) } : {}),
   };
 }

@@ -1,0 +1,114 @@
+/** The critique format's prompts: the problem and process first, then what this phase may see, then the task. */
+import { backgroundText, buildMessages, wordsFor } from '../../agents/prompts.js';
+import type { RoleAgent } from '../../config/critique-schema.js';
+import type { CritiqueScenario } from '../../config/scenario.js';
+import type { StatementEvent } from '../../core/events.js';
+import type { ChatMessage } from '../../llm/provider.js';
+import type { SequenceState } from '../shared/sequence-state.js';
+
+export type CritiqueState = SequenceState<CritiqueScenario>;
+
+export function critiqueSystemPrompt(scenario: CritiqueScenario): string {
+  return [
+    'You are one of several experts solving a software problem together.',
+    `Problem: ${scenario.topic.trim()}`,
+    '',
+    '## Process',
+    `- ${scenario.rounds} round(s). In each: every expert proposes a solution; each critiques every other proposal; each refines its own from the critiques it received.`,
+    '- A judge then synthesises one solution from the refined proposals.',
+    '- Be concrete: components, interfaces, numbers, risks. Plain prose or short lists.',
+    backgroundText(scenario.background, scenario.contextFiles),
+  ].join('\n');
+}
+
+const said = (state: CritiqueState, phase: string, round: number) =>
+  state.statements.filter((statement) => statement.phase === phase && statement.round === round);
+
+function block(title: string, statements: StatementEvent[]): string {
+  if (statements.length === 0) return '';
+  return `## ${title}\n${statements.map((statement) => `### ${statement.speaker} (${statement.side})\n${statement.text.trim()}`).join('\n\n')}`;
+}
+
+/** Everything said before round `round`, in order, for `include_full_history`. */
+function history(state: CritiqueState, round: number): string {
+  const parts: string[] = [];
+  for (let earlier = 1; earlier < round; earlier += 1) {
+    parts.push(block(`Round ${earlier}: proposals`, said(state, 'proposal', earlier)));
+    parts.push(
+      `## Round ${earlier}: critiques\n${said(state, 'critique', earlier)
+        .map((critique) => `### ${critique.speaker} on ${critique.target}\n${critique.text.trim()}`)
+        .join('\n\n')}`,
+    );
+    parts.push(block(`Round ${earlier}: refined proposals`, said(state, 'refinement', earlier)));
+  }
+  return parts.filter((part) => part !== '').join('\n\n');
+}
+
+function earlierWork(state: CritiqueState, round: number): string {
+  if (round === 1) return 'No proposals have been made yet.';
+  if (state.scenario.include_full_history) return history(state, round);
+  return block(`Refined proposals from round ${round - 1}`, said(state, 'refinement', round - 1));
+}
+
+function task(agent: RoleAgent, lines: string[], maxTokens: number): string {
+  return [
+    `Your name: ${agent.name}`,
+    `Your role: ${agent.role}`,
+    agent.system_prompt ?? '',
+    '',
+    ...lines,
+    `Use at most about ${wordsFor(maxTokens)} words.`,
+  ].join('\n');
+}
+
+export function proposalMessages(state: CritiqueState, agent: RoleAgent, round: number): ChatMessage[] {
+  const { scenario } = state;
+  return buildMessages(
+    critiqueSystemPrompt(scenario),
+    earlierWork(state, round),
+    task(agent, [`## Your task: round ${round} proposal`, 'Propose your solution to the problem, building on earlier work if there is any.'], scenario.max_tokens),
+  );
+}
+
+/** Every critic sees the round's proposals (a shared prefix); the task names the one to critique. */
+export function critiqueMessages(state: CritiqueState, critic: RoleAgent, target: string, round: number): ChatMessage[] {
+  const { scenario } = state;
+  return buildMessages(
+    critiqueSystemPrompt(scenario),
+    block(`Round ${round}: proposals`, said(state, 'proposal', round)),
+    task(
+      critic,
+      [`## Your task: critique ${target}'s proposal (round ${round})`, `From your role's angle, name the weaknesses, risks and missing pieces of ${target}'s proposal, and what would fix them.`],
+      scenario.max_tokens,
+    ),
+  );
+}
+
+/** A refinement sees its own proposal and the critiques it received. */
+export function refinementMessages(state: CritiqueState, agent: RoleAgent, round: number): ChatMessage[] {
+  const { scenario } = state;
+  const own = said(state, 'proposal', round).filter((statement) => statement.speaker === agent.name);
+  const received = said(state, 'critique', round).filter((critique) => critique.target === agent.name);
+  return buildMessages(
+    critiqueSystemPrompt(scenario),
+    [block('Your proposal', own), block('Critiques you received', received)].filter((part) => part !== '').join('\n\n'),
+    task(agent, [`## Your task: round ${round} refinement`, 'Refine your proposal: keep what holds, fix what the critiques rightly found, and say briefly what you changed.'], scenario.max_tokens),
+  );
+}
+
+export function synthesisMessages(state: CritiqueState, round: number): ChatMessage[] {
+  const { scenario } = state;
+  const material = scenario.include_full_history
+    ? `${history(state, round)}\n\n${block(`Round ${round}: refined proposals`, said(state, 'refinement', round))}`
+    : block(`Round ${round}: refined proposals`, said(state, 'refinement', round));
+  return buildMessages(
+    critiqueSystemPrompt(scenario),
+    material,
+    [
+      `## Your task: synthesise a solution (after round ${round})`,
+      `Your name: ${scenario.judge.name}`,
+      'You are the judge. Combine the refined proposals into one solution: take the strongest ideas, resolve the conflicts, and say how confident you are (0-100) that it is ready.',
+      'Answer only with a JSON object: {"description": "...", "implementation_notes": "...", "trade_offs": ["..."], "recommendations": ["..."], "confidence": <0-100>}',
+    ].join('\n'),
+  );
+}

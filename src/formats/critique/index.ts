@@ -1,0 +1,284 @@
+/**
+ * Critique and refine (seed 002): each round every agent proposes (in parallel), critiques every
+ * other proposal, and refines its own; the judge synthesises a solution at the end, or after every
+ * round when a confidence threshold may stop the debate early.
+ */
+import Table from 'cli-table3';
+import { z } from 'zod';
+import { mapConcurrent } from '../../core/concurrency.js';
+import type { DoneStep, FormatDefinition, StepContext } from '../../core/format.js';
+import { checkScenarioLimits } from '../../core/stop-conditions.js';
+import type { ChatMessage } from '../../llm/provider.js';
+import { produceAssessment } from '../shared/assessment-call.js';
+import { foldSequence, modelCalls } from '../shared/sequence-state.js';
+import { produceStatement } from '../shared/statement-call.js';
+import {
+  type CritiqueState,
+  critiqueMessages,
+  proposalMessages,
+  refinementMessages,
+  synthesisMessages,
+} from './critique-prompts.js';
+
+export type CritiqueStep =
+  | { kind: 'proposals'; round: number; agents: string[] }
+  | { kind: 'critiques'; round: number; pairs: Array<[string, string]> }
+  | { kind: 'refinements'; round: number; agents: string[] }
+  | { kind: 'synthesis'; round: number };
+
+export const solutionSchema = z.object({
+  description: z.string().min(1),
+  implementation_notes: z.string(),
+  trade_offs: z.array(z.string()),
+  recommendations: z.array(z.string()),
+  confidence: z.number().int().min(0).max(100),
+});
+
+const solutionJsonSchema = (() => {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(solutionSchema) as Record<string, unknown>;
+  return schema;
+})();
+
+const syntheses = (state: CritiqueState) => state.assessments.filter((item) => item.phase === 'synthesis');
+
+export function nextCritiqueStep(state: CritiqueState): CritiqueStep | DoneStep {
+  const { scenario } = state;
+  if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
+  const limit = checkScenarioLimits(state, scenario);
+  if (limit) return { kind: 'done', ...limit };
+  const names = scenario.agents.map((agent) => agent.name);
+  const threshold = scenario.confidence_threshold;
+  for (let round = 1; round <= scenario.rounds; round += 1) {
+    const done = (phase: string, speaker: string, target?: string) =>
+      state.statements.some(
+        (statement) =>
+          statement.round === round && statement.phase === phase && statement.speaker === speaker && statement.target === target,
+      );
+    const proposals = names.filter((name) => !done('proposal', name));
+    if (proposals.length > 0) return { kind: 'proposals', round, agents: proposals };
+    const pairs = names.flatMap((critic) =>
+      names.filter((target) => target !== critic && !done('critique', critic, target)).map((target): [string, string] => [critic, target]),
+    );
+    if (pairs.length > 0) return { kind: 'critiques', round, pairs };
+    const refinements = names.filter((name) => !done('refinement', name));
+    if (refinements.length > 0) return { kind: 'refinements', round, agents: refinements };
+    const wantsSynthesis = threshold !== undefined || round === scenario.rounds;
+    const synthesis = syntheses(state).find((item) => item.round === round);
+    if (wantsSynthesis && !synthesis) return { kind: 'synthesis', round };
+    const confidence = synthesis?.result?.confidence;
+    if (threshold !== undefined && typeof confidence === 'number' && confidence >= threshold) {
+      return { kind: 'done', status: 'completed', stopReason: 'confidence_threshold' };
+    }
+  }
+  return { kind: 'done', status: 'completed', stopReason: 'max_rounds' };
+}
+
+async function executeCritiqueStep(step: CritiqueStep, state: CritiqueState, context: StepContext): Promise<void> {
+  const { scenario } = state;
+  const policy = {
+    attempts: scenario.reliability.attempts,
+    backoffMs: scenario.reliability.backoff_ms,
+    maxBackoffMs: scenario.reliability.max_backoff_ms,
+  };
+  const agent = (name: string) => {
+    const found = scenario.agents.find((candidate) => candidate.name === name);
+    if (!found) throw new Error(`agent ${name} is not in the scenario`);
+    return found;
+  };
+  const speak = (name: string, phase: string, messages: ChatMessage[], target?: string) => {
+    const speaker = agent(name);
+    return produceStatement(
+      {
+        phase,
+        round: step.round,
+        speaker: speaker.name,
+        side: speaker.role,
+        label: `${speaker.role}${target ? `, on ${target}` : ''}`,
+        heading: `Round ${step.round} ${phase}`,
+        model: speaker.model,
+        fallbackModels: speaker.fallback_models,
+        temperature: scenario.model_options.temperature,
+        maxTokens: scenario.max_tokens,
+        contextWindow: scenario.model_options.context_window,
+        seed: scenario.seed,
+        messages,
+        policy,
+      },
+      context,
+    ).then((event) => context.append(target ? { ...event, target } : event));
+  };
+  switch (step.kind) {
+    case 'proposals':
+      await mapConcurrent(step.agents, scenario.concurrency, (name) =>
+        speak(name, 'proposal', proposalMessages(state, agent(name), step.round)),
+      );
+      return;
+    case 'critiques':
+      await mapConcurrent(step.pairs, scenario.concurrency, ([critic, target]) =>
+        speak(critic, 'critique', critiqueMessages(state, agent(critic), target, step.round), target),
+      );
+      return;
+    case 'refinements':
+      await mapConcurrent(step.agents, scenario.concurrency, (name) =>
+        speak(name, 'refinement', refinementMessages(state, agent(name), step.round)),
+      );
+      return;
+    case 'synthesis':
+      context.notify({ type: 'judging-start', round: step.round, judges: [scenario.judge.name], subject: 'the refined proposals' });
+      context.append(
+        await produceAssessment(
+          {
+            phase: 'synthesis',
+            round: step.round,
+            judge: scenario.judge.name,
+            model: scenario.judge.model,
+            fallbackModels: [],
+            messages: synthesisMessages(state, step.round),
+            schema: solutionSchema,
+            jsonSchema: solutionJsonSchema,
+            maxTokens: scenario.judge_max_tokens,
+            contextWindow: scenario.model_options.context_window,
+            temperature: 0.2,
+            seed: scenario.seed,
+            policy,
+            enrich: () => ({ synthesized_by: scenario.judge.name }),
+          },
+          context,
+        ),
+      );
+      return;
+  }
+}
+
+const firstLine = (text: string) => (text.trim().split('\n')[0] ?? '').slice(0, 100);
+
+export function critiqueTranscript(state: CritiqueState) {
+  const { scenario } = state;
+  const contribution = (statement: CritiqueState['statements'][number]) => ({
+    agent: statement.speaker,
+    role: statement.side,
+    model: statement.model,
+    ...(statement.target ? { target: statement.target } : {}),
+    text: statement.text,
+    promptTokens: statement.promptTokens,
+    outputTokens: statement.outputTokens,
+    latencyMs: statement.realMs,
+    ...(statement.degraded ? { degraded: true, failureReason: statement.failureReason ?? '' } : {}),
+    ...(statement.fallbackFrom ? { fallbackFrom: statement.fallbackFrom } : {}),
+  });
+  const rounds = [...new Set(state.statements.map((statement) => statement.round))].map((number) => {
+    const of = (phase: string) => state.statements.filter((statement) => statement.round === number && statement.phase === phase);
+    const synthesis = syntheses(state).find((item) => item.round === number);
+    return {
+      number,
+      proposals: of('proposal').map(contribution),
+      critiques: of('critique').map(contribution),
+      refinements: of('refinement').map(contribution),
+      synthesis: synthesis
+        ? ({ abstained: synthesis.abstained, reason: synthesis.reason ?? null, ...synthesis.result } as Record<string, unknown>)
+        : null,
+    };
+  });
+  const solution = [...syntheses(state)].reverse().find((item) => item.result)?.result ?? null;
+  const calls = [...state.statements, ...state.assessments];
+  return {
+    runId: state.runId,
+    format: 'critique' as const,
+    title: scenario.title ?? null,
+    problem: scenario.topic,
+    seed: scenario.seed,
+    agents: scenario.agents.map((agent) => ({ name: agent.name, role: agent.role, model: agent.model, promptSource: agent.prompt_source ?? 'built-in' })),
+    judge: scenario.judge,
+    status: state.end?.status ?? ('running' as const),
+    stopReason: state.end?.stopReason ?? null,
+    error: state.end?.error ?? null,
+    rounds,
+    solution,
+    totals: {
+      contributions: state.statements.length,
+      modelCalls: modelCalls(state),
+      promptTokens: calls.reduce((sum, item) => sum + item.promptTokens, 0),
+      outputTokens: calls.reduce((sum, item) => sum + item.outputTokens, 0),
+      latencyMs: calls.reduce((sum, item) => sum + item.realMs, 0),
+    },
+    startedAt: state.startedAt,
+    updatedAt: state.updatedAt,
+  };
+}
+
+/** The solution as text, for `--output solution.md`. */
+export function critiqueSolutionText(state: CritiqueState): string {
+  const { solution, problem } = critiqueTranscript(state);
+  if (!solution) return `# ${problem}\n\nNo solution was synthesised.\n`;
+  const list = (items: unknown) => (Array.isArray(items) ? items.map((item) => `- ${item}`).join('\n') : '');
+  return [
+    `# ${problem}`,
+    '',
+    String(solution.description),
+    '',
+    '## Implementation notes',
+    String(solution.implementation_notes ?? ''),
+    '',
+    '## Trade-offs',
+    list(solution.trade_offs),
+    '',
+    '## Recommendations',
+    list(solution.recommendations),
+    '',
+    `Confidence: ${solution.confidence}/100. Synthesised by ${solution.synthesized_by}.`,
+    '',
+  ].join('\n');
+}
+
+function critiqueMarkdown(state: CritiqueState): string {
+  const transcript = critiqueTranscript(state);
+  const lines = [`# ${transcript.title ?? transcript.problem}`, '', `- Problem: ${transcript.problem}`];
+  for (const agent of transcript.agents) lines.push(`- ${agent.name}: ${agent.role}, \`${agent.model}\` (prompt: ${agent.promptSource})`);
+  lines.push(`- Judge: ${transcript.judge.name}, \`${transcript.judge.model}\``, `- Status: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}`);
+  for (const round of transcript.rounds) {
+    lines.push('', `## Round ${round.number}`);
+    for (const [title, items] of [['Proposals', round.proposals], ['Critiques', round.critiques], ['Refinements', round.refinements]] as const) {
+      lines.push('', `### ${title}`);
+      for (const item of items) lines.push('', `**${item.agent}** (${item.role}${'target' in item ? ` on ${item.target}` : ''})`, '', item.text);
+    }
+    if (round.synthesis) lines.push('', `### Judge's synthesis`, '', `Confidence ${String(round.synthesis.confidence ?? '—')}: ${String(round.synthesis.description ?? round.synthesis.reason ?? '')}`);
+  }
+  lines.push('', '## Solution', '', critiqueSolutionText(state));
+  return lines.join('\n');
+}
+
+function critiqueReport(state: CritiqueState): string {
+  const transcript = critiqueTranscript(state);
+  const table = new Table({ head: ['Round', 'Phase', 'Agent', 'On', 'First line', 'Tokens in/out', 'Latency'], style: { head: [], border: [] } });
+  for (const round of transcript.rounds) {
+    for (const [phase, items] of [['proposal', round.proposals], ['critique', round.critiques], ['refinement', round.refinements]] as const) {
+      for (const item of items) {
+        table.push([round.number, phase, item.agent, 'target' in item ? (item.target ?? '') : '', firstLine(item.text), `${item.promptTokens}/${item.outputTokens}`, `${item.latencyMs} ms`]);
+      }
+    }
+  }
+  const { totals, solution } = transcript;
+  return `${table.toString()}\nTotals: ${totals.contributions} contributions, ${totals.modelCalls} model calls, ${totals.promptTokens} prompt and ${totals.outputTokens} output tokens, ${(totals.latencyMs / 1000).toFixed(1)} s of model latency.\nResult: ${transcript.status} (${transcript.stopReason}).${solution ? ` Solution confidence ${solution.confidence}/100: ${firstLine(String(solution.description))}` : ' No solution.'}`;
+}
+
+export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {
+  name: 'critique',
+  fold: foldSequence,
+  next: nextCritiqueStep,
+  execute: executeCritiqueStep,
+  isFinished: (state) => state.end !== null,
+  progress: (state) => ({
+    runId: state.runId,
+    format: 'critique',
+    topic: state.scenario.topic,
+    status: state.end?.status ?? 'running',
+    stopReason: state.end?.stopReason ?? null,
+    done: new Set(state.statements.filter((statement) => statement.phase === 'refinement').map((statement) => statement.round)).size,
+    total: state.scenario.rounds,
+  }),
+  transcript: critiqueTranscript,
+  markdown: critiqueMarkdown,
+  report: critiqueReport,
+  solutionText: critiqueSolutionText,
+  checkpoints: ['assessment'],
+};
