@@ -38,10 +38,16 @@ export function resolveRolePrompt(
       : { text: BUILT_IN_ROLE_PROMPTS[agent.role] ?? GENERIC_ROLE_PROMPT(agent.role), source: 'built-in' };
   if (agent.prompt_file === undefined) return fallback();
   if (fileText === null || fileText === undefined) {
-    return { ...fallback(), warning: `prompt file "${agent.prompt_file}" could not be read; using the ${fallback().source} prompt` };
+    return {
+      ...fallback(),
+      warning: `prompt file "${agent.prompt_file}" could not be read; using the ${fallback().source} prompt`,
+    };
   }
   if (fileText.trim() === '') {
-    return { ...fallback(), warning: `prompt file "${agent.prompt_file}" is empty; using the ${fallback().source} prompt` };
+    return {
+      ...fallback(),
+      warning: `prompt file "${agent.prompt_file}" is empty; using the ${fallback().source} prompt`,
+    };
   }
   return { text: fileText.trim(), source: `file:${agent.prompt_file}` };
 }

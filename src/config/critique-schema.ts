@@ -9,7 +9,10 @@ const roleAgentSchema = z.strictObject({
   name: nonBlank('the name shown in transcripts'),
   role: nonBlank('architect, performance, or any role of your own'),
   model: nonBlank('an Ollama model name, e.g. llama3'),
-  description: z.string().optional().describe('What this role cares about; used when there is no prompt file.'),
+  description: z
+    .string()
+    .optional()
+    .describe('What this role cares about; used when there is no prompt file.'),
   prompt_file: z.string().optional().describe('A system prompt file, relative to the scenario.'),
   fallback_models: z.array(nonBlank('an Ollama model name')).default([]),
   /** Filled in when the scenario is loaded: the prompt used and where it came from. */
@@ -21,12 +24,18 @@ export const critiqueSchema = z
   .strictObject({
     ...commonFields('the problem to solve, e.g. "Design a rate limiter for a public API"'),
     format: z.literal('critique', { error: 'must be "critique"' }),
-    agents: z.array(roleAgentSchema).min(1, { error: 'needs at least one agent' }).default([
-      { name: 'Architect', role: 'architect', model: 'llama3', fallback_models: [] },
-      { name: 'Performance', role: 'performance', model: 'mistral', fallback_models: [] },
-    ]),
+    agents: z
+      .array(roleAgentSchema)
+      .min(1, { error: 'needs at least one agent' })
+      .default([
+        { name: 'Architect', role: 'architect', model: 'llama3', fallback_models: [] },
+        { name: 'Performance', role: 'performance', model: 'mistral', fallback_models: [] },
+      ]),
     judge: z
-      .strictObject({ name: nonBlank('the judge name').default('Judge'), model: nonBlank('an Ollama model name') })
+      .strictObject({
+        name: nonBlank('the judge name').default('Judge'),
+        model: nonBlank('an Ollama model name'),
+      })
       .default({ name: 'Judge', model: 'llama3' }),
     rounds: positiveInteger.default(3),
     include_full_history: z.boolean().default(false).describe('Later rounds see every earlier contribution.'),
@@ -35,12 +44,17 @@ export const critiqueSchema = z
       .min(0)
       .max(100)
       .optional()
-      .describe('Stop once the judge is at least this confident (0-100); the judge then synthesises every round.'),
+      .describe(
+        'Stop once the judge is at least this confident (0-100); the judge then synthesises every round.',
+      ),
     concurrency: positiveInteger.default(4).describe('Contributions generated at the same time.'),
     max_tokens: positiveInteger.default(800),
     judge_max_tokens: positiveInteger.default(1000),
     model_options: z
-      .strictObject({ temperature: temperatureSchema.default(0.5), context_window: positiveInteger.default(8192) })
+      .strictObject({
+        temperature: temperatureSchema.default(0.5),
+        context_window: positiveInteger.default(8192),
+      })
       .default({ temperature: 0.5, context_window: 8192 }),
   })
   .describe('An Agora critique-and-refine scenario.');

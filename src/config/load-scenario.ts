@@ -118,7 +118,8 @@ export async function parseScenario(text: string, absolute: string, shown = abso
     for (const [index, agent] of data.agents.entries()) {
       const fileText = agent.prompt_file ? await readInsideFolder(absolute, agent.prompt_file) : undefined;
       const prompt = resolveRolePrompt(agent, fileText);
-      if (prompt.warning) warnings.push(toIssue({ path: ['agents', index, 'prompt_file'], message: prompt.warning }));
+      if (prompt.warning)
+        warnings.push(toIssue({ path: ['agents', index, 'prompt_file'], message: prompt.warning }));
       agents.push({ ...agent, system_prompt: prompt.text, prompt_source: prompt.source });
     }
     data = { ...data, agents };

@@ -43,7 +43,12 @@ function expectedType(step: { kind: string }): string {
     case 'judge':
       return 'vote-cast|assessment';
     case 'verdict':
+    case 'synthesis':
       return 'assessment';
+    case 'proposals':
+    case 'critiques':
+    case 'refinements':
+      return 'statement';
     case 'decide':
       return 'round-end';
     case 'summarise':
@@ -65,6 +70,21 @@ describe.each([
         { name: 'B', model: 'mistral' },
       ],
       verdict: { enabled: true },
+    },
+  ],
+  [
+    'critique',
+    {
+      format: 'critique',
+      topic: 'Design a cache',
+      rounds: 2,
+      // A threshold makes the judge synthesise after every round, so the log holds several syntheses.
+      confidence_threshold: 100,
+      agents: [
+        { name: 'A', role: 'architect', model: 'llama3' },
+        { name: 'P', role: 'performance', model: 'mistral' },
+      ],
+      judge: { model: 'llama3' },
     },
   ],
   [

@@ -69,10 +69,11 @@ export async function scenarioFromArguments(
     if (!(FORMAT_NAMES as string[]).includes(values.format)) {
       throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')}, got "${values.format}"`);
     }
-    if (values.topic === undefined)
-      throw new UsageError(`--format ${values.format} needs --topic "the motion"`);
-    if (values.topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
-    scenario = await defaultScenario(values.format as FormatName, values.topic.trim(), io.cwd);
+    if (topic === undefined) {
+      throw new UsageError(`--format ${values.format} needs --topic "the motion" (or --problem-file)`);
+    }
+    if (topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
+    scenario = await defaultScenario(values.format as FormatName, topic.trim(), io.cwd);
   }
   const overridden = applyOverrides(scenario, {
     seed: integerFlag('seed', values.seed),
@@ -100,10 +101,15 @@ async function readProblemFile(file: string, io: CliIo): Promise<string> {
 /** `--agents architect,performance`: keeps the critique agents with those roles. */
 function filterAgents(scenario: Scenario, roles: string, io: CliIo): Scenario {
   if (scenario.format !== 'critique') throw new UsageError('--agents filters the roles of a critique debate');
-  const wanted = roles.split(',').map((role) => role.trim().toLowerCase()).filter(Boolean);
+  const wanted = roles
+    .split(',')
+    .map((role) => role.trim().toLowerCase())
+    .filter(Boolean);
   const kept = scenario.agents.filter((agent) => wanted.includes(agent.role.toLowerCase()));
   if (kept.length > 0) return { ...scenario, agents: kept };
-  io.stderr.write(`warning: no agent has the roles ${wanted.join(', ')}; using the default architect and performance agents\n`);
+  io.stderr.write(
+    `warning: no agent has the roles ${wanted.join(', ')}; using the default architect and performance agents\n`,
+  );
   const defaults = ['architect', 'performance'].map((role, index) => ({
     name: role === 'architect' ? 'Architect' : 'Performance',
     role,

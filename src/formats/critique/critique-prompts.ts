@@ -66,19 +66,34 @@ export function proposalMessages(state: CritiqueState, agent: RoleAgent, round: 
   return buildMessages(
     critiqueSystemPrompt(scenario),
     earlierWork(state, round),
-    task(agent, [`## Your task: round ${round} proposal`, 'Propose your solution to the problem, building on earlier work if there is any.'], scenario.max_tokens),
+    task(
+      agent,
+      [
+        `## Your task: round ${round} proposal`,
+        'Propose your solution to the problem, building on earlier work if there is any.',
+      ],
+      scenario.max_tokens,
+    ),
   );
 }
 
 /** Every critic sees the round's proposals (a shared prefix); the task names the one to critique. */
-export function critiqueMessages(state: CritiqueState, critic: RoleAgent, target: string, round: number): ChatMessage[] {
+export function critiqueMessages(
+  state: CritiqueState,
+  critic: RoleAgent,
+  target: string,
+  round: number,
+): ChatMessage[] {
   const { scenario } = state;
   return buildMessages(
     critiqueSystemPrompt(scenario),
     block(`Round ${round}: proposals`, said(state, 'proposal', round)),
     task(
       critic,
-      [`## Your task: critique ${target}'s proposal (round ${round})`, `From your role's angle, name the weaknesses, risks and missing pieces of ${target}'s proposal, and what would fix them.`],
+      [
+        `## Your task: critique ${target}'s proposal (round ${round})`,
+        `From your role's angle, name the weaknesses, risks and missing pieces of ${target}'s proposal, and what would fix them.`,
+      ],
       scenario.max_tokens,
     ),
   );
@@ -91,8 +106,17 @@ export function refinementMessages(state: CritiqueState, agent: RoleAgent, round
   const received = said(state, 'critique', round).filter((critique) => critique.target === agent.name);
   return buildMessages(
     critiqueSystemPrompt(scenario),
-    [block('Your proposal', own), block('Critiques you received', received)].filter((part) => part !== '').join('\n\n'),
-    task(agent, [`## Your task: round ${round} refinement`, 'Refine your proposal: keep what holds, fix what the critiques rightly found, and say briefly what you changed.'], scenario.max_tokens),
+    [block('Your proposal', own), block('Critiques you received', received)]
+      .filter((part) => part !== '')
+      .join('\n\n'),
+    task(
+      agent,
+      [
+        `## Your task: round ${round} refinement`,
+        'Refine your proposal: keep what holds, fix what the critiques rightly found, and say briefly what you changed.',
+      ],
+      scenario.max_tokens,
+    ),
   );
 }
 

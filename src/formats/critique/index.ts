@@ -52,12 +52,17 @@ export function nextCritiqueStep(state: CritiqueState): CritiqueStep | DoneStep 
     const done = (phase: string, speaker: string, target?: string) =>
       state.statements.some(
         (statement) =>
-          statement.round === round && statement.phase === phase && statement.speaker === speaker && statement.target === target,
+          statement.round === round &&
+          statement.phase === phase &&
+          statement.speaker === speaker &&
+          statement.target === target,
       );
     const proposals = names.filter((name) => !done('proposal', name));
     if (proposals.length > 0) return { kind: 'proposals', round, agents: proposals };
     const pairs = names.flatMap((critic) =>
-      names.filter((target) => target !== critic && !done('critique', critic, target)).map((target): [string, string] => [critic, target]),
+      names
+        .filter((target) => target !== critic && !done('critique', critic, target))
+        .map((target): [string, string] => [critic, target]),
     );
     if (pairs.length > 0) return { kind: 'critiques', round, pairs };
     const refinements = names.filter((name) => !done('refinement', name));
@@ -73,7 +78,11 @@ export function nextCritiqueStep(state: CritiqueState): CritiqueStep | DoneStep 
   return { kind: 'done', status: 'completed', stopReason: 'max_rounds' };
 }
 
-async function executeCritiqueStep(step: CritiqueStep, state: CritiqueState, context: StepContext): Promise<void> {
+async function executeCritiqueStep(
+  step: CritiqueStep,
+  state: CritiqueState,
+  context: StepContext,
+): Promise<void> {
   const { scenario } = state;
   const policy = {
     attempts: scenario.reliability.attempts,
@@ -124,7 +133,12 @@ async function executeCritiqueStep(step: CritiqueStep, state: CritiqueState, con
       );
       return;
     case 'synthesis':
-      context.notify({ type: 'judging-start', round: step.round, judges: [scenario.judge.name], subject: 'the refined proposals' });
+      context.notify({
+        type: 'judging-start',
+        round: step.round,
+        judges: [scenario.judge.name],
+        subject: 'the refined proposals',
+      });
       context.append(
         await produceAssessment(
           {
@@ -167,7 +181,8 @@ export function critiqueTranscript(state: CritiqueState) {
     ...(statement.fallbackFrom ? { fallbackFrom: statement.fallbackFrom } : {}),
   });
   const rounds = [...new Set(state.statements.map((statement) => statement.round))].map((number) => {
-    const of = (phase: string) => state.statements.filter((statement) => statement.round === number && statement.phase === phase);
+    const of = (phase: string) =>
+      state.statements.filter((statement) => statement.round === number && statement.phase === phase);
     const synthesis = syntheses(state).find((item) => item.round === number);
     return {
       number,
@@ -175,7 +190,11 @@ export function critiqueTranscript(state: CritiqueState) {
       critiques: of('critique').map(contribution),
       refinements: of('refinement').map(contribution),
       synthesis: synthesis
-        ? ({ abstained: synthesis.abstained, reason: synthesis.reason ?? null, ...synthesis.result } as Record<string, unknown>)
+        ? ({
+            abstained: synthesis.abstained,
+            reason: synthesis.reason ?? null,
+            ...synthesis.result,
+          } as Record<string, unknown>)
         : null,
     };
   });
@@ -187,7 +206,12 @@ export function critiqueTranscript(state: CritiqueState) {
     title: scenario.title ?? null,
     problem: scenario.topic,
     seed: scenario.seed,
-    agents: scenario.agents.map((agent) => ({ name: agent.name, role: agent.role, model: agent.model, promptSource: agent.prompt_source ?? 'built-in' })),
+    agents: scenario.agents.map((agent) => ({
+      name: agent.name,
+      role: agent.role,
+      model: agent.model,
+      promptSource: agent.prompt_source ?? 'built-in',
+    })),
     judge: scenario.judge,
     status: state.end?.status ?? ('running' as const),
     stopReason: state.end?.stopReason ?? null,
@@ -233,15 +257,35 @@ export function critiqueSolutionText(state: CritiqueState): string {
 function critiqueMarkdown(state: CritiqueState): string {
   const transcript = critiqueTranscript(state);
   const lines = [`# ${transcript.title ?? transcript.problem}`, '', `- Problem: ${transcript.problem}`];
-  for (const agent of transcript.agents) lines.push(`- ${agent.name}: ${agent.role}, \`${agent.model}\` (prompt: ${agent.promptSource})`);
-  lines.push(`- Judge: ${transcript.judge.name}, \`${transcript.judge.model}\``, `- Status: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}`);
+  for (const agent of transcript.agents)
+    lines.push(`- ${agent.name}: ${agent.role}, \`${agent.model}\` (prompt: ${agent.promptSource})`);
+  lines.push(
+    `- Judge: ${transcript.judge.name}, \`${transcript.judge.model}\``,
+    `- Status: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}`,
+  );
   for (const round of transcript.rounds) {
     lines.push('', `## Round ${round.number}`);
-    for (const [title, items] of [['Proposals', round.proposals], ['Critiques', round.critiques], ['Refinements', round.refinements]] as const) {
+    for (const [title, items] of [
+      ['Proposals', round.proposals],
+      ['Critiques', round.critiques],
+      ['Refinements', round.refinements],
+    ] as const) {
       lines.push('', `### ${title}`);
-      for (const item of items) lines.push('', `**${item.agent}** (${item.role}${'target' in item ? ` on ${item.target}` : ''})`, '', item.text);
+      for (const item of items)
+        lines.push(
+          '',
+          `**${item.agent}** (${item.role}${'target' in item ? ` on ${item.target}` : ''})`,
+          '',
+          item.text,
+        );
     }
-    if (round.synthesis) lines.push('', `### Judge's synthesis`, '', `Confidence ${String(round.synthesis.confidence ?? '—')}: ${String(round.synthesis.description ?? round.synthesis.reason ?? '')}`);
+    if (round.synthesis)
+      lines.push(
+        '',
+        `### Judge's synthesis`,
+        '',
+        `Confidence ${String(round.synthesis.confidence ?? '—')}: ${String(round.synthesis.description ?? round.synthesis.reason ?? '')}`,
+      );
   }
   lines.push('', '## Solution', '', critiqueSolutionText(state));
   return lines.join('\n');
@@ -249,11 +293,26 @@ function critiqueMarkdown(state: CritiqueState): string {
 
 function critiqueReport(state: CritiqueState): string {
   const transcript = critiqueTranscript(state);
-  const table = new Table({ head: ['Round', 'Phase', 'Agent', 'On', 'First line', 'Tokens in/out', 'Latency'], style: { head: [], border: [] } });
+  const table = new Table({
+    head: ['Round', 'Phase', 'Agent', 'On', 'First line', 'Tokens in/out', 'Latency'],
+    style: { head: [], border: [] },
+  });
   for (const round of transcript.rounds) {
-    for (const [phase, items] of [['proposal', round.proposals], ['critique', round.critiques], ['refinement', round.refinements]] as const) {
+    for (const [phase, items] of [
+      ['proposal', round.proposals],
+      ['critique', round.critiques],
+      ['refinement', round.refinements],
+    ] as const) {
       for (const item of items) {
-        table.push([round.number, phase, item.agent, 'target' in item ? (item.target ?? '') : '', firstLine(item.text), `${item.promptTokens}/${item.outputTokens}`, `${item.latencyMs} ms`]);
+        table.push([
+          round.number,
+          phase,
+          item.agent,
+          'target' in item ? (item.target ?? '') : '',
+          firstLine(item.text),
+          `${item.promptTokens}/${item.outputTokens}`,
+          `${item.latencyMs} ms`,
+        ]);
       }
     }
   }
@@ -273,7 +332,11 @@ export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {
     topic: state.scenario.topic,
     status: state.end?.status ?? 'running',
     stopReason: state.end?.stopReason ?? null,
-    done: new Set(state.statements.filter((statement) => statement.phase === 'refinement').map((statement) => statement.round)).size,
+    done: new Set(
+      state.statements
+        .filter((statement) => statement.phase === 'refinement')
+        .map((statement) => statement.round),
+    ).size,
     total: state.scenario.rounds,
   }),
   transcript: critiqueTranscript,

@@ -1,0 +1,276 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { MockOllama } from '../../src/mock-ollama/index.js';
+import { runAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers } from '../helpers/mock-servers.js';
+import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
+
+const mock = useMockServers({ models: ['llama3', 'mistral'] });
+const FAST = {
+  attempts: 2,
+  backoff_ms: 5,
+  max_backoff_ms: 10,
+  request_timeout_seconds: 60,
+  max_consecutive_failures: 3,
+};
+
+function scenario(extra: Record<string, unknown> = {}, files: Record<string, string> = {}) {
+  const dir = tempDir();
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  const file = path.join(dir, 'problem.yaml');
+  writeFileSync(
+    file,
+    stringify({
+      format: 'critique',
+      topic: 'Design a cache for product pages',
+      agents: [
+        { name: 'Ada', role: 'architect', model: 'llama3' },
+        { name: 'Per', role: 'performance', model: 'mistral' },
+      ],
+      judge: { model: 'llama3' },
+      rounds: 2,
+      reliability: FAST,
+      ...extra,
+    }),
+  );
+  return { dir, file, out: path.join(dir, 'runs') };
+}
+
+const chats = (server: MockOllama) =>
+  server.requests
+    .filter((request) => request.path === '/api/chat')
+    .map((request) => ({
+      request,
+      text: (request.body as { messages: Array<{ content: string }> }).messages
+        .map((message) => message.content)
+        .join('\n'),
+    }));
+
+type Transcript = {
+  status: string;
+  stopReason: string;
+  agents: Array<{ name: string; promptSource: string }>;
+  rounds: Array<{
+    number: number;
+    proposals: unknown[];
+    critiques: Array<{ agent: string; target: string }>;
+    refinements: unknown[];
+  }>;
+  solution: { confidence: number; synthesized_by: string } | null;
+  totals: { contributions: number; outputTokens: number; latencyMs: number };
+};
+const readTranscript = (out: string) =>
+  JSON.parse(readFileSync(path.join(onlyRunDir(out), 'transcript.json'), 'utf8')) as Transcript;
+
+describe('format: critique', () => {
+  it('runs proposal, critique and refinement each round, in parallel, then the judge synthesises', async () => {
+    const server = await mock({ speed: 0.02 });
+    const { file, out } = scenario();
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.code).toBe(0);
+    const events = readEvents(onlyRunDir(out)).filter(
+      (event) => event.type === 'statement' || event.type === 'assessment',
+    );
+    const phases = events.map((event) =>
+      event.type === 'statement' ? `${event.round}:${event.phase}` : `${event.round}:${event.phase}`,
+    );
+    const expected = [1, 2].flatMap((round) => [
+      `${round}:proposal`,
+      `${round}:proposal`,
+      `${round}:critique`,
+      `${round}:critique`,
+      `${round}:refinement`,
+      `${round}:refinement`,
+    ]);
+    expect(phases).toEqual([...expected, '2:synthesis']);
+    // The two proposals of round 1 were in flight at the same time.
+    const [first, second] = chats(server)
+      .slice(0, 2)
+      .map(({ request }) => request);
+    expect(first && second && second.receivedAt < (first.finishedAt ?? 0)).toBe(true);
+    const transcript = readTranscript(out);
+    expect(transcript).toMatchObject({ status: 'completed', stopReason: 'max_rounds' });
+    expect(
+      transcript.rounds[0]?.critiques.map((critique) => `${critique.agent}>${critique.target}`).sort(),
+    ).toEqual(['Ada>Per', 'Per>Ada']);
+    expect(transcript.solution).toMatchObject({ synthesized_by: 'Judge' });
+    expect(transcript.totals.contributions).toBe(12);
+    expect(transcript.totals.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('shows each critic the proposals and each agent only the critiques it received', async () => {
+    const server = await mock();
+    const { file, out } = scenario({ rounds: 1 });
+    await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    const statements = readEvents(onlyRunDir(out)).filter((event) => event.type === 'statement');
+    const text = (phase: string, speaker: string) =>
+      String(statements.find((event) => event.phase === phase && event.speaker === speaker)?.text).slice(
+        0,
+        60,
+      );
+    const prompts = chats(server);
+    const critiqueOfPer = prompts.find(({ text: prompt }) =>
+      prompt.includes("## Your task: critique Per's proposal"),
+    );
+    expect(critiqueOfPer?.text).toContain(text('proposal', 'Per'));
+    const adaRefines = prompts.find(
+      ({ text: prompt }) =>
+        prompt.includes('## Your task: round 1 refinement') && prompt.includes('Your name: Ada'),
+    );
+    expect(adaRefines?.text).toContain(text('critique', 'Per')); // Per's critique of Ada
+    expect(adaRefines?.text).not.toContain(text('critique', 'Ada')); // Ada's own critique of Per
+  });
+
+  it('stops early once the judge is confident enough', async () => {
+    const server = await mock({
+      script: [
+        {
+          match: { text: '## Your task: synthesise a solution' },
+          json: {
+            description: 'Use a shared token bucket.',
+            implementation_notes: 'Redis.',
+            trade_offs: ['latency'],
+            recommendations: ['measure'],
+            confidence: 92,
+          },
+        },
+      ],
+    });
+    const { file, out } = scenario({ rounds: 3, confidence_threshold: 90 });
+    await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    const transcript = readTranscript(out);
+    expect(transcript).toMatchObject({ status: 'completed', stopReason: 'confidence_threshold' });
+    expect(transcript.rounds).toHaveLength(1);
+    expect(transcript.solution).toMatchObject({ confidence: 92 });
+  });
+
+  it('reads the problem from a file and writes the state or the solution with --output', async () => {
+    const server = await mock();
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'problem.md'), 'Design a job queue that survives a node restart.\n');
+    const json = path.join(dir, 'state.json');
+    const first = await runAgora([
+      'run',
+      '--format',
+      'critique',
+      '--problem-file',
+      path.join(dir, 'problem.md'),
+      '--rounds',
+      '1',
+      '--host',
+      server.url,
+      '--out',
+      path.join(dir, 'runs'),
+      '--output',
+      json,
+      '--quiet',
+    ]);
+    expect(first.code).toBe(0);
+    const state = JSON.parse(readFileSync(json, 'utf8')) as { problem: string; rounds: unknown[] };
+    expect(state.problem).toBe('Design a job queue that survives a node restart.');
+    expect(state.rounds).toHaveLength(1);
+    const md = path.join(dir, 'solution.md');
+    await runAgora([
+      'run',
+      '--format',
+      'critique',
+      '--topic',
+      'Design a job queue',
+      '--rounds',
+      '1',
+      '--host',
+      server.url,
+      '--out',
+      path.join(dir, 'runs2'),
+      '--output',
+      md,
+      '--quiet',
+    ]);
+    expect(readFileSync(md, 'utf8')).toMatch(
+      /^# Design a job queue\n[\s\S]*## Trade-offs[\s\S]*Confidence: \d+\/100\. Synthesised by Judge\./,
+    );
+  });
+
+  it('refuses a missing, folder or empty problem file, and --topic with --problem-file', async () => {
+    const dir = tempDir();
+    mkdirSync(path.join(dir, 'folder'));
+    writeFileSync(path.join(dir, 'empty.md'), '  \n');
+    for (const [file, message] of [
+      ['missing.md', /does not exist/],
+      ['folder', /is a folder/],
+      ['empty.md', /is empty/],
+    ] as const) {
+      const result = await runAgora(['run', '--format', 'critique', '--problem-file', path.join(dir, file)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+    }
+    const both = await runAgora([
+      'run',
+      '--format',
+      'critique',
+      '--problem-file',
+      path.join(dir, 'empty.md'),
+      '--topic',
+      'x',
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/not both/);
+  });
+
+  it('filters agents by role, and records where each prompt came from', async () => {
+    const server = await mock();
+    const { file, out } = scenario(
+      {
+        rounds: 1,
+        agents: [
+          { name: 'Ada', role: 'architect', model: 'llama3' },
+          { name: 'Sol', role: 'security', model: 'mistral', prompt_file: 'security.md' },
+          { name: 'Eve', role: 'privacy', model: 'mistral', prompt_file: 'missing.md' },
+          { name: 'Per', role: 'performance', model: 'mistral', prompt_file: 'empty.md' },
+        ],
+      },
+      { 'security.md': 'You attack every design before anyone else can.', 'empty.md': '' },
+    );
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.stderr).toMatch(/prompt file "missing\.md" could not be read; using the built-in prompt/);
+    expect(result.stderr).toMatch(/prompt file "empty\.md" is empty; using the built-in prompt/);
+    const sources = Object.fromEntries(
+      readTranscript(out).agents.map((agent) => [agent.name, agent.promptSource]),
+    );
+    expect(sources).toEqual({ Ada: 'built-in', Sol: 'file:security.md', Eve: 'built-in', Per: 'built-in' });
+    expect(
+      chats(server).some(({ text }) => text.includes('You attack every design before anyone else can.')),
+    ).toBe(true);
+
+    const filtered = await runAgora([
+      'run',
+      file,
+      '--agents',
+      'architect,security',
+      '--host',
+      server.url,
+      '--out',
+      `${out}-filtered`,
+      '--quiet',
+    ]);
+    expect(filtered.code).toBe(0);
+    expect(readTranscript(`${out}-filtered`).agents.map((agent) => agent.name)).toEqual(['Ada', 'Sol']);
+  });
+
+  it('gives later rounds the whole history only with include_full_history', async () => {
+    for (const full of [false, true]) {
+      const server = await mock();
+      const { file, out } = scenario({ rounds: 2, include_full_history: full });
+      await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+      const critique = String(
+        readEvents(onlyRunDir(out)).find((event) => event.phase === 'critique')?.text,
+      ).slice(0, 60);
+      const round2Proposal = chats(server).find(({ text }) =>
+        text.includes('## Your task: round 2 proposal'),
+      );
+      expect(round2Proposal?.text.includes(critique)).toBe(full);
+    }
+  });
+});
