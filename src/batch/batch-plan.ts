@@ -65,6 +65,7 @@ const LINEUP_KEYS: Record<Scenario['format'], string[]> = {
   formal: ['a', 'b', 'all'],
   // Roles name the agents' models: architect=llama3; judge= names the judge's.
   critique: ['judge', 'all'],
+  council: ['proponent', 'critic', 'analyst', 'synthesizer', 'judge', 'all'],
 };
 
 /** The scenario with a model line-up applied: x/y for knockout, a/b/judge for duels, a/b for formal debaters. */
@@ -95,6 +96,15 @@ export function applyLineup(scenario: Scenario, lineup: Lineup | null): Scenario
         },
         judge: { ...scenario.judge, model: pick('judge', scenario.judge.model) },
       };
+    case 'council': {
+      const participants = Object.fromEntries(
+        Object.entries(scenario.participants).map(([role, participant]) => [
+          role,
+          { ...participant, model: pick(role, participant.model) },
+        ]),
+      ) as typeof scenario.participants;
+      return { ...scenario, participants };
+    }
     case 'critique':
       return {
         ...scenario,

@@ -17,6 +17,8 @@ export function applyOverrides(
       result = { ...result, debate: { ...result.debate, rounds: overrides.rounds } };
     else if (result.format === 'duel') result = { ...result, max_rounds: overrides.rounds };
     else if (result.format === 'critique') result = { ...result, rounds: overrides.rounds };
+    else if (result.format === 'council')
+      throw new UsageError('--rounds does not apply to a council: its three rounds are fixed');
     else throw new UsageError('--rounds does not apply to a formal debate: its phases are fixed');
   }
   return result;
@@ -31,6 +33,10 @@ export function describeScenario(scenario: Scenario): string {
       return `formal, "${scenario.topic}", ${scenario.debaters ? scenario.debaters.map((debater) => debater.model).join(' vs ') : 'models picked from the server'}`;
     case 'duel':
       return `duel, "${scenario.topic}", ${scenario.debaters.a.model} vs ${scenario.debaters.b.model}, judged by ${scenario.judge.model}, up to ${scenario.max_rounds} rounds`;
+    case 'council':
+      return `council, "${scenario.topic.slice(0, 60)}", ${Object.values(scenario.participants)
+        .map((participant) => participant.model)
+        .join('/')}, ${scenario.output_type}`;
     case 'critique':
       return `critique, "${scenario.topic.slice(0, 60)}", ${scenario.agents.map((agent) => agent.role).join(', ')}, ${scenario.rounds} rounds`;
   }

@@ -32,6 +32,7 @@ export function defaultScenarioData(format: FormatName, topic: string): Record<s
       // No debaters: two distinct models are picked (by seed) from those the server has.
       return { format, topic };
     case 'critique':
+    case 'council':
       return { format, topic };
     case 'duel':
       return {

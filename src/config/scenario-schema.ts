@@ -3,6 +3,7 @@
  * checked against that format's strict schema.
  */
 import { z } from 'zod';
+import { type CouncilFile, councilSchema } from './council-schema.js';
 import { type CritiqueFile, critiqueSchema } from './critique-schema.js';
 import { type DuelFile, duelSchema } from './duel-schema.js';
 import { type FormalFile, formalSchema } from './formal-schema.js';
@@ -16,12 +17,19 @@ export const FORMAT_SCHEMAS = {
   formal: formalSchema,
   duel: duelSchema,
   critique: critiqueSchema,
+  council: councilSchema,
 } as const;
 export type FormatName = keyof typeof FORMAT_SCHEMAS;
 export const FORMAT_NAMES = Object.keys(FORMAT_SCHEMAS) as FormatName[];
 
 /** Every format's schema at once, for the committed JSON Schema that editors use. */
-export const scenarioSchema = z.union([knockoutSchema, formalSchema, duelSchema, critiqueSchema]);
+export const scenarioSchema = z.union([
+  knockoutSchema,
+  formalSchema,
+  duelSchema,
+  critiqueSchema,
+  councilSchema,
+]);
 
-export type ScenarioFile = KnockoutFile | FormalFile | DuelFile | CritiqueFile;
-export type { CritiqueFile, DuelFile, FormalFile, KnockoutFile };
+export type ScenarioFile = KnockoutFile | FormalFile | DuelFile | CritiqueFile | CouncilFile;
+export type { CouncilFile, CritiqueFile, DuelFile, FormalFile, KnockoutFile };

@@ -1,6 +1,6 @@
 /** The scenario as the engine uses it: validated, defaults filled, context files read. */
 import type { ConfigIssue } from '../core/errors.js';
-import type { CritiqueFile, DuelFile, FormalFile, KnockoutFile } from './scenario-schema.js';
+import type { CouncilFile, CritiqueFile, DuelFile, FormalFile, KnockoutFile } from './scenario-schema.js';
 
 export interface ContextFile {
   /** Path relative to the scenario's folder. */
@@ -20,4 +20,5 @@ export type KnockoutScenario = KnockoutFile & ScenarioExtras;
 export type FormalScenario = FormalFile & ScenarioExtras;
 export type DuelScenario = DuelFile & ScenarioExtras;
 export type CritiqueScenario = CritiqueFile & ScenarioExtras;
-export type Scenario = KnockoutScenario | FormalScenario | DuelScenario | CritiqueScenario;
+export type CouncilScenario = CouncilFile & ScenarioExtras;
+export type Scenario = KnockoutScenario | FormalScenario | DuelScenario | CritiqueScenario | CouncilScenario;

@@ -142,7 +142,7 @@ export interface StatementEvent {
 /** A judge's structured answer in the formal and duel formats: a round's judgement or a verdict. */
 export interface AssessmentEvent {
   type: 'assessment';
-  phase: 'judgement' | 'verdict' | 'synthesis';
+  phase: 'judgement' | 'verdict' | 'synthesis' | 'round-1' | 'round-2' | 'round-3' | 'decision';
   round: number;
   judge: string;
   model: string;
@@ -156,6 +156,15 @@ export interface AssessmentEvent {
   outputTokens: number;
   realMs: number;
   attempts: number;
+}
+
+/** A step that computes or writes something without a model call (the council's consensus, packet, writeback). */
+export interface ArtifactEvent {
+  type: 'artifact';
+  name: string;
+  data: Record<string, unknown>;
+  /** Files written for it, relative to the run folder (or absolute, outside it). */
+  files: string[];
 }
 
 /** A resumed run: what follows continues the same debate. */
@@ -185,6 +194,7 @@ export type RunEventBody =
   | StepFailedEvent
   | StatementEvent
   | AssessmentEvent
+  | ArtifactEvent
   | TurnEndEvent
   | VoteCastEvent
   | RoundEndEvent

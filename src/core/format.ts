@@ -23,6 +23,8 @@ export interface StepContext {
   signal: AbortSignal;
   clock: Clock;
   logger: Logger;
+  /** The run's folder, for formats that write files of their own. */
+  runDir: string;
 }
 
 /** What `agora runs` and the run index show of a run, whatever its format. */

@@ -1,5 +1,6 @@
 /** The formats the CLI can run, by the name a scenario's `format:` gives. */
 import type { AnyFormat } from '../manager/debate-manager.js';
+import { councilFormat } from './council/index.js';
 import { critiqueFormat } from './critique/index.js';
 import { duelFormat } from './duel/index.js';
 import { formalFormat } from './formal/index.js';
@@ -10,6 +11,7 @@ const FORMATS: Record<string, AnyFormat> = {
   duel: duelFormat as unknown as AnyFormat,
   formal: formalFormat as unknown as AnyFormat,
   critique: critiqueFormat as unknown as AnyFormat,
+  council: councilFormat as unknown as AnyFormat,
 };
 
 export function formatNamed(name: string): AnyFormat | undefined {

@@ -21,6 +21,9 @@ export function scenarioModels(scenario: Scenario): { required: string[]; fallba
         required.add(scenario.statements.moderator_model);
       }
       break;
+    case 'council':
+      Object.values(scenario.participants).forEach(add);
+      break;
     case 'critique':
       scenario.agents.forEach(add);
       required.add(scenario.judge.model);

@@ -3,6 +3,7 @@
  * completed step's events to the log (flushed) and fold them into the state; repeat until done.
  * A failed step ends the run as `failed` with everything before it kept.
  */
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { RunEvent, RunEventBody, RunResumeEvent, RunStartEvent } from '../core/events.js';
@@ -71,6 +72,7 @@ export async function driveRun<State, Step extends { kind: string }>(
       signal: options.signal,
       clock,
       logger,
+      runDir: path.dirname(options.logFile),
     };
     while (!format.isFinished(state as State)) {
       let step: Step | DoneStep;

@@ -16,6 +16,8 @@ export interface IndexRows {
   judgements: Row[];
   rotations: Row[];
   rounds: Row[];
+  councilTurns: Row[];
+  actions: Row[];
 }
 
 function modelsOf(scenario: Scenario): string[] {
@@ -28,6 +30,8 @@ function modelsOf(scenario: Scenario): string[] {
       return [scenario.debaters.a.model, scenario.debaters.b.model, scenario.judge.model];
     case 'critique':
       return [...scenario.agents.map((agent) => agent.model), scenario.judge.model];
+    case 'council':
+      return Object.values(scenario.participants).map((participant) => participant.model);
   }
 }
 
@@ -58,6 +62,8 @@ export function indexRows(
   const judgements: Row[] = [];
   const rotations: Row[] = [];
   const rounds: Row[] = [];
+  const councilTurns: Row[] = [];
+  const actions: Row[] = [];
   const xModel =
     scenario.format === 'knockout'
       ? (scenario.agents.find((agent) => agent.position === 'X')?.model ?? null)
@@ -129,8 +135,37 @@ export function indexRows(
         });
         break;
       }
+      case 'artifact':
+        if (event.name === 'final-packet') {
+          for (const action of (event.data.next_actions as Array<Record<string, string>> | undefined) ?? []) {
+            actions.push({
+              run_id: runId,
+              id: action.id ?? '',
+              action: action.action ?? '',
+              owner: action.owner ?? '',
+              due: action.due ?? '',
+              status: 'open',
+            });
+          }
+        }
+        break;
       case 'assessment': {
         const result = event.result ?? {};
+        if (event.phase.startsWith('round-')) {
+          councilTurns.push({
+            run_id: runId,
+            seq: event.seq,
+            round: event.round,
+            role: event.judge,
+            model: event.model,
+            claim: typeof result.claim === 'string' ? result.claim : null,
+            challenges: Array.isArray(result.challenges) ? JSON.stringify(result.challenges) : null,
+            revision: typeof result.revision === 'string' ? result.revision : null,
+            stance: typeof result.stance === 'string' ? result.stance : null,
+            abstained: bool(event.abstained),
+          });
+          break;
+        }
         judgements.push({
           run_id: runId,
           seq: event.seq,
@@ -219,5 +254,7 @@ export function indexRows(
     judgements,
     rotations,
     rounds,
+    councilTurns,
+    actions,
   };
 }

@@ -35,6 +35,11 @@ CREATE TABLE IF NOT EXISTS rounds (
   rotate_votes INTEGER, continue_votes INTEGER, abstentions INTEGER, mean_score REAL, PRIMARY KEY (run_id, round));
 CREATE TABLE IF NOT EXISTS rotations (
   run_id TEXT, after_round INTEGER, from_agent TEXT, to_agent TEXT, rotate_votes INTEGER, PRIMARY KEY (run_id, after_round));
+CREATE TABLE IF NOT EXISTS council_turns (
+  run_id TEXT, seq INTEGER, round INTEGER, role TEXT, model TEXT, claim TEXT, challenges TEXT, revision TEXT, stance TEXT,
+  abstained INTEGER, PRIMARY KEY (run_id, seq));
+CREATE TABLE IF NOT EXISTS actions (
+  run_id TEXT, id TEXT, action TEXT, owner TEXT, due TEXT, status TEXT, PRIMARY KEY (run_id, id));
 CREATE TABLE IF NOT EXISTS batches (batch_id TEXT PRIMARY KEY, created_at TEXT, plan TEXT, debates INTEGER);
 CREATE TABLE IF NOT EXISTS batch_runs (batch_id TEXT, idx INTEGER, run_id TEXT, scenario_file TEXT, seed INTEGER, lineup TEXT,
   PRIMARY KEY (batch_id, idx));
@@ -47,6 +52,8 @@ export const INDEX_TABLES = [
   'judgements',
   'rotations',
   'rounds',
+  'council_turns',
+  'actions',
   'batches',
   'batch_runs',
 ] as const;
@@ -79,7 +86,16 @@ export class RunIndex {
   putRun(rows: IndexRows): void {
     const runId = rows.run.run_id as string;
     this.db.run('BEGIN');
-    for (const table of ['runs', 'turns', 'evaluations', 'judgements', 'rotations', 'rounds']) {
+    for (const table of [
+      'runs',
+      'turns',
+      'evaluations',
+      'judgements',
+      'rotations',
+      'rounds',
+      'council_turns',
+      'actions',
+    ]) {
       this.db.run(`DELETE FROM ${table} WHERE run_id = ?`, [runId]);
     }
     this.insert('runs', [rows.run]);
@@ -88,6 +104,8 @@ export class RunIndex {
     this.insert('judgements', rows.judgements);
     this.insert('rotations', rows.rotations);
     this.insert('rounds', rows.rounds);
+    this.insert('council_turns', rows.councilTurns);
+    this.insert('actions', rows.actions);
     this.db.run('COMMIT');
   }
 

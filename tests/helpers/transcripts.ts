@@ -1,11 +1,12 @@
 /** Reads what a run wrote. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { KnockoutTranscript } from '../../src/formats/knockout/transcript.js';
 
 export function onlyRunDir(outDir: string): string {
+  // Run folders are the ones with an event log (not batches/ or a council's notes/).
   const runs = readdirSync(outDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== 'batches')
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(outDir, entry.name, 'events.jsonl')))
     .map((entry) => entry.name);
   if (runs.length !== 1) throw new Error(`expected one run in ${outDir}, found ${runs.length}`);
   return path.join(outDir, runs[0] as string);

@@ -45,6 +45,13 @@ function expectedType(step: { kind: string }): string {
     case 'verdict':
     case 'synthesis':
       return 'assessment';
+    case 'round':
+      return 'assessment';
+    case 'intake':
+    case 'consensus':
+    case 'packetize':
+    case 'writeback':
+      return 'artifact';
     case 'proposals':
     case 'critiques':
     case 'refinements':
@@ -87,6 +94,7 @@ describe.each([
       judge: { model: 'llama3' },
     },
   ],
+  ['council', { format: 'council', topic: 'Move billing to PostgreSQL?', constraints: ['little downtime'] }],
   [
     'duel',
     {

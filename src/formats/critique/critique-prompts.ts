@@ -21,8 +21,17 @@ export function critiqueSystemPrompt(scenario: CritiqueScenario): string {
   ].join('\n');
 }
 
-const said = (state: CritiqueState, phase: string, round: number) =>
-  state.statements.filter((statement) => statement.phase === phase && statement.round === round);
+/**
+ * A round's contributions of one phase in scenario order (critic, then target), never in arrival
+ * order: they are generated concurrently, and a prompt must not depend on which finished first.
+ */
+const said = (state: CritiqueState, phase: string, round: number) => {
+  const order = state.scenario.agents.map((agent) => agent.name);
+  const rank = (name: string | undefined) => order.indexOf(name ?? '');
+  return state.statements
+    .filter((statement) => statement.phase === phase && statement.round === round)
+    .sort((a, b) => rank(a.speaker) - rank(b.speaker) || rank(a.target) - rank(b.target));
+};
 
 function block(title: string, statements: StatementEvent[]): string {
   if (statements.length === 0) return '';

@@ -3,7 +3,14 @@
  * their events, with the usage counters the shared stop conditions read.
  */
 import type { Scenario } from '../../config/scenario.js';
-import type { AssessmentEvent, RunEndEvent, RunEvent, StatementEvent, Stored } from '../../core/events.js';
+import type {
+  ArtifactEvent,
+  AssessmentEvent,
+  RunEndEvent,
+  RunEvent,
+  StatementEvent,
+  Stored,
+} from '../../core/events.js';
 
 export interface SequenceState<S extends Scenario> {
   runId: string;
@@ -13,6 +20,7 @@ export interface SequenceState<S extends Scenario> {
   updatedAt: string;
   statements: Array<Stored<StatementEvent>>;
   assessments: Array<Stored<AssessmentEvent>>;
+  artifacts: Array<Stored<ArtifactEvent>>;
   end: Stored<RunEndEvent> | null;
   outputTokens: number;
   activeMs: number;
@@ -32,6 +40,7 @@ export function foldSequence<S extends Scenario>(
       updatedAt: event.at,
       statements: [],
       assessments: [],
+      artifacts: [],
       end: null,
       outputTokens: 0,
       activeMs: 0,
@@ -52,6 +61,9 @@ export function foldSequence<S extends Scenario>(
       next.assessments = [...state.assessments, event];
       next.outputTokens = state.outputTokens + event.outputTokens;
       next.failureStreak = event.callFailed ? state.failureStreak + 1 : 0;
+      return next;
+    case 'artifact':
+      next.artifacts = [...state.artifacts, event];
       return next;
     case 'run-end':
       next.end = event;

@@ -1,0 +1,214 @@
+/** The council's deterministic states: Intake, Consensus, Packetize and Writeback, and their files. */
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../../store/write-files.js';
+import { type CouncilState, DEBATING_ROLES } from './council-prompts.js';
+import { type FinalPacket, finalPacketSchema } from './packet-schema.js';
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+export function writeRunFile(runDir: string, relative: string, content: string): string {
+  const target = path.join(runDir, relative);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileAtomic(target, content);
+  return relative;
+}
+
+export function intake(state: CouncilState) {
+  const { scenario } = state;
+  return {
+    problem: scenario.topic.trim(),
+    constraints: scenario.constraints,
+    output_type: scenario.output_type,
+    run_id: state.runId,
+    started_at: state.startedAt,
+    participants: Object.fromEntries(
+      Object.entries(scenario.participants).map(([role, participant]) => [role, participant.model]),
+    ),
+  };
+}
+
+export function roundFile(state: CouncilState, round: number) {
+  return {
+    round: `round-${round}`,
+    outputs: state.assessments
+      .filter((item) => item.phase === `round-${round}`)
+      .sort((a, b) => DEBATING_ROLES.indexOf(a.judge as never) - DEBATING_ROLES.indexOf(b.judge as never))
+      .map((item) => ({
+        role: item.judge,
+        model: item.model,
+        abstained: item.abstained,
+        reason: item.reason ?? null,
+        ...item.result,
+      })),
+  };
+}
+
+/**
+ * Consensus from the revised positions: the share of roles on the majority stance, their mean
+ * confidence, the majority's claims as agreements and the others' claims and open challenges as
+ * disagreements. Computed, not asked of a model, so it is the same on every replay.
+ */
+export function consensus(state: CouncilState) {
+  const finals = DEBATING_ROLES.map(
+    (role) =>
+      state.assessments.find((item) => item.phase === 'round-3' && item.judge === role && item.result)
+        ?.result ??
+      state.assessments.find((item) => item.phase === 'round-1' && item.judge === role && item.result)
+        ?.result,
+  ).filter((result): result is Record<string, unknown> => result !== undefined);
+  const counts = new Map<string, number>();
+  for (const result of finals)
+    counts.set(String(result.stance), (counts.get(String(result.stance)) ?? 0) + 1);
+  const [majority] = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0] ?? [''];
+  const round3 = (value: number) => Math.round(value * 1000) / 1000;
+  const confidences = finals
+    .map((result) => Number(result.confidence))
+    .filter((value) => Number.isFinite(value));
+  const challenges = state.assessments
+    .filter((item) => item.phase === 'round-2' && item.result)
+    .sort((a, b) => DEBATING_ROLES.indexOf(a.judge as never) - DEBATING_ROLES.indexOf(b.judge as never))
+    .flatMap((item) =>
+      ((item.result?.challenges as Array<{ target_role: string; challenge: string }>) ?? []).map(
+        (challenge) => `${item.judge} to ${challenge.target_role}: ${challenge.challenge}`,
+      ),
+    );
+  return {
+    consensus_score: finals.length === 0 ? 0 : round3((counts.get(majority) ?? 0) / finals.length),
+    confidence_score:
+      confidences.length === 0
+        ? 0
+        : round3(confidences.reduce((sum, value) => sum + value, 0) / confidences.length),
+    majority_stance: majority || null,
+    key_agreements: finals
+      .filter((result) => result.stance === majority)
+      .map((result) => String(result.claim)),
+    key_disagreements: [
+      ...finals.filter((result) => result.stance !== majority).map((result) => String(result.claim)),
+      ...challenges.slice(0, 5),
+    ],
+    roles_answered: finals.length,
+  };
+}
+
+/** `debate_YYYYMMDD_HHMMSS_xxx`, the packet's run id, from the run's start and its id. */
+export function packetRunId(state: CouncilState): string {
+  const stamp = state.startedAt.replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+  return `debate_${stamp}_${createHash('sha256').update(state.runId).digest('hex').slice(0, 3)}`;
+}
+
+export function buildPacket(state: CouncilState, finishedAt: string): FinalPacket {
+  const { scenario } = state;
+  const agreed = state.artifacts.find((artifact) => artifact.name === 'consensus')?.data ?? consensus(state);
+  const decision = state.assessments.find((item) => item.phase === 'decision')?.result;
+  const fallbackDue = new Date(Date.parse(state.startedAt) + 7 * 86_400_000).toISOString().slice(0, 10);
+  const degraded = {
+    selected_option: 'No decision: the Judge gave no usable answer',
+    why_selected: ['The Judge failed; see the run log. The rounds and the consensus are kept.'],
+    rejected_options: [],
+    risks: [
+      {
+        risk: 'The decision is missing',
+        severity: 'high' as const,
+        mitigation: 'Resume or re-run the council when the Judge model is available',
+      },
+    ],
+    next_actions: [
+      {
+        id: 'A1',
+        action: 'Re-run the council when the Judge model is available',
+        owner: 'operator',
+        due: fallbackDue,
+      },
+    ],
+  };
+  const made = (decision ?? degraded) as typeof degraded;
+  const roles = ['Proponent', 'Critic', 'Analyst', 'Synthesizer', 'Judge'] as const;
+  const packet: FinalPacket = {
+    run_id: packetRunId(state),
+    mode: 'debate-v0.1',
+    problem: scenario.topic.trim(),
+    constraints: scenario.constraints,
+    output_type: scenario.output_type,
+    participants: roles.map((role) => ({
+      role,
+      model_provider: 'local',
+      model_name: scenario.participants[role.toLowerCase() as keyof typeof scenario.participants].model,
+    })),
+    consensus: {
+      consensus_score: Number(agreed.consensus_score),
+      confidence_score: Number(agreed.confidence_score),
+      key_agreements: agreed.key_agreements as string[],
+      key_disagreements: agreed.key_disagreements as string[],
+    },
+    decision: {
+      selected_option: made.selected_option,
+      why_selected: made.why_selected,
+      rejected_options: made.rejected_options,
+    },
+    risks: made.risks,
+    next_actions: made.next_actions,
+    trace: {
+      round_refs: ['round-1', 'round-2', 'round-3'],
+      evidence_refs: [
+        'request.json',
+        'rounds/round-1.json',
+        'rounds/round-2.json',
+        'rounds/round-3.json',
+        'consensus.json',
+        'events.jsonl',
+        `agora-run:${state.runId}`,
+      ],
+    },
+    timestamps: { started_at: state.startedAt, finished_at: finishedAt },
+  };
+  return finalPacketSchema.parse(packet);
+}
+
+export function packetMarkdown(packet: FinalPacket): string {
+  const list = (items: string[]) =>
+    items.length > 0 ? items.map((item) => `- ${item}`).join('\n') : '- (none)';
+  return [
+    `# ${packet.problem}`,
+    '',
+    `Run \`${packet.run_id}\` (${packet.mode}), output type ${packet.output_type}.`,
+    '',
+    '## Decision',
+    '',
+    `**${packet.decision.selected_option}**`,
+    '',
+    list(packet.decision.why_selected),
+    '',
+    '### Rejected options',
+    '',
+    list(packet.decision.rejected_options.map((item) => `${item.option}: ${item.reason}`)),
+    '',
+    '## Consensus',
+    '',
+    `Consensus ${packet.consensus.consensus_score}, confidence ${packet.consensus.confidence_score}.`,
+    '',
+    '### Agreements',
+    list(packet.consensus.key_agreements),
+    '',
+    '### Disagreements',
+    list(packet.consensus.key_disagreements),
+    '',
+    '## Risks',
+    '',
+    list(packet.risks.map((item) => `(${item.severity}) ${item.risk} — ${item.mitigation}`)),
+    '',
+    '## Next actions',
+    '',
+    '| id | action | owner | due |',
+    '| --- | --- | --- | --- |',
+    ...packet.next_actions.map((item) => `| ${item.id} | ${item.action} | ${item.owner} | ${item.due} |`),
+    '',
+    '## Participants',
+    '',
+    list(packet.participants.map((item) => `${item.role}: ${item.model_name} (${item.model_provider})`)),
+    '',
+  ].join('\n');
+}
+
+export { json };

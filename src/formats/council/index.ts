@@ -1,0 +1,318 @@
+/**
+ * The five-role council (seed 003): Intake → Round1 → Round2 → Round3 → Consensus → Judge →
+ * Packetize → Writeback, each a step persisted before the next, never looping; a failing role
+ * degrades the run (recorded and visible) instead of ending it.
+ */
+import path from 'node:path';
+import Table from 'cli-table3';
+import { mapConcurrent } from '../../core/concurrency.js';
+import type { DoneStep, FormatDefinition, StepContext } from '../../core/format.js';
+import { checkScenarioLimits } from '../../core/stop-conditions.js';
+import { produceAssessment } from '../shared/assessment-call.js';
+import { foldSequence, modelCalls } from '../shared/sequence-state.js';
+import {
+  buildPacket,
+  consensus,
+  intake,
+  json,
+  packetMarkdown,
+  packetRunId,
+  roundFile,
+  writeRunFile,
+} from './council-artifacts.js';
+import {
+  type CouncilState,
+  DEBATING_ROLES,
+  type DebatingRole,
+  judgeMessages,
+  roundMessages,
+} from './council-prompts.js';
+import {
+  challengeSchema,
+  decisionSchema,
+  jsonSchemaOf,
+  openingSchema,
+  revisionSchema,
+} from './packet-schema.js';
+
+export const COUNCIL_STATES = [
+  'Intake',
+  'Round1',
+  'Round2',
+  'Round3',
+  'Consensus',
+  'Judge',
+  'Packetize',
+  'Writeback',
+] as const;
+
+export type CouncilStep =
+  | { kind: 'intake' }
+  | { kind: 'round'; round: 1 | 2 | 3; roles: DebatingRole[] }
+  | { kind: 'consensus' }
+  | { kind: 'judge' }
+  | { kind: 'packetize' }
+  | { kind: 'writeback' };
+
+const has = (state: CouncilState, name: string) => state.artifacts.some((artifact) => artifact.name === name);
+
+/** The state the council is in (its next state, or Done). */
+export function councilStateName(state: CouncilState): string {
+  const step = nextCouncilStep(state);
+  if (step.kind === 'done') return 'Done';
+  if (step.kind === 'round') return `Round${step.round}`;
+  return step.kind.charAt(0).toUpperCase() + step.kind.slice(1);
+}
+
+export function nextCouncilStep(state: CouncilState): CouncilStep | DoneStep {
+  if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
+  const limit = checkScenarioLimits({ ...state, failureStreak: 0 }, state.scenario);
+  if (limit) return { kind: 'done', ...limit };
+  if (!has(state, 'intake')) return { kind: 'intake' };
+  for (const round of [1, 2, 3] as const) {
+    const roles = DEBATING_ROLES.filter(
+      (role) => !state.assessments.some((item) => item.phase === `round-${round}` && item.judge === role),
+    );
+    if (roles.length > 0) return { kind: 'round', round, roles };
+  }
+  if (!has(state, 'consensus')) return { kind: 'consensus' };
+  if (!state.assessments.some((item) => item.phase === 'decision')) return { kind: 'judge' };
+  if (!has(state, 'final-packet')) return { kind: 'packetize' };
+  if (!has(state, 'writeback')) return { kind: 'writeback' };
+  return { kind: 'done', status: 'completed', stopReason: 'finished' };
+}
+
+/** Where decision records go: the scenario's folder setting, relative to the runs folder. */
+export function notesFolder(state: CouncilState, runDir: string): string {
+  const folder = state.scenario.writeback.folder;
+  return path.isAbsolute(folder) ? folder : path.join(path.dirname(runDir), folder);
+}
+
+async function executeCouncilStep(
+  step: CouncilStep,
+  state: CouncilState,
+  context: StepContext,
+): Promise<void> {
+  const { scenario } = state;
+  const policy = {
+    attempts: scenario.reliability.attempts,
+    backoffMs: scenario.reliability.backoff_ms,
+    maxBackoffMs: scenario.reliability.max_backoff_ms,
+  };
+  const participant = (role: string) =>
+    scenario.participants[role.toLowerCase() as keyof typeof scenario.participants];
+  switch (step.kind) {
+    case 'intake': {
+      const request = intake(state);
+      context.append({
+        type: 'artifact',
+        name: 'intake',
+        data: request,
+        files: [writeRunFile(context.runDir, 'request.json', json(request))],
+      });
+      return;
+    }
+    case 'round': {
+      const schema =
+        step.round === 1
+          ? openingSchema
+          : step.round === 2
+            ? challengeSchema(DEBATING_ROLES)
+            : revisionSchema;
+      context.notify({
+        type: 'judging-start',
+        round: step.round,
+        judges: step.roles,
+        subject: `round ${step.round}`,
+      });
+      // The roles of a round answer side by side; each answer is kept as it arrives.
+      await mapConcurrent(step.roles, step.roles.length, async (role) => {
+        const event = await produceAssessment(
+          {
+            phase: `round-${step.round}`,
+            round: step.round,
+            judge: role,
+            model: participant(role).model,
+            fallbackModels: participant(role).fallback_models,
+            messages: roundMessages(state, role, step.round),
+            schema: schema as never,
+            jsonSchema: jsonSchemaOf(schema),
+            maxTokens: scenario.max_tokens,
+            contextWindow: scenario.model_options.context_window,
+            temperature: scenario.model_options.temperature,
+            seed: scenario.seed,
+            policy,
+          },
+          context,
+        );
+        context.append(event);
+      });
+      return;
+    }
+    case 'consensus': {
+      const data = consensus(state);
+      const files = [1, 2, 3].map((round) =>
+        writeRunFile(context.runDir, `rounds/round-${round}.json`, json(roundFile(state, round))),
+      );
+      files.push(writeRunFile(context.runDir, 'consensus.json', json(data)));
+      context.append({ type: 'artifact', name: 'consensus', data, files });
+      return;
+    }
+    case 'judge': {
+      const agreed = state.artifacts.find((artifact) => artifact.name === 'consensus')?.data ?? {};
+      context.notify({ type: 'judging-start', round: 4, judges: ['Judge'], subject: 'the council' });
+      context.append(
+        await produceAssessment(
+          {
+            phase: 'decision',
+            round: 4,
+            judge: 'Judge',
+            model: scenario.participants.judge.model,
+            fallbackModels: scenario.participants.judge.fallback_models,
+            messages: judgeMessages(state, agreed, state.startedAt.slice(0, 10)),
+            schema: decisionSchema,
+            jsonSchema: jsonSchemaOf(decisionSchema),
+            maxTokens: scenario.judge_max_tokens,
+            contextWindow: scenario.model_options.context_window,
+            temperature: 0.2,
+            seed: scenario.seed,
+            policy,
+          },
+          context,
+        ),
+      );
+      return;
+    }
+    case 'packetize': {
+      const packet = buildPacket(state, context.clock.now().toISOString());
+      const files = [
+        writeRunFile(context.runDir, 'final-packet.json', json(packet)),
+        writeRunFile(context.runDir, 'final-packet.md', packetMarkdown(packet)),
+      ];
+      context.append({
+        type: 'artifact',
+        name: 'final-packet',
+        data: packet as unknown as Record<string, unknown>,
+        files,
+      });
+      return;
+    }
+    case 'writeback': {
+      const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data ?? {};
+      const folder = notesFolder(state, context.runDir);
+      const note = path.join(folder, `${packetRunId(state)}.md`);
+      const decision = (packet.decision as { selected_option?: string } | undefined)?.selected_option ?? '';
+      writeFileAtomicInFolder(
+        note,
+        [
+          '---',
+          'type: decision',
+          `run_id: ${state.runId}`,
+          `packet_run_id: ${packetRunId(state)}`,
+          `packet: ${path.join(context.runDir, 'final-packet.json')}`,
+          `run_dir: ${context.runDir}`,
+          '---',
+          '',
+          `# Decision: ${decision}`,
+          '',
+          `Question: ${scenario.topic.trim()}`,
+          '',
+          `Final packet: ${path.join(context.runDir, 'final-packet.md')}`,
+          '',
+        ].join('\n'),
+      );
+      context.append({ type: 'artifact', name: 'writeback', data: { note }, files: [note] });
+      return;
+    }
+  }
+}
+
+/** Writes a file, creating its folder (the notes folder may not exist yet). */
+function writeFileAtomicInFolder(file: string, text: string) {
+  writeRunFile(path.dirname(file), path.basename(file), text);
+}
+
+export function councilTranscript(state: CouncilState) {
+  const { scenario } = state;
+  const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data ?? null;
+  return {
+    runId: state.runId,
+    format: 'council' as const,
+    problem: scenario.topic,
+    seed: scenario.seed,
+    state: councilStateName(state),
+    status: state.end?.status ?? ('running' as const),
+    stopReason: state.end?.stopReason ?? null,
+    error: state.end?.error ?? null,
+    participants: scenario.participants,
+    rounds: [1, 2, 3].map((round) => roundFile(state, round)),
+    consensus: state.artifacts.find((artifact) => artifact.name === 'consensus')?.data ?? null,
+    decision: (() => {
+      const decision = state.assessments.find((item) => item.phase === 'decision');
+      if (!decision) return null;
+      const { seq: _seq, at: _at, type: _type, promptChars: _chars, ...rest } = decision;
+      return rest;
+    })(),
+    finalPacket: packet,
+    note:
+      (state.artifacts.find((artifact) => artifact.name === 'writeback')?.data.note as string | undefined) ??
+      null,
+    degraded: state.assessments
+      .filter((item) => item.abstained)
+      .map((item) => ({ role: item.judge, phase: item.phase, reason: item.reason ?? '' })),
+    totals: { modelCalls: modelCalls(state), outputTokens: state.outputTokens },
+  };
+}
+
+function councilReport(state: CouncilState): string {
+  const transcript = councilTranscript(state);
+  const table = new Table({ head: ['Round', 'Role', 'Model', 'Claim'], style: { head: [], border: [] } });
+  for (const round of transcript.rounds) {
+    for (const output of round.outputs as Array<Record<string, unknown>>) {
+      table.push([
+        round.round,
+        String(output.role),
+        String(output.model),
+        output.abstained ? `(failed: ${output.reason})` : String(output.claim ?? '').slice(0, 90),
+      ]);
+    }
+  }
+  const packet = transcript.finalPacket as {
+    decision?: { selected_option: string };
+    next_actions?: unknown[];
+  } | null;
+  return `${table.toString()}\nState: ${transcript.state}. Decision: ${packet?.decision?.selected_option ?? '(none)'}; ${packet?.next_actions?.length ?? 0} next actions.${transcript.degraded.length > 0 ? ` Degraded: ${transcript.degraded.map((item) => `${item.role} in ${item.phase}`).join(', ')}.` : ''}${transcript.note ? `\nDecision record: ${transcript.note}` : ''}`;
+}
+
+export const councilFormat: FormatDefinition<CouncilState, CouncilStep> = {
+  name: 'council',
+  fold: foldSequence,
+  next: nextCouncilStep,
+  execute: executeCouncilStep,
+  isFinished: (state) => state.end !== null,
+  progress: (state) => ({
+    runId: state.runId,
+    format: 'council',
+    topic: state.scenario.topic,
+    status: state.end?.status ?? 'running',
+    stopReason: state.end?.stopReason ?? null,
+    done:
+      COUNCIL_STATES.indexOf(councilStateName(state) as (typeof COUNCIL_STATES)[number]) === -1
+        ? COUNCIL_STATES.length
+        : COUNCIL_STATES.indexOf(councilStateName(state) as (typeof COUNCIL_STATES)[number]),
+    total: COUNCIL_STATES.length,
+  }),
+  transcript: councilTranscript,
+  markdown: (state) => {
+    const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data;
+    return packet
+      ? packetMarkdown(packet as never)
+      : `# ${state.scenario.topic}\n\nThe council is at state ${councilStateName(state)}.\n`;
+  },
+  report: councilReport,
+  solutionText: (state) => {
+    const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data;
+    return packet ? packetMarkdown(packet as never) : '';
+  },
+  checkpoints: ['artifact'],
+};

@@ -1,0 +1,109 @@
+/** The Final Packet, exactly as seed 003 fixes it, and the structured answers of each council state. */
+import { z } from 'zod';
+
+export const finalPacketSchema = z.strictObject({
+  run_id: z.string().regex(/^debate_\d{8}_\d{6}_[a-z0-9]{3}$/),
+  mode: z.literal('debate-v0.1'),
+  problem: z.string(),
+  constraints: z.array(z.string()),
+  output_type: z.enum(['decision', 'writing', 'architecture', 'planning', 'evaluation']),
+  participants: z.array(
+    z.strictObject({
+      role: z.enum(['Proponent', 'Critic', 'Analyst', 'Synthesizer', 'Judge']),
+      model_provider: z.enum(['openai', 'gemini', 'claude', 'local']),
+      model_name: z.string(),
+    }),
+  ),
+  consensus: z.strictObject({
+    consensus_score: z.number(),
+    confidence_score: z.number(),
+    key_agreements: z.array(z.string()),
+    key_disagreements: z.array(z.string()),
+  }),
+  decision: z.strictObject({
+    selected_option: z.string(),
+    why_selected: z.array(z.string()),
+    rejected_options: z.array(z.strictObject({ option: z.string(), reason: z.string() })),
+  }),
+  risks: z.array(
+    z.strictObject({ risk: z.string(), severity: z.enum(['high', 'medium', 'low']), mitigation: z.string() }),
+  ),
+  next_actions: z
+    .array(
+      z.strictObject({
+        id: z.string(),
+        action: z.string(),
+        owner: z.string(),
+        due: z.iso.date(),
+      }),
+    )
+    .min(1),
+  trace: z.strictObject({ round_refs: z.array(z.string()), evidence_refs: z.array(z.string()) }),
+  timestamps: z.strictObject({ started_at: z.string(), finished_at: z.string() }),
+});
+
+export type FinalPacket = z.infer<typeof finalPacketSchema>;
+
+const stance = z.enum(['support', 'oppose', 'conditional']);
+const confidence = z.number().min(0).max(1);
+
+export const openingSchema = z.object({
+  claim: z.string().min(1),
+  rationale: z.string().min(1),
+  risks: z.array(z.string()),
+  stance,
+  confidence,
+});
+
+export const challengeSchema = (roles: readonly string[]) =>
+  z.object({
+    claim: z.string().min(1),
+    rationale: z.string().min(1),
+    risks: z.array(z.string()),
+    challenges: z
+      .array(z.object({ target_role: z.enum(roles as [string, ...string[]]), challenge: z.string().min(1) }))
+      .min(1),
+  });
+
+export const revisionSchema = z.object({
+  claim: z.string().min(1),
+  revision: z.string().min(1),
+  rationale: z.string().min(1),
+  risks: z.array(z.string()),
+  stance,
+  confidence,
+});
+
+export const decisionSchema = z.object({
+  selected_option: z.string().min(1),
+  why_selected: z.array(z.string().min(1)).min(1),
+  rejected_options: z.array(z.object({ option: z.string().min(1), reason: z.string().min(1) })),
+  risks: z.array(
+    z.object({
+      risk: z.string().min(1),
+      severity: z.enum(['high', 'medium', 'low']),
+      mitigation: z.string().min(1),
+    }),
+  ),
+  next_actions: z
+    .array(
+      z.object({
+        id: z.string().min(1),
+        action: z.string().min(1),
+        owner: z.string().min(1),
+        due: z.iso.date(),
+      }),
+    )
+    .min(1),
+});
+
+export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
+  return rest;
+}
+
+/** The Final Packet as a JSON Schema (committed as schemas/final-packet.schema.json). */
+export function finalPacketJsonSchemaText(): string {
+  const schema = z.toJSONSchema(finalPacketSchema) as Record<string, unknown>;
+  return `${JSON.stringify({ ...schema, $id: 'https://agora.local/schemas/final-packet.schema.json', title: 'Agora council Final Packet (debate-v0.1)' }, null, 2)}\n`;
+}
