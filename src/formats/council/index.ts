@@ -113,11 +113,12 @@ async function executeCouncilStep(
       return;
     }
     case 'round': {
-      const schema =
+      // In round 2 a role may only name the other roles as targets.
+      const schemaFor = (role: DebatingRole) =>
         step.round === 1
           ? openingSchema
           : step.round === 2
-            ? challengeSchema(DEBATING_ROLES)
+            ? challengeSchema(DEBATING_ROLES.filter((other) => other !== role))
             : revisionSchema;
       context.notify({
         type: 'judging-start',
@@ -135,8 +136,8 @@ async function executeCouncilStep(
             model: participant(role).model,
             fallbackModels: participant(role).fallback_models,
             messages: roundMessages(state, role, step.round),
-            schema: schema as never,
-            jsonSchema: jsonSchemaOf(schema),
+            schema: schemaFor(role) as never,
+            jsonSchema: jsonSchemaOf(schemaFor(role)),
             maxTokens: scenario.max_tokens,
             contextWindow: scenario.model_options.context_window,
             temperature: scenario.model_options.temperature,
