@@ -58,11 +58,11 @@ export const INDEX_TABLES = [
   'batch_runs',
 ] as const;
 
-let sqlJs: Promise<SqlJsStatic> | undefined;
-const loadSqlJs = () => {
-  sqlJs ??= initSqlJs();
-  return sqlJs;
-};
+/**
+ * A fresh SQLite module for each open index: a WebAssembly module's memory only ever grows, so a
+ * shared one would keep the largest index ever opened; a fresh one is freed with the index.
+ */
+const loadSqlJs = (): Promise<SqlJsStatic> => initSqlJs();
 
 export interface QueryResult {
   columns: string[];
