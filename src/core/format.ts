@@ -63,3 +63,25 @@ export interface FormatDefinition<State, Step extends { kind: string }> {
   /** Events that should refresh transcript.json and transcript.md (besides run-end). */
   checkpoints: ReadonlyArray<RunEvent['type']>;
 }
+
+/** A run's progress from the parts every format's state has. */
+export function runProgress(
+  format: string,
+  state: {
+    runId: string;
+    scenario: { topic: string };
+    end: { status: RunProgress['status']; stopReason: string } | null;
+  },
+  done: number,
+  total: number,
+): RunProgress {
+  return {
+    runId: state.runId,
+    format,
+    topic: state.scenario.topic,
+    status: state.end?.status ?? 'running',
+    stopReason: state.end?.stopReason ?? null,
+    done,
+    total,
+  };
+}

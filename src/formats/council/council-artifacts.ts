@@ -92,7 +92,7 @@ export function consensus(state: CouncilState) {
   };
 }
 
-/** `debate_YYYYMMDD_HHMMSS_xxx`, the packet's run id, from the run's start and its id. */
+/** The packet's run id in the seed's form (debate_, date, time, three hex digits), from the run's start and id. */
 export function packetRunId(state: CouncilState): string {
   const stamp = state.startedAt.replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
   return `debate_${stamp}_${createHash('sha256').update(state.runId).digest('hex').slice(0, 3)}`;

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import Table from 'cli-table3';
 import { mapConcurrent } from '../../core/concurrency.js';
-import type { DoneStep, FormatDefinition, StepContext } from '../../core/format.js';
+import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls } from '../shared/sequence-state.js';
@@ -291,18 +291,15 @@ export const councilFormat: FormatDefinition<CouncilState, CouncilStep> = {
   next: nextCouncilStep,
   execute: executeCouncilStep,
   isFinished: (state) => state.end !== null,
-  progress: (state) => ({
-    runId: state.runId,
-    format: 'council',
-    topic: state.scenario.topic,
-    status: state.end?.status ?? 'running',
-    stopReason: state.end?.stopReason ?? null,
-    done:
+  progress: (state) =>
+    runProgress(
+      'council',
+      state,
       COUNCIL_STATES.indexOf(councilStateName(state) as (typeof COUNCIL_STATES)[number]) === -1
         ? COUNCIL_STATES.length
         : COUNCIL_STATES.indexOf(councilStateName(state) as (typeof COUNCIL_STATES)[number]),
-    total: COUNCIL_STATES.length,
-  }),
+      COUNCIL_STATES.length,
+    ),
   transcript: councilTranscript,
   markdown: (state) => {
     const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data;

@@ -6,7 +6,7 @@
 import Table from 'cli-table3';
 import { z } from 'zod';
 import { mapConcurrent } from '../../core/concurrency.js';
-import type { DoneStep, FormatDefinition, StepContext } from '../../core/format.js';
+import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { produceAssessment } from '../shared/assessment-call.js';
@@ -326,19 +326,17 @@ export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {
   next: nextCritiqueStep,
   execute: executeCritiqueStep,
   isFinished: (state) => state.end !== null,
-  progress: (state) => ({
-    runId: state.runId,
-    format: 'critique',
-    topic: state.scenario.topic,
-    status: state.end?.status ?? 'running',
-    stopReason: state.end?.stopReason ?? null,
-    done: new Set(
-      state.statements
-        .filter((statement) => statement.phase === 'refinement')
-        .map((statement) => statement.round),
-    ).size,
-    total: state.scenario.rounds,
-  }),
+  progress: (state) =>
+    runProgress(
+      'critique',
+      state,
+      new Set(
+        state.statements
+          .filter((statement) => statement.phase === 'refinement')
+          .map((statement) => statement.round),
+      ).size,
+      state.scenario.rounds,
+    ),
   transcript: critiqueTranscript,
   markdown: critiqueMarkdown,
   report: critiqueReport,

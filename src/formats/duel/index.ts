@@ -4,7 +4,7 @@
  */
 import Table from 'cli-table3';
 import { z } from 'zod';
-import type { DoneStep, FormatDefinition } from '../../core/format.js';
+import { type DoneStep, type FormatDefinition, runProgress } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls } from '../shared/sequence-state.js';
@@ -226,15 +226,7 @@ export const duelFormat: FormatDefinition<DuelState, DuelStep> = {
   next: nextDuelStep,
   execute: executeDuelStep,
   isFinished: (state) => state.end !== null,
-  progress: (state) => ({
-    runId: state.runId,
-    format: 'duel',
-    topic: state.scenario.topic,
-    status: state.end?.status ?? 'running',
-    stopReason: state.end?.stopReason ?? null,
-    done: judgements(state).length,
-    total: state.scenario.max_rounds,
-  }),
+  progress: (state) => runProgress('duel', state, judgements(state).length, state.scenario.max_rounds),
   transcript: duelTranscript,
   markdown: duelMarkdown,
   report: duelReport,

@@ -4,7 +4,7 @@
  */
 import Table from 'cli-table3';
 import { z } from 'zod';
-import type { DoneStep, FormatDefinition, StepContext } from '../../core/format.js';
+import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
 import { produceAssessment } from '../shared/assessment-call.js';
@@ -282,15 +282,13 @@ export const formalFormat: FormatDefinition<FormalState, FormalStep> = {
   next: nextFormalStep,
   execute: executeFormalStep,
   isFinished: (state) => state.end !== null,
-  progress: (state) => ({
-    runId: state.runId,
-    format: 'formal',
-    topic: state.scenario.topic,
-    status: state.end?.status ?? 'running',
-    stopReason: state.end?.stopReason ?? null,
-    done: state.statements.length + state.assessments.length,
-    total: FORMAL_PLAN.length + (state.scenario.verdict.enabled ? 1 : 0),
-  }),
+  progress: (state) =>
+    runProgress(
+      'formal',
+      state,
+      state.statements.length + state.assessments.length,
+      FORMAL_PLAN.length + (state.scenario.verdict.enabled ? 1 : 0),
+    ),
   transcript: formalTranscript,
   markdown: formalMarkdown,
   report: formalReport,

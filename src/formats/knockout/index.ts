@@ -1,5 +1,5 @@
 /** The knockout challenge (seed 004) as a format the runner can drive. */
-import type { FormatDefinition } from '../../core/format.js';
+import { type FormatDefinition, runProgress } from '../../core/format.js';
 import { executeKnockoutStep } from './executor.js';
 import { nextKnockoutStep } from './planner.js';
 import { agentTable, resultSummary, roundTable } from './report.js';
@@ -14,15 +14,13 @@ export const knockoutFormat: FormatDefinition<KnockoutState, KnockoutStep> = {
   next: nextKnockoutStep,
   execute: executeKnockoutStep,
   isFinished: (state) => state.end !== null,
-  progress: (state) => ({
-    runId: state.runId,
-    format: 'knockout',
-    topic: state.scenario.topic,
-    status: state.end?.status ?? 'running',
-    stopReason: state.end?.stopReason ?? null,
-    done: state.rounds.filter((round) => round.end).length,
-    total: state.scenario.debate.rounds,
-  }),
+  progress: (state) =>
+    runProgress(
+      'knockout',
+      state,
+      state.rounds.filter((round) => round.end).length,
+      state.scenario.debate.rounds,
+    ),
   transcript: knockoutTranscript,
   markdown: (state) => knockoutMarkdown(knockoutTranscript(state)),
   report: (state) => {
