@@ -13,6 +13,11 @@ export function findRunDir(reference: string | undefined, outDir: string, comman
     if (runDir && existsSync(runDir)) return runDir;
     throw new UsageError(`${command}: ${reference} is a file but names no run folder (no run_dir: line)`);
   }
+  // A council packet's run id (debate_<date>_<time>_<hex>) names its decision record in notes/.
+  if (/^debate_\d{8}_\d{6}_[a-z0-9]{3}$/.test(reference)) {
+    const note = path.join(outDir, 'notes', `${reference}.md`);
+    if (existsSync(note)) return findRunDir(note, outDir, command);
+  }
   const candidates = [path.resolve(reference), path.join(outDir, reference)];
   const found = candidates.find((candidate) => existsSync(candidate) && statSync(candidate).isDirectory());
   if (!found) {

@@ -105,6 +105,8 @@ describe('format: council', () => {
     const shown = await runAgora(['show', note]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(packet.decision.selected_option);
+    const byPacketId = await runAgora(['show', packet.run_id, '--out', out]);
+    expect(byPacketId.stdout).toBe(shown.stdout);
 
     // Round 1 roles answer side by side; round 2 prompts carry round 1's answers.
     const prompts = chatTexts(server);
