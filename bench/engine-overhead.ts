@@ -13,7 +13,7 @@ import { knockoutStats } from '../src/formats/knockout/stats.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
 import type { AnyFormat } from '../src/manager/debate-manager.js';
 import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
-import { createRunLogger } from '../src/manager/logger.js';
+import { closeRunLogger, createRunLogger } from '../src/manager/logger.js';
 import { startMockProcess } from './mock-process.js';
 
 const scenarioFile = process.argv[2] ?? 'scenarios/abortion.yaml';
@@ -38,6 +38,7 @@ try {
       logger,
     });
     const cpu = process.cpuUsage(cpuBefore);
+    closeRunLogger(logger);
     // The first run warms up the JIT and module caches; it is not reported.
     if (run > 0) {
       rows.push({

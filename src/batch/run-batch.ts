@@ -11,7 +11,7 @@ import { formatNamed } from '../formats/index.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
 import { type AnyFormat, driveDebate, loadRun, namedRunDir, runPaths } from '../manager/debate-manager.js';
 import { BATCHES_FOLDER, type BatchRecord, indexBatch, indexRuns } from '../manager/indexing.js';
-import { createRunLogger } from '../manager/logger.js';
+import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import type { BatchItem, BatchPlan } from './batch-plan.js';
@@ -143,6 +143,7 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
     };
   } finally {
     options.counts.running.delete(item.runId);
+    closeRunLogger(logger);
     release();
   }
 }

@@ -6,7 +6,7 @@ import { formatNamed } from '../formats/index.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
 import { createRunDir, driveDebate, type LoadedRun } from '../manager/debate-manager.js';
 import { indexRun } from '../manager/indexing.js';
-import { createRunLogger } from '../manager/logger.js';
+import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import type { CliIo } from './io.js';
@@ -130,5 +130,6 @@ export async function runDebate(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    closeRunLogger(logger);
   }
 }

@@ -1,11 +1,25 @@
 /** The run's pino logger: JSON lines to `<run dir>/run.log`, and debug lines to stderr with --verbose. */
 import pino, { type Logger } from 'pino';
 
+type Destination = ReturnType<typeof pino.destination>;
+const openFiles = new WeakMap<Logger, Destination>();
+
 export function createRunLogger(logFile: string | undefined, options: { verbose: boolean }): Logger {
   const streams: pino.StreamEntry[] = [];
-  if (logFile)
-    streams.push({ level: 'debug', stream: pino.destination({ dest: logFile, sync: true, mkdir: true }) });
+  const file = logFile ? pino.destination({ dest: logFile, sync: true, mkdir: true }) : undefined;
+  if (file) streams.push({ level: 'debug', stream: file });
   if (options.verbose) streams.push({ level: 'debug', stream: pino.destination({ dest: 2, sync: true }) });
   if (streams.length === 0) return pino({ enabled: false });
-  return pino({ level: 'debug', base: undefined }, pino.multistream(streams));
+  const logger = pino({ level: 'debug', base: undefined }, pino.multistream(streams));
+  if (file) openFiles.set(logger, file);
+  return logger;
+}
+
+/** Closes the run's log file, so a batch of many runs does not keep one file open per run. */
+export function closeRunLogger(logger: Logger): void {
+  const file = openFiles.get(logger);
+  if (!file) return;
+  openFiles.delete(logger);
+  file.flushSync();
+  file.end();
 }
