@@ -95,3 +95,16 @@ export async function safeChat(
   }
   throw new ModelCallFailed(last as ProviderError, attempts);
 }
+
+/** The retry policy a scenario's `reliability` block sets. */
+export function retryPolicyOf(reliability: {
+  attempts: number;
+  backoff_ms: number;
+  max_backoff_ms: number;
+}): RetryPolicy {
+  return {
+    attempts: reliability.attempts,
+    backoffMs: reliability.backoff_ms,
+    maxBackoffMs: reliability.max_backoff_ms,
+  };
+}

@@ -8,6 +8,7 @@ import Table from 'cli-table3';
 import { mapConcurrent } from '../../core/concurrency.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
+import { retryPolicyOf } from '../../llm/safe-call.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls } from '../shared/sequence-state.js';
 import {
@@ -94,11 +95,7 @@ async function executeCouncilStep(
   context: StepContext,
 ): Promise<void> {
   const { scenario } = state;
-  const policy = {
-    attempts: scenario.reliability.attempts,
-    backoffMs: scenario.reliability.backoff_ms,
-    maxBackoffMs: scenario.reliability.max_backoff_ms,
-  };
+  const policy = retryPolicyOf(scenario.reliability);
   const participant = (role: string) =>
     scenario.participants[role.toLowerCase() as keyof typeof scenario.participants];
   switch (step.kind) {

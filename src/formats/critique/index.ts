@@ -9,6 +9,7 @@ import { mapConcurrent } from '../../core/concurrency.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import type { ChatMessage } from '../../llm/provider.js';
+import { retryPolicyOf } from '../../llm/safe-call.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
@@ -84,11 +85,7 @@ async function executeCritiqueStep(
   context: StepContext,
 ): Promise<void> {
   const { scenario } = state;
-  const policy = {
-    attempts: scenario.reliability.attempts,
-    backoffMs: scenario.reliability.backoff_ms,
-    maxBackoffMs: scenario.reliability.max_backoff_ms,
-  };
+  const policy = retryPolicyOf(scenario.reliability);
   const agent = (name: string) => {
     const found = scenario.agents.find((candidate) => candidate.name === name);
     if (!found) throw new Error(`agent ${name} is not in the scenario`);

@@ -6,6 +6,7 @@ import Table from 'cli-table3';
 import { z } from 'zod';
 import { type DoneStep, type FormatDefinition, runProgress } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
+import { retryPolicyOf } from '../../llm/safe-call.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
@@ -56,11 +57,7 @@ async function executeDuelStep(
   context: Parameters<FormatDefinition<DuelState, DuelStep>['execute']>[2],
 ) {
   const { scenario } = state;
-  const policy = {
-    attempts: scenario.reliability.attempts,
-    backoffMs: scenario.reliability.backoff_ms,
-    maxBackoffMs: scenario.reliability.max_backoff_ms,
-  };
+  const policy = retryPolicyOf(scenario.reliability);
   if (step.kind === 'speak') {
     const debater = scenario.debaters[step.side];
     context.append(

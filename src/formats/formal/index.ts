@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
+import { retryPolicyOf } from '../../llm/safe-call.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
@@ -50,11 +51,7 @@ export function nextFormalStep(state: FormalState): FormalStep | DoneStep {
 async function executeFormalStep(step: FormalStep, state: FormalState, context: StepContext): Promise<void> {
   const { scenario } = state;
   const sides = formalSides(scenario);
-  const policy = {
-    attempts: scenario.reliability.attempts,
-    backoffMs: scenario.reliability.backoff_ms,
-    maxBackoffMs: scenario.reliability.max_backoff_ms,
-  };
+  const policy = retryPolicyOf(scenario.reliability);
   if (step.kind === 'verdict') {
     const judgeModel = scenario.verdict.judge_model ?? sides.affirmative.model;
     const criteria = scenario.verdict.criteria;

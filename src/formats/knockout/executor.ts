@@ -6,7 +6,7 @@ import type { StepContext } from '../../core/format.js';
 import { weightedTotal } from '../../judging/criteria.js';
 import { judgeAnswerJsonSchema, parseJudgeAnswer } from '../../judging/evaluation-schema.js';
 import type { ChatMessage, ChatRequest } from '../../llm/provider.js';
-import { ModelCallFailed, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
+import { ModelCallFailed, retryPolicyOf, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { markIfCut, simulatedSeconds } from '../../timer/speaking-timer.js';
 import { judgeMessages } from './knockout-prompts.js';
@@ -48,11 +48,7 @@ function call(
 ): Promise<SafeCallResult> {
   const { reliability } = state.scenario;
   return safeChat(context.provider, request, {
-    policy: {
-      attempts: reliability.attempts,
-      backoffMs: reliability.backoff_ms,
-      maxBackoffMs: reliability.max_backoff_ms,
-    },
+    policy: retryPolicyOf(reliability),
     signal: context.signal,
     ...(extra.fallbackModels ? { fallbackModels: extra.fallbackModels } : {}),
     ...(extra.onDelta ? { onDelta: extra.onDelta } : {}),
