@@ -4,6 +4,7 @@ import { AgoraError, ExitCode } from '../core/errors.js';
 import { batchCommand } from './commands/batch.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
+import { exportCommand } from './commands/export.js';
 import { leaderboardCommand } from './commands/leaderboard.js';
 import { mockOllamaCommand } from './commands/mock-ollama.js';
 import { queryCommand } from './commands/query.js';
@@ -11,6 +12,7 @@ import { reindexCommand } from './commands/reindex.js';
 import { resumeCommand } from './commands/resume.js';
 import { runCommand } from './commands/run.js';
 import { runsCommand } from './commands/runs.js';
+import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
 import { stopCommand } from './commands/stop.js';
 import { validateCommand } from './commands/validate.js';
@@ -30,6 +32,8 @@ const COMMANDS: Record<string, Command> = {
   query: queryCommand,
   leaderboard: leaderboardCommand,
   show: showCommand,
+  export: exportCommand,
+  serve: serveCommand,
   stop: stopCommand,
   validate: validateCommand,
   doctor: doctorCommand,

@@ -4,10 +4,11 @@ import type { Scenario } from '../config/scenario.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { formatNamed } from '../formats/index.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
-import { createRunDir, driveDebate, type LoadedRun } from '../manager/debate-manager.js';
+import { createRunDir, driveDebate, type LoadedRun, newNamedRunDir } from '../manager/debate-manager.js';
 import { indexRun } from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
+import { openLiveLog } from '../store/live-log.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import type { CliIo } from './io.js';
 import { checkServer, preflight } from './preflight.js';
@@ -21,6 +22,8 @@ export interface DebateFlags {
   requestTimeoutMs?: number;
   /** Also write the outcome here: the whole transcript for a .json file, else the solution or Markdown. */
   output?: string;
+  /** The new run's id (its folder name) instead of one made from the time, topic and seed. */
+  runId?: string;
 }
 
 export interface ResumeTarget {
@@ -47,7 +50,9 @@ export async function runDebate(
 
   const { runId, paths } = resume
     ? { runId: resume.loaded.runId, paths: resume.loaded.paths }
-    : createRunDir(flags.out, scenario);
+    : flags.runId
+      ? { runId: flags.runId, paths: newNamedRunDir(flags.out, flags.runId) }
+      : createRunDir(flags.out, scenario);
   const logger = createRunLogger(paths.log, { verbose: flags.verbose });
   if (resume?.loaded.repairedTornLine) {
     logger.warn({ file: paths.events }, 'dropped a torn last line from the event log');
@@ -66,6 +71,8 @@ export async function runDebate(
     if (sides) io.stdout.write(`${sides}\n`);
   }
 
+  // Viewers in other processes (`agora serve`) follow the step in flight through live.jsonl.
+  const liveLog = openLiveLog(paths.runDir, resume?.loaded.events.at(-1)?.seq ?? 0);
   const abort = new AbortController();
   let stopRequested = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -90,7 +97,14 @@ export async function runDebate(
       logger,
       signal: abort.signal,
       stopRequested: () => stopRequested,
-      ...(view ? { onNotice: view.onNotice, onEvent: view.onEvent } : {}),
+      onNotice: (notice) => {
+        liveLog.write(notice);
+        view?.onNotice(notice);
+      },
+      onEvent: (event) => {
+        liveLog.eventAppended(event.seq);
+        view?.onEvent(event);
+      },
     });
     const { transcript } = outcome;
     try {
@@ -130,6 +144,7 @@ export async function runDebate(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    await liveLog.close();
     closeRunLogger(logger);
   }
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Scenario } from '../config/scenario.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { ExitCode, RunError } from '../core/errors.js';
+import { ExitCode, RunError, UsageError } from '../core/errors.js';
 import type { RunEvent } from '../core/events.js';
 import type { FormatDefinition } from '../core/format.js';
 import type { LiveNotice } from '../core/live.js';
@@ -57,6 +57,16 @@ export function createRunDir(
 // biome-ignore lint/suspicious/noExplicitAny: the manager drives formats whatever their state and steps
 export type AnyFormat = FormatDefinition<any, { kind: string }>;
 export type FormatLookup = (name: string) => AnyFormat | undefined;
+
+/** A new run's folder with the id the caller chose; refused when a run of that id exists. */
+export function newNamedRunDir(outDir: string, runId: string): RunPaths {
+  if (existsSync(path.join(outDir, runId, 'events.jsonl'))) {
+    throw new UsageError(
+      `a run with the id ${runId} already exists in ${outDir}; pick another id, or continue it with \`agora resume ${runId}\``,
+    );
+  }
+  return namedRunDir(outDir, runId);
+}
 
 /** A run folder with a name fixed in advance (a batch's runs), created if missing. */
 export function namedRunDir(outDir: string, runId: string): RunPaths {

@@ -13,3 +13,8 @@ export function makeRunId(at: Date, topic: string, seed: number): string {
   const stamp = at.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   return `${stamp}-${slugify(topic)}-s${seed}`;
 }
+
+/** A run id safe to use as a folder name and in a URL: no separators, no `..`, no leading dot. */
+export function isRunId(text: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/.test(text) && !text.includes('..');
+}

@@ -5,12 +5,14 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILT_IN_ROLE_PROMPTS } from '../../agents/role-prompts.js';
+import { applyLineup, parseLineup } from '../../batch/batch-plan.js';
 import { defaultScenario } from '../../config/default-scenario.js';
 import { loadScenario } from '../../config/load-scenario.js';
 import type { Scenario } from '../../config/scenario.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { UsageError } from '../../core/errors.js';
 import { resolveOllamaHost } from '../../llm/ollama-host.js';
+import { isRunId } from '../../store/run-id.js';
 import type { CliIo } from '../io.js';
 import { integerFlag, numberFlag, parseCommand } from '../parse.js';
 import { type DebateFlags, runDebate } from '../run-debate.js';
@@ -29,6 +31,7 @@ export const debateOptions = {
   'problem-file': { type: 'string' },
   agents: { type: 'string' },
   output: { type: 'string' },
+  models: { type: 'string' },
 } as const;
 
 export type DebateValues = {
@@ -75,11 +78,14 @@ export async function scenarioFromArguments(
     if (topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
     scenario = await defaultScenario(values.format as FormatName, topic.trim(), io.cwd);
   }
-  const overridden = applyOverrides(scenario, {
-    seed: integerFlag('seed', values.seed),
-    rounds: integerFlag('rounds', values.rounds, 1),
-    topic,
-  });
+  const overridden = applyLineup(
+    applyOverrides(scenario, {
+      seed: integerFlag('seed', values.seed),
+      rounds: integerFlag('rounds', values.rounds, 1),
+      topic,
+    }),
+    values.models ? parseLineup(values.models) : null,
+  );
   return values.agents ? filterAgents(overridden, values.agents, io) : overridden;
 }
 
@@ -122,7 +128,11 @@ function filterAgents(scenario: Scenario, roles: string, io: CliIo): Scenario {
 }
 
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('run', argv, { ...debateOptions, host: { type: 'string' } });
+  const { values, positionals } = parseCommand('run', argv, {
+    ...debateOptions,
+    host: { type: 'string' },
+    'run-id': { type: 'string' },
+  });
   const scenario = await scenarioFromArguments('run', positionals, values, io);
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${warning.path} ${warning.message}\n`);
   if (values.topic !== undefined && !values.json) io.stdout.write(`Topic accepted: "${scenario.topic}"\n`);
@@ -131,7 +141,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     scenario: scenario.ollama.host,
     env: io.env.OLLAMA_HOST,
   });
-  return runDebate(scenario, host, debateFlags(values, io), io);
+  const runId = values['run-id'];
+  if (runId !== undefined && !isRunId(runId)) {
+    throw new UsageError(
+      `--run-id must be letters, digits, dots, dashes and underscores (at most 120), starting with a letter or digit; got "${runId}"`,
+    );
+  }
+  return runDebate(scenario, host, { ...debateFlags(values, io), ...(runId ? { runId } : {}) }, io);
 }
 
 /** The flags every debate-running command shares, read once. */

@@ -1,0 +1,44 @@
+/**
+ * `agora export <run> --html [--output FILE]`: one self-contained HTML file of a run (transcript,
+ * scoreboard, charts), readable offline without a server. Default: transcript.html in the run folder.
+ */
+import path from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { formatNamed } from '../../formats/index.js';
+import { loadRun } from '../../manager/debate-manager.js';
+import { lockOwner } from '../../store/run-lock.js';
+import { readSpectatorVotes } from '../../store/spectator-votes.js';
+import { writeFileAtomic } from '../../store/write-files.js';
+import { readWebAsset } from '../../web/assets.js';
+import { exportDocument } from '../../web/pages.js';
+import { buildRunView } from '../../web/run-view.js';
+import { findRunDir } from '../find-run.js';
+import type { CliIo } from '../io.js';
+import { parseCommand } from '../parse.js';
+
+export async function exportCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommand('export', argv, {
+    html: { type: 'boolean' },
+    output: { type: 'string' },
+    out: { type: 'string' },
+  });
+  if (!values.html) {
+    throw new UsageError(
+      'export: add --html (transcript.md and transcript.json are already in the run folder)',
+    );
+  }
+  if (positionals.length > 1) throw new UsageError('export: name one run');
+  const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'export');
+  const loaded = loadRun(runDir, formatNamed);
+  const view = buildRunView(
+    loaded.runId,
+    loaded.events,
+    readSpectatorVotes(runDir),
+    lockOwner(runDir) !== null,
+    formatNamed,
+  );
+  const file = values.output ? path.resolve(io.cwd, values.output) : path.join(runDir, 'transcript.html');
+  writeFileAtomic(file, exportDocument(view, readWebAsset('style.css')));
+  io.stdout.write(`Wrote ${file}\n`);
+  return 0;
+}

@@ -1,0 +1,92 @@
+/**
+ * `agora serve [--port 4747]`: the live web viewer on http://127.0.0.1:4747. Runs, one run live,
+ * the leaderboard; debates started there run in their own processes. `--demo` points it at the
+ * built-in Ollama simulator, and says so on every page.
+ */
+import path from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { resolveOllamaHost } from '../../llm/ollama-host.js';
+import { closeRunLogger, createRunLogger } from '../../manager/logger.js';
+import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
+import { isLoopback, startViewer } from '../../web/server.js';
+import { listScenarioChoices } from '../../web/start-form.js';
+import { SERVE_FOLDER } from '../../web/start-record.js';
+import { processLauncher } from '../../web/workers.js';
+import type { CliIo } from '../io.js';
+import { integerFlag, parseCommand } from '../parse.js';
+
+export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommand('serve', argv, {
+    port: { type: 'string' },
+    bind: { type: 'string' },
+    token: { type: 'string' },
+    out: { type: 'string' },
+    host: { type: 'string' },
+    scenarios: { type: 'string' },
+    demo: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+  });
+  if (positionals.length > 0) throw new UsageError(`serve takes no file; got "${positionals.join(' ')}"`);
+  const port = integerFlag('port', values.port, 0) ?? 4747;
+  if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);
+  const bind = values.bind ?? '127.0.0.1';
+  const accessToken = values.token ?? io.env.AGORA_TOKEN;
+  if (!isLoopback(bind) && (!accessToken || accessToken.length < 16)) {
+    throw new UsageError(
+      `--bind ${bind} makes the viewer reachable from other machines: also give --token SECRET (at least 16 characters, or set AGORA_TOKEN), and open it with ?access=SECRET`,
+    );
+  }
+  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
+  const scenariosDir = path.resolve(io.cwd, values.scenarios ?? 'scenarios');
+  const simulator = values.demo
+    ? await startMockOllama({
+        models: [...new Set([...DEFAULT_MODELS, ...(await scenarioModelNames(scenariosDir))])],
+        profile: 'gpu',
+        speed: 0.05,
+      })
+    : undefined;
+  const ollamaHost =
+    simulator?.url ?? resolveOllamaHost({ flag: values.host, scenario: undefined, env: io.env.OLLAMA_HOST });
+  const logger = createRunLogger(path.join(outDir, SERVE_FOLDER, 'serve.log'), {
+    verbose: values.verbose ?? false,
+  });
+  try {
+    const viewer = await startViewer({
+      outDir,
+      cwd: io.cwd,
+      scenariosDir,
+      ollamaHost,
+      bind,
+      port,
+      ...(accessToken && !isLoopback(bind) ? { accessToken } : {}),
+      launcher: processLauncher({ cwd: io.cwd }),
+      logger,
+      ...(simulator
+        ? {
+            banner:
+              "Demo: debates started here run on Agora's built-in Ollama simulator; the text is generated, not a model's.",
+          }
+        : {}),
+    });
+    io.stdout.write(`Agora viewer at ${viewer.url}${isLoopback(bind) ? '' : '/?access=<your token>'}\n`);
+    io.stdout.write(
+      `Runs folder: ${outDir}\nOllama: ${ollamaHost}${simulator ? ' (built-in simulator)' : ''}\n`,
+    );
+    io.stdout.write(
+      'Debates started here keep running if the viewer stops. Press Ctrl-C to stop the viewer.\n',
+    );
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await viewer.close();
+    return 0;
+  } finally {
+    await simulator?.close();
+    closeRunLogger(logger);
+  }
+}
+
+async function scenarioModelNames(folder: string): Promise<string[]> {
+  return (await listScenarioChoices(folder)).flatMap((choice) => choice.models);
+}

@@ -1,0 +1,101 @@
+/** Every run in a runs folder with its status and progress: from the index, or from its log when live or not indexed. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { formatNamed } from '../formats/index.js';
+import { INDEX_FILE, RunIndex, runFolders } from '../store/run-index.js';
+import { lockOwner } from '../store/run-lock.js';
+import { loadRun } from './debate-manager.js';
+import { rebuildIndex } from './indexing.js';
+
+export interface RunListing {
+  runId: string;
+  runDir: string;
+  format: string;
+  status: string;
+  topic: string;
+  models: string;
+  batch: string;
+  progress: string;
+  stopReason: string;
+}
+
+export async function listRuns(outDir: string): Promise<RunListing[]> {
+  const file = path.join(outDir, INDEX_FILE);
+  const index = existsSync(file)
+    ? await RunIndex.open(file)
+    : (await rebuildIndex(outDir, formatNamed)).index;
+  const indexed = new Map<string, RunListing>();
+  try {
+    const result = index.query(
+      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason FROM runs ORDER BY run_id',
+    );
+    for (const [
+      runId,
+      runDir,
+      format,
+      status,
+      topic,
+      models,
+      batch,
+      done,
+      total,
+      stopReason,
+    ] of result.rows) {
+      indexed.set(String(runId), {
+        runId: String(runId),
+        runDir: String(runDir),
+        format: String(format),
+        status: String(status),
+        topic: String(topic),
+        models: String(models),
+        batch: batch === null ? '' : String(batch),
+        progress: `${done}/${total}`,
+        stopReason: stopReason === null ? '' : String(stopReason),
+      });
+    }
+  } finally {
+    index.close();
+  }
+  const listings: RunListing[] = [];
+  for (const runDir of runFolders(outDir)) {
+    const name = path.basename(runDir);
+    let listing = indexed.get(name);
+    const live = lockOwner(runDir) !== null;
+    if (!listing || live || listing.status === 'running') {
+      try {
+        const loaded = loadRun(runDir, formatNamed);
+        const progress = loaded.format.progress(loaded.state);
+        listing = {
+          runId: progress.runId,
+          runDir,
+          format: progress.format,
+          status: progress.status,
+          topic: progress.topic,
+          models: listing?.models ?? '',
+          batch: listing?.batch ?? '',
+          progress: `${progress.done}/${progress.total}`,
+          stopReason: progress.stopReason ?? '',
+        };
+      } catch (error) {
+        listing = {
+          runId: name,
+          runDir,
+          format: '',
+          status: 'damaged',
+          topic: '',
+          models: '',
+          batch: '',
+          progress: '',
+          stopReason: (error as Error).message,
+        };
+      }
+    }
+    if (listing.status === 'running') {
+      listing = live
+        ? listing
+        : { ...listing, status: 'interrupted', stopReason: 'process ended without finishing; resume it' };
+    }
+    listings.push(listing);
+  }
+  return listings;
+}

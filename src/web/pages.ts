@@ -1,0 +1,195 @@
+/** The viewer's pages, rendered on the server. Every value from a run or a model goes through `html`. */
+import type { LeaderTable } from '../analytics/leaderboard.js';
+import type { RunListing } from '../manager/run-listing.js';
+import { html, type SafeHtml, trusted } from './html.js';
+import {
+  chartsHtml,
+  currentRound,
+  headerHtml,
+  type RunView,
+  scoreboardHtml,
+  spectatorChoices,
+  statusOf,
+  transcriptHtml,
+} from './run-view.js';
+
+export interface PageOptions {
+  /** The same-origin token state-changing requests must carry. */
+  csrf: string;
+  /** A line shown on every page (the demo's notice that the text is simulated). */
+  banner?: string | undefined;
+}
+
+export function page(title: string, body: SafeHtml, options: PageOptions): string {
+  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="agora-token" content="${options.csrf}">
+<title>${title} · Agora</title>
+<link rel="stylesheet" href="/assets/style.css">
+<script src="/assets/app.js" defer></script>
+</head><body>
+<nav><a class="brand" href="/">Agora</a><a href="/">Runs</a><a href="/new">New debate</a><a href="/leaderboard">Leaderboard</a></nav>
+${options.banner ? html`<p class="banner">${options.banner}</p>` : ''}
+<main>${body}</main>
+</body></html>`}\n`;
+}
+
+export function runsRowsHtml(runs: RunListing[]): SafeHtml {
+  if (runs.length === 0) return html`<tr><td colspan="6" class="muted">No runs yet.</td></tr>`;
+  return html`${runs.map(
+    (run) =>
+      html`<tr><td><a href="/runs/${encodeURIComponent(run.runId)}">${run.runId}</a></td><td>${run.format}</td><td><span class="status status-${run.status}">${run.status}</span></td><td>${run.topic}</td><td>${run.progress}</td><td>${run.stopReason}</td></tr>`,
+  )}`;
+}
+
+export interface RunFilters {
+  status?: string | undefined;
+  format?: string | undefined;
+  topic?: string | undefined;
+}
+
+export function runsPage(runs: RunListing[], filters: RunFilters, formats: string[]): SafeHtml {
+  const statuses = ['running', 'completed', 'stopped', 'failed', 'interrupted', 'damaged'];
+  const option = (value: string, selected: string | undefined) =>
+    html`<option value="${value}"${value === selected ? trusted(' selected') : ''}>${value || 'any'}</option>`;
+  return html`<h1>Runs</h1>
+<form class="filters" method="get" action="/">
+<label>Status <select name="status">${['', ...statuses].map((value) => option(value, filters.status))}</select></label>
+<label>Format <select name="format">${['', ...formats].map((value) => option(value, filters.format))}</select></label>
+<label>Topic contains <input name="topic" value="${filters.topic ?? ''}"></label>
+<button type="submit">Filter</button> <a class="button" href="/new">New debate</a>
+</form>
+<table id="runs"><thead><tr><th>Run</th><th>Format</th><th>Status</th><th>Topic</th><th>Progress</th><th>Stop reason</th></tr></thead>
+<tbody id="runs-body" data-refresh="/fragments/runs">${runsRowsHtml(runs)}</tbody></table>`;
+}
+
+/** Stop and resume, enabled by what the run can do now. */
+export function controlsHtml(view: RunView): SafeHtml {
+  const status = statusOf(view);
+  const canStop = view.live;
+  const canResume = !view.live && view.progress !== null && status !== 'completed';
+  return html`<button type="button" data-action="stop"${canStop ? '' : trusted(' disabled')}>Stop</button>
+<button type="button" data-action="resume"${canResume ? '' : trusted(' disabled')}>Resume</button>
+<a class="button" href="/runs/${encodeURIComponent(view.runId)}/export" download="${view.runId}.html">Export HTML</a>`;
+}
+
+export function spectatorHtml(view: RunView): SafeHtml {
+  const choices = spectatorChoices(view.scenario);
+  if (choices.length === 0) return html`<p class="muted">This format has no rounds to vote on.</p>`;
+  const round = currentRound(view);
+  return html`<p>Who had the better of round <strong>${round}</strong>? Spectator votes are kept apart from the judges' and never change the debate.</p>
+<p>${choices.map(
+    (choice) =>
+      html`<button type="button" data-vote="${choice.key}" data-round="${round}">${choice.label}</button> `,
+  )}</p>`;
+}
+
+export interface StartRecordView {
+  topic: string;
+  notices: string[];
+}
+
+export function runPage(view: RunView, start: StartRecordView | null): SafeHtml {
+  return html`<div id="run" data-run-id="${view.runId}">
+<div class="layout"><div>
+<header id="run-header">${headerHtml(view)}</header>
+${
+  start
+    ? html`<div class="notice ok" id="start-notices"><p>Topic accepted: “${start.topic}”.</p>${start.notices.map((notice) => html`<p>${notice}</p>`)}</div>`
+    : ''
+}
+<div class="panel" id="controls">${controlsHtml(view)}</div>
+<p id="control-message" role="status" class="muted"></p>
+<div id="activity" class="activity" aria-live="polite"></div>
+<div id="transcript">${transcriptHtml(view)}</div>
+<div id="generating"></div>
+</div>
+<aside>
+<section class="panel"><h2>Scoreboard</h2><div id="scoreboard">${scoreboardHtml(view)}</div></section>
+<section class="panel"><h2>Spectator vote</h2><div id="spectators">${spectatorHtml(view)}</div><p id="vote-message" role="status" class="muted"></p></section>
+<section class="panel"><h2>Charts</h2><div id="charts">${chartsHtml(view)}</div></section>
+</aside></div></div>`;
+}
+
+export interface ScenarioChoice {
+  file: string;
+  format: string;
+  topic: string;
+  /** The models it calls, fallbacks included. */
+  models: string[];
+}
+
+export interface NewRunForm {
+  values: Record<string, string>;
+  scenarios: ScenarioChoice[];
+  models: string[];
+  modelsError: string | null;
+  formats: string[];
+  error: string | null;
+}
+
+export function newRunPage(form: NewRunForm, options: PageOptions): SafeHtml {
+  const value = (name: string) => form.values[name] ?? '';
+  return html`<h1>New debate</h1>
+${form.error ? html`<div class="notice bad" id="form-error"><p>${form.error}</p></div>` : ''}
+<form method="post" action="/runs" id="new-run">
+<input type="hidden" name="token" value="${options.csrf}">
+<label for="format">Format</label>
+<select id="format" name="format">${form.formats.map(
+    (format) =>
+      html`<option value="${format}"${format === (value('format') || 'knockout') ? trusted(' selected') : ''}>${format}</option>`,
+  )}</select>
+<label for="scenario">Scenario (optional: its agents, models and rules)</label>
+<select id="scenario" name="scenario"><option value="">None: the format's defaults</option>${form.scenarios.map(
+    (scenario) =>
+      html`<option value="${scenario.file}" data-format="${scenario.format}"${scenario.file === value('scenario') ? trusted(' selected') : ''}>${scenario.file} (${scenario.format}): ${scenario.topic.slice(0, 60)}</option>`,
+  )}</select>
+<label for="topic">Topic (the motion; with a scenario, leave empty to keep its topic)</label>
+<input id="topic" name="topic" value="${value('topic')}" maxlength="2000">
+<label for="models">Model for every agent (optional)</label>
+<select id="models" name="models"><option value="">The scenario's or format's models</option>${form.models.map(
+    (model) =>
+      html`<option value="all=${model}"${`all=${model}` === value('models') ? trusted(' selected') : ''}>${model}</option>`,
+  )}</select>
+${form.modelsError ? html`<p class="notes">${form.modelsError}</p>` : ''}
+<label for="rounds">Rounds (optional; knockout, duel and critique)</label>
+<input id="rounds" name="rounds" value="${value('rounds')}" inputmode="numeric">
+<label for="seed">Seed (optional)</label>
+<input id="seed" name="seed" value="${value('seed')}" inputmode="numeric">
+<p><button class="primary" type="submit">Start the debate</button></p>
+<p class="muted">The debate runs in its own process: closing this page, or stopping the viewer, does not stop it.</p>
+</form>`;
+}
+
+export function leaderboardPage(tables: LeaderTable[], batch: string | undefined): SafeHtml {
+  return html`<h1>Leaderboard</h1>
+<form class="filters" method="get" action="/leaderboard"><label>Batch <input name="batch" value="${batch ?? ''}"></label><button type="submit">Show</button></form>
+${tables.map(
+  (table) => html`<section class="panel"><h2>${table.title}</h2>
+<table><thead><tr>${table.columns.map((column) => html`<th>${column}</th>`)}</tr></thead><tbody>
+${table.rows.length === 0 ? html`<tr><td colspan="${table.columns.length}" class="muted">No data yet.</td></tr>` : ''}
+${table.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell === null ? '–' : String(cell)}</td>`)}</tr>`)}
+</tbody></table>${table.note ? html`<p class="notes">${table.note}</p>` : ''}</section>`,
+)}`;
+}
+
+export function messagePage(title: string, message: string): SafeHtml {
+  return html`<h1>${title}</h1><div class="notice bad"><p>${message}</p></div><p><a href="/">Back to the runs</a></p>`;
+}
+
+/** One self-contained HTML file of a run: transcript, scoreboard and charts, readable offline. */
+export function exportDocument(view: RunView, stylesheet: string): string {
+  const title = view.progress?.topic ?? view.runId;
+  return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>${title} · Agora transcript</title>
+<style>${trusted(stylesheet.replace(/<\/style/gi, '<\\/style'))}</style>
+</head><body><main>
+<header>${headerHtml(view)}</header>
+<div class="layout"><div><h2>Transcript</h2>${transcriptHtml(view)}</div>
+<aside><section class="panel"><h2>Scoreboard</h2>${scoreboardHtml(view)}</section>
+<section class="panel"><h2>Charts</h2>${chartsHtml(view)}</section></aside></div>
+<p class="notes">Exported from Agora's run log ${view.runId}, ${view.events.length} events.</p>
+</main></body></html>`}\n`;
+}

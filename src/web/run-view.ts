@@ -1,0 +1,133 @@
+/**
+ * A run as the viewer shows it: its events folded by its format, the spectators' votes beside
+ * them, and the page parts drawn from both (header, scoreboard, charts, transcript).
+ */
+import type { Scenario } from '../config/scenario.js';
+import type { RunEvent } from '../core/events.js';
+import type { RunProgress } from '../core/format.js';
+import type { AnyFormat, FormatLookup } from '../manager/debate-manager.js';
+import { type SpectatorVote, tallySpectatorVotes } from '../store/spectator-votes.js';
+import { runCharts } from './charts.js';
+import { eventHtml, participants } from './event-html.js';
+import { html, type SafeHtml } from './html.js';
+
+export interface RunView {
+  runId: string;
+  events: RunEvent[];
+  scenario: Scenario | undefined;
+  format: AnyFormat | undefined;
+  progress: RunProgress | null;
+  spectators: SpectatorVote[];
+  /** A process holds the run's lock: it is running now. */
+  live: boolean;
+}
+
+export function buildRunView(
+  runId: string,
+  events: RunEvent[],
+  spectators: SpectatorVote[],
+  live: boolean,
+  formats: FormatLookup,
+): RunView {
+  const start = events[0]?.type === 'run-start' ? events[0] : undefined;
+  const format = start ? formats(start.format) : undefined;
+  let progress: RunProgress | null = null;
+  if (format && start) {
+    let state: unknown;
+    for (const event of events) state = format.fold(state, event);
+    progress = format.progress(state);
+  }
+  return { runId, events, scenario: start?.scenario, format, progress, spectators, live };
+}
+
+/** What a run's status reads as: a run whose process ended without a run-end is interrupted. */
+export function statusOf(view: RunView): string {
+  if (!view.progress) return view.live ? 'starting' : 'not started';
+  if (view.progress.status === 'running' && !view.live) return 'interrupted';
+  return view.progress.status;
+}
+
+export function headerHtml(view: RunView): SafeHtml {
+  const status = statusOf(view);
+  const progress = view.progress;
+  return html`<h1 class="topic">${progress?.topic ?? view.scenario?.topic ?? view.runId}</h1>
+<p class="meta"><span class="status status-${status}">${status}</span> ${progress ? html`${progress.format} · ${progress.done} of ${progress.total} done` : ''}${progress?.stopReason ? html` · ${progress.stopReason}` : ''}</p>
+<p class="meta muted">Run <code>${view.runId}</code>${view.scenario ? html` · seed ${view.scenario.seed}` : ''}</p>`;
+}
+
+/** Knockout: one row per round. Other formats: one row per judge's assessment. */
+export function scoreboardHtml(view: RunView): SafeHtml {
+  const rounds = view.events.filter((event) => event.type === 'round-end');
+  const tally = tallySpectatorVotes(view.spectators);
+  const audience = (round: number) =>
+    [...(tally.get(round)?.entries() ?? [])].map(([choice, count]) => `${count} ${choice}`).join(', ');
+  if (rounds.length > 0) {
+    return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Position Y</th><th>Rotate</th><th>Continue</th><th>Abstained</th><th>Mean score</th><th>Outcome</th><th>Spectators</th></tr></thead><tbody>
+${rounds.map(
+  (round) =>
+    html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${round.tally.rotateVotes}</td><td>${round.tally.continueVotes}</td><td>${round.tally.abstentions}</td><td>${round.tally.meanScore === null ? '–' : round.tally.meanScore.toFixed(2)}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
+)}
+</tbody></table>`;
+  }
+  const assessments = view.events.filter((event) => event.type === 'assessment');
+  if (assessments.length === 0) return html`<p class="muted">No round has been decided yet.</p>`;
+  return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Judgement</th><th>Judge</th><th>Result</th><th>Spectators</th></tr></thead><tbody>
+${assessments.map((event) => {
+  const result = event.result ?? {};
+  const headline =
+    event.abstained || !event.result
+      ? `abstained${event.reason ? `: ${event.reason}` : ''}`
+      : ['winner', 'decision', 'confidence', 'stance', 'no_new_arguments']
+          .filter((key) => result[key] !== undefined)
+          .map((key) => `${key.replace(/_/g, ' ')}: ${String(result[key])}`)
+          .join(' · ') || 'see transcript';
+  return html`<tr><td>${event.round}</td><td>${event.phase}</td><td>${event.judge}</td><td>${headline}</td><td>${audience(event.round) || '–'}</td></tr>`;
+})}
+</tbody></table>`;
+}
+
+export function chartsHtml(view: RunView): SafeHtml {
+  return runCharts(view.events, tallySpectatorVotes(view.spectators));
+}
+
+export function transcriptHtml(view: RunView): SafeHtml {
+  return html`${view.events.map((event) => eventHtml(event, view.scenario))}`;
+}
+
+/** The choices a spectator has on a round, or none where the format has no rounds to vote on. */
+export function spectatorChoices(scenario: Scenario | undefined): Array<{ key: string; label: string }> {
+  switch (scenario?.format) {
+    case 'knockout':
+      return [
+        { key: 'continue', label: 'Continue (Position Y held)' },
+        { key: 'rotate', label: 'Rotate (Position Y lost)' },
+      ];
+    case 'formal':
+      return [
+        { key: 'affirmative', label: `Affirmative: ${scenario.positions.affirmative}` },
+        { key: 'negative', label: `Negative: ${scenario.positions.negative}` },
+      ];
+    case 'duel':
+      return [
+        { key: 'a', label: `A: ${scenario.positions.a}` },
+        { key: 'b', label: `B: ${scenario.positions.b}` },
+      ];
+    default:
+      return [];
+  }
+}
+
+/** The round a spectator would vote on now: the one being debated, or the last one. */
+export function currentRound(view: RunView): number {
+  let round = 1;
+  for (const event of view.events) {
+    if ('round' in event && typeof event.round === 'number') round = Math.max(round, event.round);
+  }
+  return round;
+}
+
+export function participantsText(scenario: Scenario): string {
+  return participants(scenario)
+    .map((who) => `${who.name} (${who.model})`)
+    .join(', ');
+}

@@ -1,0 +1,124 @@
+/**
+ * A debate asked for from the browser's form: checked here as `agora run` would check its flags,
+ * except that an invalid optional parameter (rounds, seed, models) is replaced by its default with
+ * a notice (seed 001, requirement 10.4). The format and the topic are required.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { applyLineup, parseLineup } from '../batch/batch-plan.js';
+import { applyOverrides } from '../cli/scenario-overrides.js';
+import { defaultScenario } from '../config/default-scenario.js';
+import { loadScenario } from '../config/load-scenario.js';
+import type { Scenario } from '../config/scenario.js';
+import { FORMAT_NAMES, type FormatName } from '../config/scenario-schema.js';
+import { UsageError } from '../core/errors.js';
+import { scenarioModels } from '../formats/scenario-models.js';
+import type { ScenarioChoice } from './pages.js';
+
+export interface StartRequest {
+  scenario: Scenario;
+  /** Arguments for `agora run` that make the same scenario. */
+  args: string[];
+  notices: string[];
+}
+
+/** The scenario files offered by the form: `*.yaml` in the scenarios folder that load cleanly. */
+export async function listScenarioChoices(folder: string): Promise<ScenarioChoice[]> {
+  let names: string[];
+  try {
+    names = readdirSync(folder).filter((name) => /\.ya?ml$/.test(name));
+  } catch {
+    return [];
+  }
+  const choices: ScenarioChoice[] = [];
+  for (const name of names.sort()) {
+    try {
+      const scenario = await loadScenario(path.join(folder, name));
+      const { required, fallbacks } = scenarioModels(scenario);
+      choices.push({
+        file: name,
+        format: scenario.format,
+        topic: scenario.topic,
+        models: [...required, ...fallbacks],
+      });
+    } catch {
+      // A scenario with errors is left out of the form; `agora validate` explains it.
+    }
+  }
+  return choices;
+}
+
+const field = (input: Record<string, unknown>, name: string) => {
+  const value = input[name];
+  return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+};
+
+export async function readStartRequest(
+  input: Record<string, unknown>,
+  options: { scenariosDir: string; choices: ScenarioChoice[]; cwd: string },
+): Promise<StartRequest> {
+  const notices: string[] = [];
+  const format = field(input, 'format');
+  if (!(FORMAT_NAMES as string[]).includes(format)) {
+    throw new UsageError(`format must be one of ${FORMAT_NAMES.join(', ')}; got "${format}"`);
+  }
+  const file = field(input, 'scenario');
+  const choice = file ? options.choices.find((candidate) => candidate.file === file) : undefined;
+  if (file && !choice) throw new UsageError(`there is no scenario "${file}" in ${options.scenariosDir}`);
+  if (choice && choice.format !== format) {
+    throw new UsageError(
+      `${choice.file} is a ${choice.format} scenario, not ${format}; pick one or the other`,
+    );
+  }
+  const topic = field(input, 'topic');
+  if (!choice && topic === '')
+    throw new UsageError('the topic must not be empty: write the motion to debate');
+  if (topic.length > 2000) throw new UsageError('the topic is longer than 2,000 characters; shorten it');
+
+  const scenarioFile = choice ? path.join(options.scenariosDir, choice.file) : undefined;
+  let scenario = scenarioFile
+    ? await loadScenario(scenarioFile)
+    : await defaultScenario(format as FormatName, topic, options.cwd);
+  const args = ['run', ...(scenarioFile ? [scenarioFile] : ['--format', format])];
+  if (topic !== '') {
+    scenario = applyOverrides(scenario, { topic });
+    args.push('--topic', topic);
+  }
+
+  const rounds = field(input, 'rounds');
+  if (rounds !== '') {
+    const number = Number(rounds);
+    const fixed = format === 'formal' || format === 'council';
+    if (fixed) notices.push(`Rounds do not apply to a ${format} debate (its phases are fixed): ignored.`);
+    else if (!Number.isInteger(number) || number < 1 || number > 50) {
+      notices.push(`Rounds "${rounds}" is not a whole number from 1 to 50: the default is used.`);
+    } else {
+      scenario = applyOverrides(scenario, { rounds: number });
+      args.push('--rounds', String(number));
+    }
+  }
+  const seed = field(input, 'seed');
+  if (seed !== '') {
+    const number = Number(seed);
+    if (!Number.isSafeInteger(number) || number < 0) {
+      notices.push(
+        `Seed "${seed}" is not a whole number of at least 0: the default (${scenario.seed}) is used.`,
+      );
+    } else {
+      scenario = applyOverrides(scenario, { seed: number });
+      args.push('--seed', String(number));
+    }
+  }
+  const models = field(input, 'models');
+  if (models !== '') {
+    try {
+      scenario = applyLineup(scenario, parseLineup(models));
+      args.push('--models', models);
+    } catch (error) {
+      notices.push(
+        `Models "${models}" could not be used (${(error as Error).message}): the default models are used.`,
+      );
+    }
+  }
+  return { scenario, args, notices };
+}

@@ -1,0 +1,175 @@
+// Agora's viewer in the browser. Fragments of markup come from the server, which escapes everything
+// a model wrote; text that streams in live (a statement being generated) is only ever set as text.
+const token = document.querySelector('meta[name="agora-token"]')?.getAttribute('content') ?? '';
+
+async function post(url, body) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-agora-token': token },
+    body: JSON.stringify(body ?? {}),
+  });
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(data.error ?? `${response.status} ${response.statusText}`);
+  return data;
+}
+
+function voterId() {
+  let id = localStorage.getItem('agora-voter');
+  if (!id) {
+    id = crypto.randomUUID();
+    localStorage.setItem('agora-voter', id);
+  }
+  return id;
+}
+
+function followRun(root) {
+  const runId = root.dataset.runId;
+  const transcript = document.getElementById('transcript');
+  const generating = document.getElementById('generating');
+  const activity = document.getElementById('activity');
+  const boxes = new Map();
+  const replace = (id, markup) => {
+    const element = document.getElementById(id);
+    if (element && typeof markup === 'string') element.innerHTML = markup;
+  };
+
+  const box = (agent) => {
+    let element = boxes.get(agent);
+    if (!element) {
+      element = document.createElement('article');
+      element.className = 'generating';
+      element.dataset.agent = agent;
+      const who = document.createElement('p');
+      who.className = 'who';
+      const text = document.createElement('div');
+      text.className = 'text';
+      element.append(who, text);
+      generating.append(element);
+      boxes.set(agent, element);
+    }
+    return element;
+  };
+  const clearBox = (agent) => {
+    boxes.get(agent)?.remove();
+    boxes.delete(agent);
+  };
+  const clearAll = () => {
+    for (const agent of [...boxes.keys()]) clearBox(agent);
+  };
+
+  const source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/stream`);
+  source.addEventListener('run-event', (message) => {
+    const data = JSON.parse(message.data);
+    if (!document.getElementById(`e-${data.seq}`)) transcript.insertAdjacentHTML('beforeend', data.html);
+    if (data.agent) clearBox(data.agent);
+    if (data.type === 'round-end' || data.type === 'run-end' || data.type === 'run-resume') clearAll();
+    if (data.type === 'run-end') activity.textContent = '';
+  });
+  source.addEventListener('view', (message) => {
+    const data = JSON.parse(message.data);
+    replace('run-header', data.header);
+    replace('scoreboard', data.scoreboard);
+    replace('charts', data.charts);
+    replace('controls', data.controls);
+    replace('spectators', data.spectators);
+    root.dataset.status = data.status;
+    if (!data.live) {
+      clearAll();
+      activity.textContent = '';
+    }
+  });
+  source.addEventListener('live', (message) => {
+    const notice = JSON.parse(message.data);
+    switch (notice.type) {
+      case 'turn-start': {
+        const element = box(notice.agent);
+        element.querySelector('.who').textContent =
+          `${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model} is generating…`;
+        element.querySelector('.text').textContent = '';
+        activity.textContent = `${notice.agent} is generating on ${notice.model}`;
+        break;
+      }
+      case 'turn-delta':
+        box(notice.agent).querySelector('.text').append(document.createTextNode(notice.text));
+        break;
+      case 'judging-start':
+        activity.textContent = `Judges scoring ${notice.subject}: ${notice.judges.join(', ')}`;
+        break;
+      case 'summary-start':
+        activity.textContent = `Summarising rounds 1–${notice.throughRound} with ${notice.model}`;
+        break;
+      case 'judge-retry':
+        activity.textContent = `${notice.judge}'s answer was unusable (${notice.reason}); asking again`;
+        break;
+      case 'moderation':
+        activity.textContent = `Moderator on ${notice.agent}: ${notice.passed ? 'passes' : `objects (${notice.reason})`}`;
+        break;
+      case 'retry':
+        activity.textContent = `${notice.what} failed (${notice.reason}); retry ${notice.attempt}`;
+        break;
+      default:
+        break;
+    }
+  });
+  source.addEventListener('worker-failed', (message) => {
+    const data = JSON.parse(message.data);
+    activity.textContent = `The debate could not start: ${data.message}`;
+    activity.classList.add('error');
+  });
+
+  root.addEventListener('click', async (event) => {
+    const button = event.target.closest('button');
+    if (!button) return;
+    const status = document.getElementById('control-message');
+    if (button.dataset.action) {
+      button.disabled = true;
+      try {
+        const result = await post(`/api/runs/${encodeURIComponent(runId)}/${button.dataset.action}`);
+        status.textContent = result.message;
+      } catch (error) {
+        status.textContent = error.message;
+        button.disabled = false;
+      }
+    }
+    if (button.dataset.vote) {
+      const message = document.getElementById('vote-message');
+      try {
+        const result = await post(`/api/runs/${encodeURIComponent(runId)}/votes`, {
+          round: Number(button.dataset.round),
+          choice: button.dataset.vote,
+          voter: voterId(),
+        });
+        message.textContent = result.message;
+      } catch (error) {
+        message.textContent = error.message;
+      }
+    }
+  });
+}
+
+function refreshRuns(body) {
+  setInterval(async () => {
+    const response = await fetch(`${body.dataset.refresh}${location.search}`).catch(() => null);
+    if (response?.ok) body.innerHTML = await response.text();
+  }, 3000);
+}
+
+function filterScenarios(form) {
+  const format = form.querySelector('#format');
+  const scenario = form.querySelector('#scenario');
+  const update = () => {
+    for (const option of scenario.options) {
+      if (option.dataset.format) option.hidden = option.dataset.format !== format.value;
+    }
+    if (scenario.selectedOptions[0]?.hidden) scenario.value = '';
+  };
+  format.addEventListener('change', update);
+  update();
+}
+
+const run = document.getElementById('run');
+if (run) followRun(run);
+const runs = document.getElementById('runs-body');
+if (runs) refreshRuns(runs);
+const form = document.getElementById('new-run');
+if (form) filterScenarios(form);
