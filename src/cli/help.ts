@@ -4,7 +4,7 @@ export const HELP = `agora — offline debates between local Ollama models
 Usage: agora <command> [options]     (npm run agora -- <command> [options])
 
 Commands
-  run <scenario.yaml>     run a knockout debate against Ollama (npm run debate -- <file>)
+  run <scenario.yaml>     run a debate against Ollama (npm run debate -- <file>)
       --host URL            Ollama address (default: scenario, then OLLAMA_HOST, then http://127.0.0.1:11434)
       --seed N              seed for every random choice (overrides the scenario)
       --rounds N            number of rounds (overrides the scenario)
@@ -14,10 +14,12 @@ Commands
       --json                print a machine-readable summary on stdout and nothing else
       --verbose             debug logs on stderr (always written to <run dir>/run.log)
       --timeout SECONDS     upper bound for one model call (default 600)
-      --format NAME         knockout, formal, duel or critique; with --topic, no scenario file is needed
+      --format NAME         knockout, formal, duel, critique or council; with --topic, no scenario file is needed
       --problem-file FILE   the problem (topic) from a file
       --agents ROLES        critique: keep only agents with these roles (architect,performance)
       --output FILE         also write the result: the transcript for .json, else the solution or Markdown
+      --models ROLE=MODEL   models for roles, e.g. x=llama3,y=mistral or all=llama3
+      --run-id ID           the run's folder name instead of one made from time, topic and seed
   demo [scenario.yaml]    the same debate on the built-in Ollama simulator (npm run demo)
       --profile NAME        instant, gpu (default), gpu-small or cpu; --speed X scales its waiting
   resume <run>            continue an interrupted, stopped or failed run from its event log
@@ -26,6 +28,15 @@ Commands
   stop <run>              ask a run in another process to stop after the step in flight
   runs [--json]           list runs with status, topic, progress and stop reason (--out DIR)
   show <run> [--json]     print a run's transcript as Markdown (or JSON)
+  batch <files or dirs>   many debates: --seeds 1,2 | --repeat N, --concurrency K, --parallel N,
+                          --models x=llama3,y=mistral (repeatable), --host (repeatable), --out DIR
+  leaderboard             models, agents, a Bradley-Terry ranking and judge agreement
+                          (--batch ID, --json, --csv --table models|agents|ranking|judges)
+  query "SELECT ..."      a read-only SQL question to the run index (--json, --csv)
+  reindex [--check]       rebuild the run index from the event logs (or compare with it)
+  serve                   the live web viewer on http://127.0.0.1:4747 (--port N, --out DIR, --host URL,
+                          --demo for the built-in simulator, --bind ADDR with --token SECRET)
+  export <run> --html     one self-contained HTML file of a run (--output FILE)
   validate <file...>      check scenario files without running them
   doctor [scenario.yaml]  is Ollama reachable, and does it have the scenario's models?
   mock-ollama             start the Ollama simulator: --port 11434 --profile instant --script rules.yaml

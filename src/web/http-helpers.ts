@@ -61,7 +61,8 @@ const SECURITY_HEADERS = {
   'content-security-policy':
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: with it, browsers send `Origin: null` on form posts and the origin check fails.
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
 };
 

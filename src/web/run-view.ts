@@ -62,10 +62,10 @@ export function scoreboardHtml(view: RunView): SafeHtml {
   const audience = (round: number) =>
     [...(tally.get(round)?.entries() ?? [])].map(([choice, count]) => `${count} ${choice}`).join(', ');
   if (rounds.length > 0) {
-    return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Position Y</th><th>Rotate</th><th>Continue</th><th>Abstained</th><th>Mean score</th><th>Outcome</th><th>Spectators</th></tr></thead><tbody>
+    return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Y</th><th title="Judges' votes: rotate · continue · abstained">Votes R·C·A</th><th>Mean</th><th>Outcome</th><th>Spectators</th></tr></thead><tbody>
 ${rounds.map(
   (round) =>
-    html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${round.tally.rotateVotes}</td><td>${round.tally.continueVotes}</td><td>${round.tally.abstentions}</td><td>${round.tally.meanScore === null ? '–' : round.tally.meanScore.toFixed(2)}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
+    html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${round.tally.rotateVotes} · ${round.tally.continueVotes} · ${round.tally.abstentions}</td><td>${round.tally.meanScore === null ? '–' : round.tally.meanScore.toFixed(2)}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
 )}
 </tbody></table>`;
   }

@@ -4,8 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface WorkerLauncher {
   /** Starts `agora <args>` with its output in `logFile`; returns the process id. */
@@ -17,7 +18,10 @@ export function agoraCommand(): string[] {
   const here = fileURLToPath(import.meta.url);
   const extension = path.extname(here);
   const entry = path.join(path.dirname(here), '..', 'cli', `main${extension}`);
-  return extension === '.ts' ? ['--import', 'tsx', entry] : [entry];
+  if (extension !== '.ts') return [entry];
+  // tsx is found from here, not from the worker's working folder (which may be anywhere).
+  const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return ['--import', loader, entry];
 }
 
 export function processLauncher(options: { cwd: string; env?: NodeJS.ProcessEnv }): WorkerLauncher {

@@ -1,13 +1,16 @@
 /** Runs the agora CLI as a user would: a real child process, real files, real exit codes. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const entry = path.join(projectRoot, 'src', 'cli', 'main.ts');
+// The loader by path, so the CLI also starts from a working folder outside the project.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface CliResult {
   code: number | null;
@@ -29,7 +32,7 @@ export function startAgora(
 ): { child: ChildProcess; result: Promise<CliResult> } {
   let child: ChildProcess | undefined;
   const result = new Promise<CliResult>((resolve, reject) => {
-    child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+    child = spawn(process.execPath, ['--import', tsxLoader, entry, ...args], {
       cwd: options.cwd ?? projectRoot,
       // An explicit host keeps tests away from any real Ollama on the machine.
       env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:1', ...options.env },
