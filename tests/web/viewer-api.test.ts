@@ -162,6 +162,33 @@ describe('agora serve: the HTTP API', () => {
     expect(String(view?.data.scoreboard)).toMatch(/<td>2<\/td>.*<td>1 rotate<\/td><\/tr>/);
   }, 90_000);
 
+  it('lists runs with their status and filters, and shows the leaderboard tables', async () => {
+    const server = await mock();
+    const outDir = tempDir();
+    const web = await viewer({ outDir, ollamaHost: server.url });
+    const token = await pageToken(web);
+    const { runId } = (await (
+      await postJson(web, '/api/runs', { format: 'knockout', topic: 'Listed <b>here</b>', rounds: 1 }, token)
+    ).json()) as { runId: string };
+    await readStream(web, runId, (messages) =>
+      messages.some((message) => message.event === 'view' && message.data.status === 'completed'),
+    );
+    const listed = await (await fetch(`${web.url}/?status=completed&topic=listed`)).text();
+    expect(listed).toContain(`<a href="/runs/${runId}">${runId}</a>`);
+    expect(listed).toContain('<td>Listed &lt;b&gt;here&lt;/b&gt;</td>');
+    expect(await (await fetch(`${web.url}/fragments/runs?format=duel`)).text()).toContain('No runs yet.');
+    const api = (await (await fetch(`${web.url}/api/runs`)).json()) as Array<{ runId: string; status: string }>;
+    expect(api).toMatchObject([{ runId, status: 'completed' }]);
+    const tables = (await (await fetch(`${web.url}/api/leaderboard`)).json()) as Array<{
+      title: string;
+      rows: unknown[][];
+    }>;
+    expect(tables.length).toBeGreaterThanOrEqual(3);
+    expect(tables[0]?.rows.length).toBeGreaterThan(0);
+    const board = await (await fetch(`${web.url}/leaderboard`)).text();
+    for (const table of tables) expect(board).toContain(`<h2>${table.title}</h2>`);
+  }, 60_000);
+
   it('refuses state changes without the page token or from another origin, bad run ids and other host names', async () => {
     const server = await mock();
     const outDir = tempDir();
