@@ -116,6 +116,32 @@ function prefillBound(prompts: Array<{ model: string; tokens: string[] }>): numb
   return total;
 }
 
+/**
+ * The same bound for a server that holds `maxLoaded` models (least recently used unloaded first):
+ * a model that was unloaded starts again with an empty cache, so after a reload nothing counts as
+ * seen. This is the best any prompt layout can do on that machine with the rules' call order.
+ */
+function prefillBoundWithReloads(prompts: Array<{ model: string; tokens: string[] }>, maxLoaded: number): number {
+  const loaded: string[] = [];
+  const seen = new Map<string, string[][]>();
+  let total = 0;
+  for (const prompt of prompts) {
+    const at = loaded.indexOf(prompt.model);
+    if (at === -1) {
+      if (loaded.length >= maxLoaded) seen.delete(loaded.shift() as string);
+      seen.set(prompt.model, []);
+    } else {
+      loaded.splice(at, 1);
+    }
+    loaded.push(prompt.model);
+    const earlier = seen.get(prompt.model) ?? [];
+    const best = earlier.reduce((max, tokens) => Math.max(max, commonPrefix(tokens, prompt.tokens)), 0);
+    total += prompt.tokens.length - Math.min(best, prompt.tokens.length - 1);
+    seen.set(prompt.model, [...earlier, prompt.tokens]);
+  }
+  return total;
+}
+
 interface Row {
   profile: ProfileName;
   layout: 'agora' | 'naive';
@@ -124,6 +150,8 @@ interface Row {
   prefilled: number;
   cached: number;
   prefillBound: number;
+  /** The bound when unloading a model empties its cache (one model at a time on cpu and gpu-small). */
+  prefillBoundWithReloads: number;
   modelLoads: number;
   loadBound: number;
   simulatedSeconds: number;
@@ -214,6 +242,7 @@ async function measure(
       prefilled: stats.prefilledPromptTokens,
       cached: stats.cachedPromptTokens,
       prefillBound: prefillBound(prompts),
+      prefillBoundWithReloads: prefillBoundWithReloads(prompts, profile.maxLoadedModels),
       modelLoads: stats.modelLoads,
       loadBound,
       simulatedSeconds: Math.round(simulated),
@@ -244,7 +273,7 @@ const table = new Table({
     'Profile',
     'Layout',
     'Judges',
-    'Prefilled (bound)',
+    'Prefilled (ideal cache; cache lost on reload)',
     'Cached',
     'Loads (bound)',
     'Simulated s (bound)',
@@ -258,7 +287,7 @@ for (const row of rows) {
     row.profile,
     row.layout,
     row.judges,
-    `${row.prefilled} (${row.prefillBound}, ×${(row.prefilled / row.prefillBound).toFixed(2)})`,
+    `${row.prefilled} (${row.prefillBound}, ×${(row.prefilled / row.prefillBound).toFixed(2)}; ${row.prefillBoundWithReloads}, ×${(row.prefilled / row.prefillBoundWithReloads).toFixed(2)})`,
     row.cached,
     `${row.modelLoads} (${row.loadBound})`,
     `${row.simulatedSeconds} (${row.timeBound})`,
@@ -273,7 +302,7 @@ const agoraCpu = cpu('agora');
 const naiveCpu = cpu('naive');
 if (agoraCpu && naiveCpu) {
   console.log(
-    `cpu profile: Agora prefills ${agoraCpu.prefilled} tokens, ${(agoraCpu.prefilled / agoraCpu.prefillBound).toFixed(2)}× the ideal-cache bound, and ${(naiveCpu.prefilled / agoraCpu.prefilled).toFixed(1)}× fewer than the naive layout (${naiveCpu.prefilled}).`,
+    `cpu profile: Agora prefills ${agoraCpu.prefilled} tokens, ${(agoraCpu.prefilled / agoraCpu.prefillBound).toFixed(2)}× the ideal-cache bound (${(agoraCpu.prefilled / agoraCpu.prefillBoundWithReloads).toFixed(2)}× the bound when a reload empties the cache), and ${(naiveCpu.prefilled / agoraCpu.prefilled).toFixed(1)}× fewer than the naive layout (${naiveCpu.prefilled}).`,
   );
 }
 writeFileSync(
