@@ -2,7 +2,8 @@
  * The viewer's HTTP API without a browser: start, follow, stop, resume and vote over real HTTP,
  * with debates in real worker processes against the mock Ollama.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
@@ -177,7 +178,10 @@ describe('agora serve: the HTTP API', () => {
     expect(listed).toContain(`<a href="/runs/${runId}">${runId}</a>`);
     expect(listed).toContain('<td>Listed &lt;b&gt;here&lt;/b&gt;</td>');
     expect(await (await fetch(`${web.url}/fragments/runs?format=duel`)).text()).toContain('No runs yet.');
-    const api = (await (await fetch(`${web.url}/api/runs`)).json()) as Array<{ runId: string; status: string }>;
+    const api = (await (await fetch(`${web.url}/api/runs`)).json()) as Array<{
+      runId: string;
+      status: string;
+    }>;
     expect(api).toMatchObject([{ runId, status: 'completed' }]);
     const tables = (await (await fetch(`${web.url}/api/leaderboard`)).json()) as Array<{
       title: string;
@@ -256,6 +260,37 @@ describe('agora serve: the HTTP API', () => {
     const page = await (await fetch(`${web.url}${location}`)).text();
     expect(page).toContain('Topic accepted: “Tabs or spaces?”');
   }, 90_000);
+
+  it('tells the page when the worker process ends before the debate starts, with its last output', async () => {
+    const server = await mock();
+    const outDir = tempDir();
+    // A worker that fails at once, as \`agora run\` would on a scenario it cannot read.
+    const failing = {
+      launch: (_args: string[], logFile: string) => {
+        const output = openSync(logFile, 'a');
+        const child = spawn(
+          process.execPath,
+          ['-e', 'console.error("agora run: could not start"); process.exit(3)'],
+          {
+            stdio: ['ignore', output, output],
+          },
+        );
+        closeSync(output);
+        return child.pid ?? -1;
+      },
+    };
+    const web = await viewer({ outDir, ollamaHost: server.url, launcher: failing });
+    const token = await pageToken(web);
+    const { runId } = (await (
+      await postJson(web, '/api/runs', { format: 'knockout', topic: 'Never starts' }, token)
+    ).json()) as { runId: string };
+    const messages = await readStream(web, runId, (received) =>
+      received.some((message) => message.event === 'worker-failed'),
+    );
+    expect(messages.find((message) => message.event === 'worker-failed')?.data.message).toBe(
+      'agora run: could not start',
+    );
+  });
 
   it('says when Ollama is not there, without starting anything', async () => {
     const outDir = tempDir();
