@@ -121,7 +121,10 @@ function prefillBound(prompts: Array<{ model: string; tokens: string[] }>): numb
  * a model that was unloaded starts again with an empty cache, so after a reload nothing counts as
  * seen. This is the best any prompt layout can do on that machine with the rules' call order.
  */
-function prefillBoundWithReloads(prompts: Array<{ model: string; tokens: string[] }>, maxLoaded: number): number {
+function prefillBoundWithReloads(
+  prompts: Array<{ model: string; tokens: string[] }>,
+  maxLoaded: number,
+): number {
   const loaded: string[] = [];
   const seen = new Map<string, string[][]>();
   let total = 0;
