@@ -5,7 +5,9 @@ export default defineConfig({
     globals: false,
     include: ['tests/**/*.test.ts'],
     sequence: { shuffle: true },
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // A guard against hangs, not a speed check: tests that start CLI processes slow down a lot on a
+    // loaded two-core machine.
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
   },
 });
