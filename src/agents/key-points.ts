@@ -22,7 +22,26 @@ function shorten(sentence: string): string {
     : `${sentence.slice(0, MAX_POINT_LENGTH - 1).trimEnd()}…`;
 }
 
+// Agent memory asks for the key points of every statement so far at every turn, and the same few
+// statements come up again and again: each text's points are worked out once, for the largest
+// limit in use, and kept for the newest few hundred texts. The points for a smaller limit are the
+// first ones of a larger limit's (the search goes paragraph by paragraph and stops when it has enough).
+const MEMO_LIMIT = 3;
+const MEMO_TEXTS = 256;
+const memo = new Map<string, readonly string[]>();
+
 export function extractKeyPoints(rawText: string, limit = 3): string[] {
+  if (!(Number.isInteger(limit) && limit >= 1 && limit <= MEMO_LIMIT)) return keyPointsOf(rawText, limit);
+  let points = memo.get(rawText);
+  if (!points) {
+    points = keyPointsOf(rawText, MEMO_LIMIT);
+    if (memo.size >= MEMO_TEXTS) memo.delete(memo.keys().next().value as string);
+    memo.set(rawText, points);
+  }
+  return points.slice(0, limit);
+}
+
+function keyPointsOf(rawText: string, limit: number): string[] {
   // Bracketed notes such as "[Time limit reached]" are the engine's, not the speaker's.
   const text = rawText.replace(/\[[^\]\n]*\]\s*$/gm, '').trim();
   const points: string[] = [];

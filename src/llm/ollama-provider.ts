@@ -20,6 +20,48 @@ export interface OllamaProviderOptions {
 const NANOSECONDS_PER_MS = 1e6;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** The longest delay `setTimeout` keeps (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A signal that aborts when the caller's does or when `limitMs` has passed, and a `dispose` that
+ * stops the clock once the call is over. It does what `AbortSignal.any([caller,
+ * AbortSignal.timeout(limitMs)])` does, without the timeout signal's ten-minute timer left behind
+ * by every call and the cost of combining signals; limits outside `setTimeout`'s range still go
+ * through `AbortSignal.timeout`, which accepts or refuses them as before.
+ */
+function deadline(
+  limitMs: number,
+  caller: AbortSignal | undefined,
+): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+  if (!(Number.isInteger(limitMs) && limitMs >= 0 && limitMs <= MAX_TIMER_MS)) {
+    const timeout = AbortSignal.timeout(limitMs);
+    return {
+      signal: caller ? AbortSignal.any([caller, timeout]) : timeout,
+      timedOut: () => timeout.aborted,
+      dispose: () => undefined,
+    };
+  }
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+  }, limitMs);
+  timer.unref();
+  const follow = () => controller.abort(caller?.reason);
+  if (caller?.aborted) follow();
+  else caller?.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    dispose: () => {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', follow);
+    },
+  };
+}
+
 export class OllamaProvider implements ModelProvider {
   readonly host: string;
   private readonly requestTimeoutMs: number;
@@ -33,9 +75,8 @@ export class OllamaProvider implements ModelProvider {
 
   async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
     const limitMs = options.timeoutMs ?? this.requestTimeoutMs;
-    const timeout = AbortSignal.timeout(limitMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const client = new Ollama({ host: this.host, fetch: createOllamaFetch(signal) });
+    const limit = deadline(limitMs, options.signal);
+    const client = new Ollama({ host: this.host, fetch: createOllamaFetch(limit.signal) });
     const started = Date.now();
     let text = '';
     try {
@@ -88,7 +129,13 @@ export class OllamaProvider implements ModelProvider {
       }
       throw this.fail('stream-incomplete', 'the stream ended before Ollama said it was done', request.model);
     } catch (error) {
-      throw this.classify(error, request.model, { timeout, caller: options.signal, limitMs });
+      throw this.classify(error, request.model, {
+        timeout: { aborted: limit.timedOut() },
+        caller: options.signal,
+        limitMs,
+      });
+    } finally {
+      limit.dispose();
     }
   }
 
@@ -123,7 +170,7 @@ export class OllamaProvider implements ModelProvider {
   private classify(
     error: unknown,
     model: string | undefined,
-    signals: { timeout: AbortSignal; caller: AbortSignal | undefined; limitMs?: number },
+    signals: { timeout: { readonly aborted: boolean }; caller: AbortSignal | undefined; limitMs?: number },
   ): ProviderError {
     if (error instanceof ProviderError) return error;
     const forModel = model ? ` (model ${model})` : '';

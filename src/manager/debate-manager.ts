@@ -176,6 +176,15 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
       { runDir: paths.runDir, host: options.provider.host, resumed: !options.start },
       'run segment start',
     );
+    // The transcripts are a pure function of the state: a state already written (at run-end) is
+    // not rendered and written again.
+    let written: { state: unknown; transcript: ReturnType<AnyFormat['transcript']> } | undefined;
+    const refresh = (state: unknown) => {
+      if (written !== undefined && written.state === state) return written.transcript;
+      const transcript = writeTranscripts(format, paths, state);
+      written = { state, transcript };
+      return transcript;
+    };
     const result = await driveRun({
       format,
       logFile: paths.events,
@@ -189,11 +198,10 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
       onEvent: (event, state) => {
         options.onEvent?.(event);
-        if (event.type === 'run-end' || format.checkpoints.includes(event.type))
-          writeTranscripts(format, paths, state);
+        if (event.type === 'run-end' || format.checkpoints.includes(event.type)) refresh(state);
       },
     });
-    const transcript = writeTranscripts(format, paths, result.state);
+    const transcript = refresh(result.state);
     logger.info({ status: transcript.status, stopReason: transcript.stopReason }, 'run segment end');
     const outcome = { state: result.state, transcript };
     return result.error === undefined ? outcome : { ...outcome, error: result.error };

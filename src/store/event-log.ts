@@ -73,6 +73,11 @@ export function dropTornTail(file: string): void {
 export class EventLog {
   private readonly descriptor: number;
   private nextSeq: number;
+  /**
+   * The file's length, read before the first append and then advanced by each one (the run's lock
+   * makes this the only writer); unknown again after a failed append.
+   */
+  private size: number | undefined;
 
   private constructor(
     readonly file: string,
@@ -91,12 +96,13 @@ export class EventLog {
   append(body: RunEventBody, at: Date): RunEvent {
     const event = { seq: this.nextSeq, at: at.toISOString(), ...body } as RunEvent;
     const line = Buffer.from(`${JSON.stringify(event)}\n`);
-    const size = fstatSync(this.descriptor).size;
+    const size = this.size ?? fstatSync(this.descriptor).size;
     try {
       let written = 0;
       while (written < line.length) written += writeSync(this.descriptor, line, written);
       fsyncSync(this.descriptor);
     } catch (error) {
+      this.size = undefined;
       // A half-written line (a full disk) is taken back, so the log stays readable and resumable.
       try {
         ftruncateSync(this.descriptor, size);
@@ -105,6 +111,7 @@ export class EventLog {
       }
       throw error;
     }
+    this.size = size + line.length;
     this.nextSeq += 1;
     return event;
   }

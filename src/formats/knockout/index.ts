@@ -5,8 +5,20 @@ import { nextKnockoutStep } from './planner.js';
 import { agentTable, resultSummary, roundTable } from './report.js';
 import { foldKnockout, type KnockoutState } from './state.js';
 import type { KnockoutStep } from './steps.js';
-import { knockoutTranscript } from './transcript.js';
+import { type KnockoutTranscript, knockoutTranscript } from './transcript.js';
 import { knockoutMarkdown } from './transcript-markdown.js';
+
+// transcript.json and transcript.md are written together from one state: the transcript built for
+// the first is reused for the second. The state is immutable (the fold makes a new one per event).
+const transcripts = new WeakMap<KnockoutState, KnockoutTranscript>();
+function transcriptOf(state: KnockoutState): KnockoutTranscript {
+  let transcript = transcripts.get(state);
+  if (!transcript) {
+    transcript = knockoutTranscript(state);
+    transcripts.set(state, transcript);
+  }
+  return transcript;
+}
 
 export const knockoutFormat: FormatDefinition<KnockoutState, KnockoutStep> = {
   name: 'knockout',
@@ -21,8 +33,8 @@ export const knockoutFormat: FormatDefinition<KnockoutState, KnockoutStep> = {
       state.rounds.filter((round) => round.end).length,
       state.scenario.debate.rounds,
     ),
-  transcript: knockoutTranscript,
-  markdown: (state) => knockoutMarkdown(knockoutTranscript(state)),
+  transcript: transcriptOf,
+  markdown: (state) => knockoutMarkdown(transcriptOf(state)),
   report: (state) => {
     const transcript = knockoutTranscript(state);
     return `${resultSummary(transcript)}\n${agentTable(transcript)}\n${roundTable(transcript)}`;

@@ -81,10 +81,36 @@ export function debaterMessages(
   ]
     .filter((line, index, lines) => !(line === '' && lines[index - 1] === ''))
     .join('\n');
-  return knockoutMessages(scenario, transcriptView(state, { upToRound: round }), task);
+  return knockoutMessages(scenario, transcriptUpTo(state, round), task);
 }
 
+// A judging step asks for each judge's prompt twice from the same state (the planner checks that it
+// fits, then the judge's call sends it), and the judges share the transcript message: both are
+// built once per state. States are immutable (the fold makes a new one per event).
+const judgePrompts = new WeakMap<KnockoutState, Map<string, ChatMessage[]>>();
+const transcriptTexts = new WeakMap<KnockoutState, Map<number, string>>();
+
 export function judgeMessages(
+  state: KnockoutState,
+  judge: AgentConfig,
+  round: number,
+  debater: string,
+): ChatMessage[] {
+  let built = judgePrompts.get(state);
+  if (!built) {
+    built = new Map();
+    judgePrompts.set(state, built);
+  }
+  const key = JSON.stringify([judge.name, round, debater]);
+  let messages = built.get(key);
+  if (!messages) {
+    messages = buildJudgeMessages(state, judge, round, debater);
+    built.set(key, messages);
+  }
+  return messages;
+}
+
+function buildJudgeMessages(
   state: KnockoutState,
   judge: AgentConfig,
   round: number,
@@ -119,7 +145,22 @@ export function judgeMessages(
         ', ',
       )}}, "comments": "<one or two sentences justifying the scores>", "continue_vote": <true|false>, "new_arguments": <true|false>}`,
   ].join('\n');
-  return knockoutMessages(scenario, transcriptView(state, { upToRound: round }), task);
+  return knockoutMessages(scenario, transcriptUpTo(state, round), task);
+}
+
+/** The transcript message through `round`, built once per state and round. */
+function transcriptUpTo(state: KnockoutState, round: number): string {
+  let texts = transcriptTexts.get(state);
+  if (!texts) {
+    texts = new Map();
+    transcriptTexts.set(state, texts);
+  }
+  let text = texts.get(round);
+  if (text === undefined) {
+    text = transcriptText(transcriptView(state, { upToRound: round }));
+    texts.set(round, text);
+  }
+  return text;
 }
 
 export function summaryMessages(state: KnockoutState, throughRound: number): ChatMessage[] {
@@ -129,7 +170,7 @@ export function summaryMessages(state: KnockoutState, throughRound: number): Cha
     `Summarise the debate so far for the participants. Keep every key argument and rebuttal of both sides (${scenario.positions.x} and ${scenario.positions.y}), who made it, and how the judges voted. Drop repetition and rhetoric.`,
     `Write at most about ${wordsFor(scenario.context.summary_max_tokens)} words of plain prose.`,
   ].join('\n');
-  return knockoutMessages(scenario, transcriptView(state, { upToRound: throughRound }), task);
+  return knockoutMessages(scenario, transcriptUpTo(state, throughRound), task);
 }
 
 /** The system message: rules, motion, positions and background. Identical for every agent. */
@@ -151,6 +192,6 @@ export function knockoutSystemPrompt(scenario: KnockoutScenario): string {
   ].join('\n');
 }
 
-function knockoutMessages(scenario: KnockoutScenario, view: TranscriptView, task: string): ChatMessage[] {
-  return buildMessages(knockoutSystemPrompt(scenario), transcriptText(view), task);
+function knockoutMessages(scenario: KnockoutScenario, transcript: string, task: string): ChatMessage[] {
+  return buildMessages(knockoutSystemPrompt(scenario), transcript, task);
 }
