@@ -11,7 +11,7 @@ import { chromiumPath, launchChromium, mustRunBrowserTests, screenshotPath } fro
 import { runAgora, tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
 import { readEvents } from '../helpers/transcripts.js';
-import { pageToken, postJson, readStream, runEnded, useViewers } from '../helpers/viewer.js';
+import { pageToken, readStream, runEnded, startRun, useViewers } from '../helpers/viewer.js';
 
 const mock = useMockServers();
 const viewer = useViewers();
@@ -80,9 +80,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
     const outDir = tempDir();
     const web = await viewer({ outDir, ollamaHost: server.url });
     const token = await pageToken(web);
-    const { runId } = (await (
-      await postJson(web, '/api/runs', { format: 'knockout', topic: 'Stop and go', rounds: 3 }, token)
-    ).json()) as { runId: string };
+    const runId = await startRun(web, token, { format: 'knockout', topic: 'Stop and go', rounds: 3 });
     const page = await browser.newPage();
     await page.goto(`${web.url}/runs/${encodeURIComponent(runId)}`);
     await page.waitForSelector('#transcript article.statement', { timeout: 30_000 });
@@ -113,9 +111,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
     const outDir = tempDir();
     const web = await viewer({ outDir, ollamaHost: server.url });
     const token = await pageToken(web);
-    const { runId } = (await (
-      await postJson(web, '/api/runs', { format: 'knockout', topic: 'Markup', rounds: 1 }, token)
-    ).json()) as { runId: string };
+    const runId = await startRun(web, token, { format: 'knockout', topic: 'Markup', rounds: 1 });
     const page = await browser.newPage();
     await page.goto(`${web.url}/runs/${encodeURIComponent(runId)}`);
     await page.waitForSelector('#run-header .status-completed', { timeout: 60_000 });

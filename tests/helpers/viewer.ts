@@ -42,6 +42,18 @@ export function postJson(viewer: Viewer, route: string, body: unknown, token: st
   });
 }
 
+/** Starts a debate through the API and returns its run id (the request must succeed). */
+export async function startRun(
+  viewer: Viewer,
+  token: string,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const response = await postJson(viewer, '/api/runs', body, token);
+  if (response.status !== 202)
+    throw new Error(`start refused (${response.status}): ${await response.text()}`);
+  return ((await response.json()) as { runId: string }).runId;
+}
+
 export interface StreamMessage {
   event: string;
   id?: number;

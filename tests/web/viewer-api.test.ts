@@ -12,7 +12,7 @@ import { startViewer } from '../../src/web/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
 import { readEvents } from '../helpers/transcripts.js';
-import { pageToken, postJson, readStream, runEnded, useViewers } from '../helpers/viewer.js';
+import { pageToken, postJson, readStream, runEnded, startRun, useViewers } from '../helpers/viewer.js';
 
 const mock = useMockServers();
 const viewer = useViewers();
@@ -92,9 +92,7 @@ describe('agora serve: the HTTP API', () => {
     const outDir = tempDir();
     const web = await viewer({ outDir, ollamaHost: server.url });
     const token = await pageToken(web);
-    const { runId } = (await (
-      await postJson(web, '/api/runs', { format: 'knockout', topic: 'Stop me', rounds: 3 }, token)
-    ).json()) as { runId: string };
+    const runId = await startRun(web, token, { format: 'knockout', topic: 'Stop me', rounds: 3 });
     const first = await readStream(web, runId, (messages) =>
       messages.some((message) => message.event === 'run-event' && message.data.type === 'turn-end'),
     );
@@ -132,9 +130,7 @@ describe('agora serve: the HTTP API', () => {
     const outDir = tempDir();
     const web = await viewer({ outDir, ollamaHost: server.url });
     const token = await pageToken(web);
-    const { runId } = (await (
-      await postJson(web, '/api/runs', { format: 'knockout', topic: 'Votes', rounds: 2 }, token)
-    ).json()) as { runId: string };
+    const runId = await startRun(web, token, { format: 'knockout', topic: 'Votes', rounds: 2 });
     await readStream(web, runId, runEnded, { timeoutMs: 60_000 });
     const logBefore = readFileSync(path.join(outDir, runId, 'events.jsonl'), 'utf8');
     const vote = (body: unknown) => postJson(web, `/api/runs/${runId}/votes`, body, token);
@@ -168,9 +164,7 @@ describe('agora serve: the HTTP API', () => {
     const outDir = tempDir();
     const web = await viewer({ outDir, ollamaHost: server.url });
     const token = await pageToken(web);
-    const { runId } = (await (
-      await postJson(web, '/api/runs', { format: 'knockout', topic: 'Listed <b>here</b>', rounds: 1 }, token)
-    ).json()) as { runId: string };
+    const runId = await startRun(web, token, { format: 'knockout', topic: 'Listed <b>here</b>', rounds: 1 });
     await readStream(web, runId, (messages) =>
       messages.some((message) => message.event === 'view' && message.data.status === 'completed'),
     );
@@ -281,9 +275,7 @@ describe('agora serve: the HTTP API', () => {
     };
     const web = await viewer({ outDir, ollamaHost: server.url, launcher: failing });
     const token = await pageToken(web);
-    const { runId } = (await (
-      await postJson(web, '/api/runs', { format: 'knockout', topic: 'Never starts' }, token)
-    ).json()) as { runId: string };
+    const runId = await startRun(web, token, { format: 'knockout', topic: 'Never starts' });
     const messages = await readStream(web, runId, (received) =>
       received.some((message) => message.event === 'worker-failed'),
     );
