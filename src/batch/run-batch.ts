@@ -10,7 +10,13 @@ import { mapConcurrent } from '../core/concurrency.js';
 import { formatNamed } from '../formats/index.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
 import { type AnyFormat, driveDebate, loadRun, namedRunDir, runPaths } from '../manager/debate-manager.js';
-import { BATCHES_FOLDER, type BatchRecord, indexBatch, indexRuns } from '../manager/indexing.js';
+import {
+  BATCHES_FOLDER,
+  type BatchRecord,
+  batchesOfRuns,
+  indexBatch,
+  indexRuns,
+} from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import { writeFileAtomic } from '../store/write-files.js';
@@ -42,11 +48,9 @@ export interface RunBatchOptions {
 }
 
 interface RunOneOptions extends RunBatchOptions {
-  indexLater: (runDir: string) => void;
+  /** Records a finished run in the run index (a failure there is a warning, never the run's). */
+  index: (runDir: string) => void;
 }
-
-/** Finished runs are indexed in groups, so a large batch reads and writes the index rarely. */
-const INDEX_EVERY = 25;
 
 export function batchFolder(outDir: string, batchId: string): string {
   return path.join(outDir, BATCHES_FOLDER, batchId);
@@ -86,8 +90,8 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
     const peek = loadRun(runDir, formatNamed);
     const progress = peek.format.progress(peek.state);
     if (progress.status === 'completed') {
-      // Indexed again in case the batch was killed before its last group of runs was indexed.
-      options.indexLater(runDir);
+      // Indexed again in case the batch was killed between the run's end and its indexing.
+      options.index(runDir);
       return { ...base, outcome: 'skipped', stopReason: progress.stopReason, error: null, realMs: 0 };
     }
   }
@@ -123,7 +127,7 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
       format = found;
       outcome = await driveDebate({ ...common, format, start: { runId: item.runId, scenario } });
     }
-    options.indexLater(runDir);
+    options.index(runDir);
     const { status, stopReason, error } = outcome.transcript;
     return {
       ...base,
@@ -156,25 +160,17 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
   if (!existsSync(planFile)) {
     const record = batchRecord(plan, systemClock.now().toISOString());
     writeFileAtomic(planFile, `${JSON.stringify(record, null, 2)}\n`);
-    await indexBatch(outDir, record);
+    indexBatch(outDir, record);
   }
-  let pending: string[] = [];
-  let flushing: Promise<void> = Promise.resolve();
-  const flush = () => {
-    const runDirs = pending;
-    pending = [];
-    flushing = flushing
-      .then(() => indexRuns(outDir, runDirs, formatNamed))
-      .catch((error: Error) =>
-        options.onEvent(
-          `warning: the run index was not updated (${error.message}); \`agora reindex\` rebuilds it`,
-        ),
+  const batchOf = batchesOfRuns(outDir);
+  const index = (runDir: string) => {
+    try {
+      indexRuns(outDir, [runDir], formatNamed, batchOf);
+    } catch (error) {
+      options.onEvent(
+        `warning: the run index was not updated (${(error as Error).message}); \`agora reindex\` rebuilds it`,
       );
-    return flushing;
-  };
-  const indexLater = (runDir: string) => {
-    pending.push(runDir);
-    if (pending.length >= INDEX_EVERY) void flush();
+    }
   };
   const results = await mapConcurrent(plan.items, options.concurrency, async (item) => {
     if (options.stopRequested()) {
@@ -189,7 +185,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
         realMs: 0,
       };
     }
-    const result = await runOne(item, { ...options, indexLater });
+    const result = await runOne(item, { ...options, index });
     if (result.outcome === 'skipped') counts.skipped += 1;
     else if (result.outcome === 'completed') {
       counts.done += 1;
@@ -200,6 +196,5 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
     );
     return result;
   });
-  await flush();
   return results;
 }

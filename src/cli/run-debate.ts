@@ -108,7 +108,7 @@ export async function runDebate(
     });
     const { transcript } = outcome;
     try {
-      await indexRun(path.dirname(paths.runDir), paths.runDir, formatNamed);
+      indexRun(path.dirname(paths.runDir), paths.runDir, formatNamed);
     } catch (error) {
       // The log is the record; an index that could not be updated is rebuilt by `agora reindex`.
       logger.warn({ err: error }, 'run index not updated');

@@ -26,31 +26,38 @@ function rowsFor(runDir: string, formats: FormatLookup, batchId: string | null) 
   return indexRows(loaded.events, loaded.format.progress(loaded.state), runDir, batchId);
 }
 
-/** The batch a run belongs to, from the batch plans (the same answer a rebuild gives). */
-function batchOfRun(outDir: string, runId: string): string | null {
+/** Which batch each run belongs to, from the batch plans: the first plan that lists it. */
+export function batchesOfRuns(outDir: string): Map<string, string> {
+  const batchOf = new Map<string, string>();
   for (const batch of readBatchRecords(outDir)) {
-    if (batch.runs.some((run) => run.run_id === runId)) return batch.batchId;
+    for (const run of batch.runs) if (!batchOf.has(run.run_id)) batchOf.set(run.run_id, batch.batchId);
   }
-  return null;
+  return batchOf;
 }
 
 /** Records (or refreshes) one run in the index. */
-export async function indexRun(outDir: string, runDir: string, formats: FormatLookup) {
-  await indexRuns(outDir, [runDir], formats);
+export function indexRun(outDir: string, runDir: string, formats: FormatLookup) {
+  indexRuns(outDir, [runDir], formats);
 }
 
-/** Records several runs in one update: the index is read and written once, not once per run. */
-export async function indexRuns(outDir: string, runDirs: readonly string[], formats: FormatLookup) {
+/**
+ * Records several runs in one transaction. `batchOf` saves reading every batch plan again when
+ * the caller already knows them.
+ */
+export function indexRuns(
+  outDir: string,
+  runDirs: readonly string[],
+  formats: FormatLookup,
+  batchOf: ReadonlyMap<string, string> = batchesOfRuns(outDir),
+) {
   if (runDirs.length === 0) return;
-  const rows = runDirs.map((runDir) => rowsFor(runDir, formats, batchOfRun(outDir, path.basename(runDir))));
-  await updateIndex(outDir, (index) => {
-    for (const row of rows) index.putRun(row);
-  });
+  const rows = runDirs.map((runDir) => rowsFor(runDir, formats, batchOf.get(path.basename(runDir)) ?? null));
+  updateIndex(outDir, (index) => index.putRuns(rows));
 }
 
 /** Records a batch's plan in the index. */
-export async function indexBatch(outDir: string, batch: BatchRecord) {
-  await updateIndex(outDir, (index) => index.putBatch(batch));
+export function indexBatch(outDir: string, batch: BatchRecord) {
+  updateIndex(outDir, (index) => index.putBatch(batch));
 }
 
 export function readBatchRecords(outDir: string): BatchRecord[] {
@@ -63,24 +70,36 @@ export function readBatchRecords(outDir: string): BatchRecord[] {
     .map((file) => JSON.parse(readFileSync(file, 'utf8')) as BatchRecord);
 }
 
-/** Builds the index anew from every run folder's log and every batch plan. */
-export async function rebuildIndex(
-  outDir: string,
-  formats: FormatLookup,
-  file = path.join(outDir, INDEX_FILE),
-) {
+/**
+ * Builds the index anew from every run folder's log and every batch plan, in one transaction
+ * (readers see the old index until it commits), and returns it open.
+ */
+export function rebuildIndex(outDir: string, formats: FormatLookup, file = path.join(outDir, INDEX_FILE)) {
   const batches = readBatchRecords(outDir);
-  const batchOf = new Map<string, string>();
-  for (const batch of batches) for (const run of batch.runs) batchOf.set(run.run_id, batch.batchId);
-  const index = await RunIndex.open(file, { fresh: true });
+  const batchOf = batchesOfRuns(outDir);
+  const index = RunIndex.open(file);
   const skipped: string[] = [];
-  for (const runDir of runFolders(outDir)) {
-    try {
-      index.putRun(rowsFor(runDir, formats, batchOf.get(path.basename(runDir)) ?? null));
-    } catch (error) {
-      skipped.push(`${path.basename(runDir)}: ${error instanceof Error ? error.message : String(error)}`);
-    }
+  try {
+    index.replaceAll((sink) => {
+      for (const runDir of runFolders(outDir)) {
+        try {
+          sink.putRun(rowsFor(runDir, formats, batchOf.get(path.basename(runDir)) ?? null));
+        } catch (error) {
+          skipped.push(`${path.basename(runDir)}: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+      for (const batch of batches) sink.putBatch(batch);
+    });
+  } catch (error) {
+    index.close();
+    throw error;
   }
-  for (const batch of batches) index.putBatch(batch);
   return { index, skipped };
+}
+
+/** The runs folder's index for reading, built from the logs first when there is none yet. */
+export function openRunIndex(outDir: string, formats: FormatLookup): RunIndex {
+  const file = path.join(outDir, INDEX_FILE);
+  if (existsSync(file)) return RunIndex.open(file, { readonly: true });
+  return rebuildIndex(outDir, formats, file).index;
 }

@@ -1,11 +1,9 @@
-/** Every run in a runs folder with its status and progress: from the index, or from its log when live or not indexed. */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { formatNamed } from '../formats/index.js';
-import { INDEX_FILE, RunIndex, runFolders } from '../store/run-index.js';
+import { runFolders } from '../store/run-index.js';
 import { lockOwner } from '../store/run-lock.js';
 import { loadRun } from './debate-manager.js';
-import { rebuildIndex } from './indexing.js';
+import { openRunIndex } from './indexing.js';
 
 export interface RunListing {
   runId: string;
@@ -20,10 +18,7 @@ export interface RunListing {
 }
 
 export async function listRuns(outDir: string): Promise<RunListing[]> {
-  const file = path.join(outDir, INDEX_FILE);
-  const index = existsSync(file)
-    ? await RunIndex.open(file)
-    : (await rebuildIndex(outDir, formatNamed)).index;
+  const index = openRunIndex(outDir, formatNamed);
   const indexed = new Map<string, RunListing>();
   try {
     const result = index.query(

@@ -3,15 +3,15 @@
  * judgements and rotations, and the batches, in SQLite for querying. The event logs stay the
  * source of truth; `agora reindex` rebuilds the index from them.
  *
- * SQLite comes from sql.js (WebAssembly): no native build, so it installs anywhere npm does. The
- * database is read into memory, changed, and written back whole under a short lock.
+ * The index is an ordinary SQLite file opened through better-sqlite3 in WAL mode: a change writes
+ * only the pages it touches, so memory stays flat however many runs the index holds, readers never
+ * wait for a writer, and several processes finishing runs at once queue on SQLite's own lock.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
+import Database from 'better-sqlite3';
 import { ExitCode, RunError } from '../core/errors.js';
 import type { IndexRows, Row, SqlValue } from './index-rows.js';
-import { writeFileAtomic } from './write-files.js';
 
 export const INDEX_FILE = 'index.sqlite';
 
@@ -58,46 +58,102 @@ export const INDEX_TABLES = [
   'batch_runs',
 ] as const;
 
-/**
- * A fresh SQLite module for each open index: a WebAssembly module's memory only ever grows, so a
- * shared one would keep the largest index ever opened; a fresh one is freed with the index.
- */
-const loadSqlJs = (): Promise<SqlJsStatic> => initSqlJs();
+/** The tables that hold one run's rows, all keyed by `run_id`. */
+const RUN_TABLES = INDEX_TABLES.filter((table) => table !== 'batches' && table !== 'batch_runs');
+
+/** How long a writer waits for another process's write to finish before giving up. */
+const BUSY_TIMEOUT_MS = 30_000;
 
 export interface QueryResult {
   columns: string[];
   rows: SqlValue[][];
 }
 
+function cell(value: unknown): SqlValue {
+  if (value === null || typeof value === 'string' || typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('hex');
+  return String(value);
+}
+
 export class RunIndex {
   private constructor(
-    private readonly db: Database,
+    private readonly db: Database.Database,
     readonly file: string,
   ) {}
 
-  static async open(file: string, options: { fresh?: boolean } = {}): Promise<RunIndex> {
-    const SQL = await loadSqlJs();
-    const db = !options.fresh && existsSync(file) ? new SQL.Database(readFileSync(file)) : new SQL.Database();
-    db.run(SCHEMA);
+  /**
+   * Opens (creating when missing) the index at `file`. `readonly` opens an existing index for
+   * questions only: SQLite itself then refuses any statement that would write.
+   */
+  static open(file: string, options: { readonly?: boolean } = {}): RunIndex {
+    let db: Database.Database;
+    try {
+      db = new Database(file, {
+        readonly: options.readonly ?? false,
+        fileMustExist: options.readonly ?? false,
+      });
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      if (!options.readonly) {
+        db.pragma('journal_mode = WAL');
+        // The index can always be rebuilt from the logs: a commit need not wait for the disk.
+        db.pragma('synchronous = NORMAL');
+        db.exec(SCHEMA);
+      }
+    } catch (error) {
+      throw new RunError(
+        `the run index ${file} could not be opened (${(error as Error).message}); \`agora reindex\` rebuilds it from the event logs`,
+        { exitCode: ExitCode.runFailed },
+      );
+    }
     return new RunIndex(db, file);
   }
 
-  /** Replaces everything the index holds about one run. */
+  /** Replaces everything the index holds about these runs, in one transaction. */
+  putRuns(runs: readonly IndexRows[]): void {
+    this.write(() => {
+      for (const rows of runs) this.writeRun(rows);
+    });
+  }
+
   putRun(rows: IndexRows): void {
-    const runId = rows.run.run_id as string;
-    this.db.run('BEGIN');
-    for (const table of [
-      'runs',
-      'turns',
-      'evaluations',
-      'judgements',
-      'rotations',
-      'rounds',
-      'council_turns',
-      'actions',
-    ]) {
-      this.db.run(`DELETE FROM ${table} WHERE run_id = ?`, [runId]);
+    this.putRuns([rows]);
+  }
+
+  putBatch(batch: { batchId: string; createdAt: string; plan: unknown; runs: Row[] }): void {
+    this.write(() => this.writeBatch(batch));
+  }
+
+  /**
+   * Empties the index and fills it again through `fill`, in one transaction: readers see the old
+   * index until the new one is complete, and a failure leaves the old one in place.
+   */
+  replaceAll(fill: (sink: IndexSink) => void): void {
+    this.write(() => {
+      for (const table of INDEX_TABLES) this.db.exec(`DROP TABLE IF EXISTS ${table}`);
+      this.db.exec(SCHEMA);
+      fill({ putRun: (rows) => this.writeRun(rows), putBatch: (batch) => this.writeBatch(batch) });
+    });
+  }
+
+  /** One write transaction, taken at once so that two writers queue instead of deadlocking. */
+  private write(change: () => void): void {
+    try {
+      this.db.transaction(change).immediate();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new RunError(
+          `the run index ${this.file} stayed locked by another process for ${BUSY_TIMEOUT_MS / 1000} s; try again when it finishes`,
+          { exitCode: ExitCode.runLocked, cause: error },
+        );
+      }
+      throw error;
     }
+  }
+
+  private writeRun(rows: IndexRows): void {
+    const runId = rows.run.run_id as string;
+    for (const table of RUN_TABLES) this.db.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(runId);
     this.insert('runs', [rows.run]);
     this.insert('turns', rows.turns);
     this.insert('evaluations', rows.evaluations);
@@ -106,13 +162,11 @@ export class RunIndex {
     this.insert('rounds', rows.rounds);
     this.insert('council_turns', rows.councilTurns);
     this.insert('actions', rows.actions);
-    this.db.run('COMMIT');
   }
 
-  putBatch(batch: { batchId: string; createdAt: string; plan: unknown; runs: Row[] }): void {
-    this.db.run('BEGIN');
-    this.db.run('DELETE FROM batches WHERE batch_id = ?', [batch.batchId]);
-    this.db.run('DELETE FROM batch_runs WHERE batch_id = ?', [batch.batchId]);
+  private writeBatch(batch: { batchId: string; createdAt: string; plan: unknown; runs: Row[] }): void {
+    this.db.prepare('DELETE FROM batches WHERE batch_id = ?').run(batch.batchId);
+    this.db.prepare('DELETE FROM batch_runs WHERE batch_id = ?').run(batch.batchId);
     this.insert('batches', [
       {
         batch_id: batch.batchId,
@@ -122,7 +176,6 @@ export class RunIndex {
       },
     ]);
     this.insert('batch_runs', batch.runs);
-    this.db.run('COMMIT');
   }
 
   private insert(table: string, rows: Row[]): void {
@@ -132,23 +185,21 @@ export class RunIndex {
     const statement = this.db.prepare(
       `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
     );
-    try {
-      for (const row of rows) statement.run(columns.map((column) => row[column] ?? null));
-    } finally {
-      statement.free();
-    }
+    for (const row of rows) statement.run(columns.map((column) => row[column] ?? null));
+  }
+
+  /** Whether `sql` is one statement that only reads (SQLite's own judgement, not a pattern). */
+  readsOnly(sql: string): boolean {
+    return this.db.prepare(sql).readonly;
   }
 
   query(sql: string, params: SqlValue[] = []): QueryResult {
     const statement = this.db.prepare(sql);
-    try {
-      statement.bind(params);
-      const rows: SqlValue[][] = [];
-      while (statement.step()) rows.push(statement.get() as SqlValue[]);
-      return { columns: statement.getColumnNames(), rows };
-    } finally {
-      statement.free();
-    }
+    if (!statement.reader) throw new Error('the statement returns no rows');
+    statement.raw(true);
+    const columns = statement.columns().map((column) => column.name);
+    const rows = (statement.all(params) as unknown[][]).map((row) => row.map(cell));
+    return { columns, rows };
   }
 
   /** Every table's rows in a fixed order, to compare two indexes. */
@@ -158,73 +209,24 @@ export class RunIndex {
     );
   }
 
-  save(): void {
-    writeFileAtomic(this.file, Buffer.from(this.db.export()));
-  }
-
   close(): void {
     this.db.close();
   }
 }
 
-/**
- * Opens the index under a short lock, applies `change`, saves and closes it, so that several
- * processes finishing runs at once do not overwrite each other's rows.
- */
-export async function updateIndex(outDir: string, change: (index: RunIndex) => void): Promise<void> {
-  const file = path.join(outDir, INDEX_FILE);
-  const lock = `${file}.lock`;
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    try {
-      const descriptor = openSync(lock, 'wx');
-      writeSync(descriptor, `${process.pid}\n`);
-      closeSync(descriptor);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      // A lock left by a process that died (killed mid-update) is taken over.
-      if (!holderAlive(lock)) {
-        rmSync(lock, { force: true });
-        continue;
-      }
-      if (Date.now() > deadline) {
-        throw new RunError(
-          `the run index ${file} stayed locked; if no agora process is running, delete ${lock}`,
-          {
-            exitCode: ExitCode.runLocked,
-          },
-        );
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
-  try {
-    const index = await RunIndex.open(file);
-    try {
-      change(index);
-      index.save();
-    } finally {
-      index.close();
-    }
-  } finally {
-    rmSync(lock, { force: true });
-  }
+/** Where a full rebuild puts its rows. */
+export interface IndexSink {
+  putRun(rows: IndexRows): void;
+  putBatch(batch: { batchId: string; createdAt: string; plan: unknown; runs: Row[] }): void;
 }
 
-function holderAlive(lock: string): boolean {
-  let pid: number;
+/** Opens the runs folder's index, applies `change` and closes it again. */
+export function updateIndex(outDir: string, change: (index: RunIndex) => void): void {
+  const index = RunIndex.open(path.join(outDir, INDEX_FILE));
   try {
-    pid = Number(readFileSync(lock, 'utf8').trim());
-  } catch {
-    return true; // Just created by someone else and not written yet: wait for it.
-  }
-  if (!Number.isInteger(pid) || pid <= 0) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    change(index);
+  } finally {
+    index.close();
   }
 }
 

@@ -15,10 +15,9 @@ import { FORMAT_NAMES } from '../config/scenario-schema.js';
 import { AgoraError } from '../core/errors.js';
 import { formatNamed } from '../formats/index.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
-import { rebuildIndex } from '../manager/indexing.js';
+import { openRunIndex } from '../manager/indexing.js';
 import { listRuns } from '../manager/run-listing.js';
 import { isRunId, makeRunId } from '../store/run-id.js';
-import { INDEX_FILE, RunIndex } from '../store/run-index.js';
 import { lockOwner } from '../store/run-lock.js';
 import { appendSpectatorVote } from '../store/spectator-votes.js';
 import { requestStop } from '../store/stop-request.js';
@@ -214,10 +213,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     );
   };
 
-  const openIndex = async () => {
-    const file = path.join(outDir, INDEX_FILE);
-    return existsSync(file) ? RunIndex.open(file) : (await rebuildIndex(outDir, formatNamed)).index;
-  };
+  const openIndex = () => openRunIndex(outDir, formatNamed);
 
   const filteredRuns = async (url: URL) => {
     const status = url.searchParams.get('status') || undefined;
@@ -292,7 +288,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       if (first === 'new' && parts.length === 1) return sendHtml(response, 200, await newRunForm({}, null));
       if (first === 'leaderboard' && parts.length === 1) {
         const batch = url.searchParams.get('batch') || undefined;
-        const index = await openIndex();
+        const index = openIndex();
         try {
           const tables = leaderboard(index, batch ? { batchId: batch } : {});
           return sendHtml(response, 200, page('Leaderboard', leaderboardPage(tables, batch), pageOptions));
@@ -349,7 +345,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       }
       if (isApi && second === 'leaderboard' && parts.length === 2) {
         const batch = url.searchParams.get('batch') || undefined;
-        const index = await openIndex();
+        const index = openIndex();
         try {
           return sendJson(response, 200, leaderboard(index, batch ? { batchId: batch } : {}));
         } finally {

@@ -100,6 +100,11 @@ describe('agora batch', () => {
     expect(JSON.parse(count.stdout)).toEqual([{ n: 4 }]);
     const turns = await runAgora(['query', '--out', out, '--csv', 'SELECT COUNT(*) FROM turns']);
     expect(Number(turns.stdout.trim().split('\n')[1])).toBeGreaterThan(8);
+    for (const write of ['DELETE FROM runs', 'SELECT 1; DELETE FROM runs', 'PRAGMA user_version = 7']) {
+      const refused = await runAgora(['query', '--out', out, write]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/statement/);
+    }
     const check = await runAgora(['reindex', '--check', '--out', out]);
     expect(check.code).toBe(0);
     expect(check.stdout).toMatch(/matches the event logs/);
@@ -196,6 +201,20 @@ describe('agora batch', () => {
     for (const [runId, log] of logs) {
       expect(readFileSync(path.join(out, runId, 'events.jsonl'), 'utf8')).toBe(log);
     }
+    // The kill left the index usable, and the second pass brought it level with the logs.
+    expect((await runAgora(['reindex', '--check', '--out', out])).code).toBe(0);
+  });
+
+  it('indexes every debate when two batches write to one runs folder at once', async () => {
+    const server = await mock([], 0);
+    const { dir, out } = scenarios();
+    const batch = (seeds: string) =>
+      runAgora(['batch', dir, '--seeds', seeds, '--concurrency', '2', '--host', server.url, '--out', out]);
+    const [first, second] = await Promise.all([batch('1,2'), batch('3,4')]);
+    expect([first.code, second.code]).toEqual([0, 0]);
+    const count = await runAgora(['query', '--out', out, '--json', 'SELECT COUNT(*) AS n FROM runs']);
+    expect(JSON.parse(count.stdout)).toEqual([{ n: 8 }]);
+    expect((await runAgora(['reindex', '--check', '--out', out])).code).toBe(0);
   });
 
   it('records a failing debate and finishes the others', async () => {

@@ -1,11 +1,8 @@
-/** `agora leaderboard [--batch id] [--json | --csv --table NAME]`: models, agents, ranking and judge agreement. */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { leaderboard } from '../../analytics/leaderboard.js';
 import { UsageError } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
-import { rebuildIndex } from '../../manager/indexing.js';
-import { INDEX_FILE, RunIndex } from '../../store/run-index.js';
+import { openRunIndex } from '../../manager/indexing.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
 import { renderTable } from '../table-output.js';
@@ -23,10 +20,7 @@ export async function leaderboardCommand(argv: string[], io: CliIo): Promise<num
   const picked = values.table ? TABLES.indexOf(values.table as (typeof TABLES)[number]) : -1;
   if (values.table && picked === -1) throw new UsageError(`--table must be one of ${TABLES.join(', ')}`);
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
-  const file = path.join(outDir, INDEX_FILE);
-  const index = existsSync(file)
-    ? await RunIndex.open(file)
-    : (await rebuildIndex(outDir, formatNamed)).index;
+  const index = openRunIndex(outDir, formatNamed);
   try {
     const tables = leaderboard(index, values.batch ? { batchId: values.batch } : {});
     const chosen = picked === -1 ? tables : [tables[picked] as (typeof tables)[number]];

@@ -16,8 +16,8 @@ export async function reindexCommand(argv: string[], io: CliIo): Promise<number>
   if (values.check) {
     const scratch = mkdtempSync(path.join(tmpdir(), 'agora-reindex-'));
     try {
-      const { index: rebuilt } = await rebuildIndex(outDir, formatNamed, path.join(scratch, INDEX_FILE));
-      const current = existsSync(target) ? await RunIndex.open(target) : undefined;
+      const { index: rebuilt } = rebuildIndex(outDir, formatNamed, path.join(scratch, INDEX_FILE));
+      const current = existsSync(target) ? RunIndex.open(target, { readonly: true }) : undefined;
       const same = current !== undefined && JSON.stringify(current.dump()) === JSON.stringify(rebuilt.dump());
       current?.close();
       rebuilt.close();
@@ -31,9 +31,8 @@ export async function reindexCommand(argv: string[], io: CliIo): Promise<number>
       rmSync(scratch, { recursive: true, force: true });
     }
   }
-  const { index, skipped } = await rebuildIndex(outDir, formatNamed, target);
+  const { index, skipped } = rebuildIndex(outDir, formatNamed, target);
   const runs = index.query('SELECT COUNT(*) FROM runs').rows[0]?.[0];
-  index.save();
   index.close();
   for (const line of skipped) io.stderr.write(`skipped ${line}\n`);
   io.stdout.write(`Indexed ${runs} runs into ${target}.\n`);
