@@ -23,7 +23,7 @@ const { url, process: mock } = await startMockProcess();
 
 const scenario = await loadScenario(scenarioFile);
 const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-'));
-const rows: Array<{ run: number; calls: number; wallMs: number; cpuMs: number }> = [];
+const rows: Array<{ run: number; calls: number; wallMs: number; cpuMs: number; sysMs: number }> = [];
 try {
   for (let run = 0; run < runs + 1; run += 1) {
     const { runId, paths } = createRunDir(out, { ...scenario, seed: scenario.seed + run });
@@ -46,6 +46,7 @@ try {
         calls: knockoutStats(state as KnockoutState).modelCalls,
         wallMs: performance.now() - wallBefore,
         cpuMs: (cpu.user + cpu.system) / 1000,
+        sysMs: cpu.system / 1000,
       });
     }
   }

@@ -1,11 +1,13 @@
 /**
- * The Ollama adapter: the only code that speaks HTTP to Ollama (through the official client).
- * Every chat streams, always sends `num_predict`, a constant `num_ctx`, `seed`, `temperature`,
- * `think` and `truncate: false`, and turns every failure into a typed ProviderError.
+ * The Ollama adapter: the only code that speaks HTTP to Ollama (the official client for model
+ * lists and versions, a lean stream reader for chats; see ollama-chat-stream.ts). Every chat
+ * streams, always sends `num_predict`, a constant `num_ctx`, `seed`, `temperature`, `think` and
+ * `truncate: false`, and turns every failure into a typed ProviderError.
  */
 import { Ollama } from 'ollama';
 import type { Logger } from 'pino';
 import { ProviderError, type ProviderErrorKind } from './errors.js';
+import { OllamaStatusError, OllamaStreamError, streamChat } from './ollama-chat-stream.js';
 import { createOllamaFetch } from './ollama-fetch.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
 
@@ -76,14 +78,13 @@ export class OllamaProvider implements ModelProvider {
   async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
     const limitMs = options.timeoutMs ?? this.requestTimeoutMs;
     const limit = deadline(limitMs, options.signal);
-    const client = new Ollama({ host: this.host, fetch: createOllamaFetch(limit.signal) });
     const started = Date.now();
     let text = '';
     try {
       const body = {
         model: request.model,
         messages: request.messages,
-        stream: true as const,
+        stream: true,
         think: request.think ?? false,
         ...(request.jsonSchema ? { format: request.jsonSchema } : {}),
         truncate: false,
@@ -94,40 +95,43 @@ export class OllamaProvider implements ModelProvider {
           seed: request.seed,
         },
       };
-      const stream = await client.chat(body);
-      for await (const part of stream) {
+      const last = await streamChat(this.host, body, limit.signal, (part) => {
         const piece = part.message?.content ?? '';
         if (piece !== '') {
           text += piece;
           options.onDelta?.(piece);
         }
-        if (part.done) {
-          const result: ChatResult = {
-            text,
-            model: request.model,
-            promptTokens: part.prompt_eval_count ?? 0,
-            outputTokens: part.eval_count ?? 0,
-            stopReason: part.done_reason === 'length' ? 'length' : 'stop',
-            timings: {
-              totalMs: (part.total_duration ?? 0) / NANOSECONDS_PER_MS,
-              loadMs: (part.load_duration ?? 0) / NANOSECONDS_PER_MS,
-              promptEvalMs: (part.prompt_eval_duration ?? 0) / NANOSECONDS_PER_MS,
-              evalMs: (part.eval_duration ?? 0) / NANOSECONDS_PER_MS,
-            },
-          };
-          this.logger?.debug(
-            {
-              model: request.model,
-              promptTokens: result.promptTokens,
-              outputTokens: result.outputTokens,
-              ms: Date.now() - started,
-            },
-            'chat done',
-          );
-          return result;
-        }
+      });
+      if (last === null) {
+        throw this.fail(
+          'stream-incomplete',
+          'the stream ended before Ollama said it was done',
+          request.model,
+        );
       }
-      throw this.fail('stream-incomplete', 'the stream ended before Ollama said it was done', request.model);
+      const result: ChatResult = {
+        text,
+        model: request.model,
+        promptTokens: last.prompt_eval_count ?? 0,
+        outputTokens: last.eval_count ?? 0,
+        stopReason: last.done_reason === 'length' ? 'length' : 'stop',
+        timings: {
+          totalMs: (last.total_duration ?? 0) / NANOSECONDS_PER_MS,
+          loadMs: (last.load_duration ?? 0) / NANOSECONDS_PER_MS,
+          promptEvalMs: (last.prompt_eval_duration ?? 0) / NANOSECONDS_PER_MS,
+          evalMs: (last.eval_duration ?? 0) / NANOSECONDS_PER_MS,
+        },
+      };
+      this.logger?.debug(
+        {
+          model: request.model,
+          promptTokens: result.promptTokens,
+          outputTokens: result.outputTokens,
+          ms: Date.now() - started,
+        },
+        'chat done',
+      );
+      return result;
     } catch (error) {
       throw this.classify(error, request.model, {
         timeout: { aborted: limit.timedOut() },
@@ -188,12 +192,18 @@ export class OllamaProvider implements ModelProvider {
     const failure = error as {
       name?: string;
       message?: string;
+      code?: string;
       status_code?: number;
       cause?: { code?: string; message?: string };
     };
     const message = failure.message ?? String(error);
-    if (failure.name === 'ResponseError' && typeof failure.status_code === 'number') {
-      const status = failure.status_code;
+    const status =
+      error instanceof OllamaStatusError
+        ? error.status
+        : failure.name === 'ResponseError' && typeof failure.status_code === 'number'
+          ? failure.status_code
+          : undefined;
+    if (status !== undefined) {
       if (status === 404) {
         const name = model ?? 'the model';
         return this.fail(
@@ -229,7 +239,16 @@ export class OllamaProvider implements ModelProvider {
         error,
       );
     }
-    const code = failure.cause?.code;
+    if (error instanceof OllamaStreamError) {
+      return this.fail(
+        'server-error',
+        `Ollama reported an error${forModel}: ${message}`,
+        model,
+        undefined,
+        error,
+      );
+    }
+    const code = failure.cause?.code ?? failure.code;
     if (
       code === 'ECONNREFUSED' ||
       code === 'ENOTFOUND' ||

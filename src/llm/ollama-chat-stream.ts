@@ -1,0 +1,115 @@
+/**
+ * The chat stream: `POST /api/chat` with `stream: true`, read as newline-delimited JSON.
+ *
+ * It goes through undici's `request` (a Node stream) rather than the ollama client's `fetch` and
+ * web streams: a debate makes thousands of these calls, and the web-stream path cost several
+ * milliseconds of CPU and a dozen kilobytes of garbage per call, more than the rest of the engine
+ * together (measured by `npm run bench:engine`). Lines are parsed once, as they arrive; a line that
+ * is not JSON fails the call instead of being skipped. The ollama client still does everything else.
+ *
+ * Timeouts: undici's own header and body timeouts are off (a CPU prefill of a long prompt can take
+ * minutes before the first byte); the caller's signal bounds the whole call instead.
+ */
+import { Agent, request } from 'undici';
+
+const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
+
+/** One line of Ollama's chat stream (the fields Agora reads). */
+export interface ChatStreamPart {
+  message?: { content?: string };
+  done?: boolean;
+  done_reason?: string;
+  prompt_eval_count?: number;
+  eval_count?: number;
+  total_duration?: number;
+  load_duration?: number;
+  prompt_eval_duration?: number;
+  eval_duration?: number;
+  error?: string;
+}
+
+/** Ollama answered with an HTTP error status; `message` is its `error` text when it gave one. */
+export class OllamaStatusError extends Error {
+  override name = 'OllamaStatusError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Ollama reported an error inside a stream that had started well, or sent a line that is not JSON. */
+export class OllamaStreamError extends Error {
+  override name = 'OllamaStreamError';
+}
+
+async function errorText(body: AsyncIterable<unknown> & { text(): Promise<string> }, status: number) {
+  const text = await body.text().catch(() => '');
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown };
+    if (typeof parsed.error === 'string' && parsed.error !== '') return parsed.error;
+  } catch {
+    // Not JSON: the text itself (trimmed) says what went wrong, if anything.
+  }
+  return text.trim().slice(0, 300) || `HTTP ${status}`;
+}
+
+function parseLine(line: string): ChatStreamPart {
+  let part: ChatStreamPart;
+  try {
+    part = JSON.parse(line) as ChatStreamPart;
+  } catch {
+    throw new OllamaStreamError(`malformed line in Ollama's stream: ${line.slice(0, 80)}`);
+  }
+  if (part === null || typeof part !== 'object') {
+    throw new OllamaStreamError(`malformed line in Ollama's stream: ${line.slice(0, 80)}`);
+  }
+  if (typeof part.error === 'string') throw new OllamaStreamError(part.error);
+  return part;
+}
+
+/**
+ * Sends `body` to `<host>/api/chat` and hands each streamed part to `onPart` as it arrives. Returns
+ * the part that says `done`, or null when the stream ended without one.
+ */
+export async function streamChat(
+  host: string,
+  body: unknown,
+  signal: AbortSignal,
+  onPart: (part: ChatStreamPart) => void,
+): Promise<ChatStreamPart | null> {
+  const response = await request(`${host}/api/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+    body: JSON.stringify(body),
+    signal,
+    dispatcher,
+  });
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    throw new OllamaStatusError(await errorText(response.body, response.statusCode), response.statusCode);
+  }
+  response.body.setEncoding('utf8');
+  let pending = '';
+  let done: ChatStreamPart | null = null;
+  const take = (line: string) => {
+    if (done !== null || line.trim() === '') return;
+    const part = parseLine(line);
+    onPart(part);
+    if (part.done === true) done = part;
+  };
+  for await (const chunk of response.body as AsyncIterable<string>) {
+    pending += chunk;
+    let newline = pending.indexOf('\n');
+    if (newline === -1) continue;
+    let start = 0;
+    while (newline !== -1) {
+      take(pending.slice(start, newline));
+      start = newline + 1;
+      newline = pending.indexOf('\n', start);
+    }
+    pending = pending.slice(start);
+  }
+  take(pending);
+  return done;
+}
