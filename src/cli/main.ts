@@ -72,6 +72,18 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
   }
 }
 
+/**
+ * Output piped into a reader that stops early (`agora runs | head`): the closed pipe ends the
+ * output quietly, as it does for other command-line tools, instead of with an error.
+ */
+export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    stream.destroy();
+  });
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  endQuietlyOnClosedPipe(process.stdout);
   process.exitCode = await runCli(process.argv.slice(2));
 }

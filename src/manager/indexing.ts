@@ -101,5 +101,7 @@ export function rebuildIndex(outDir: string, formats: FormatLookup, file = path.
 export function openRunIndex(outDir: string, formats: FormatLookup): RunIndex {
   const file = path.join(outDir, INDEX_FILE);
   if (existsSync(file)) return RunIndex.open(file, { readonly: true });
+  // No runs folder yet: an empty index, without creating the folder.
+  if (!existsSync(outDir)) return RunIndex.open(':memory:');
   return rebuildIndex(outDir, formats, file).index;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
@@ -150,5 +150,24 @@ describe('agora usage errors', () => {
     const result = await runAgora(['run', 'scenarios/abortion.yaml', '--rounds', 'six']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--rounds must be a whole number of at least 1, got "six"/);
+  });
+});
+
+describe('agora output', () => {
+  it('lists no runs, exit 0, for a runs folder that does not exist yet, and creates nothing', async () => {
+    const missing = path.join(tempDir(), 'not-yet');
+    const result = await runAgora(['runs', '--out', missing]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/No runs/);
+    expect(existsSync(missing)).toBe(false);
+  });
+
+  it('ends quietly when the reader of its output has gone', async () => {
+    const { child, result } = startAgora(['help']);
+    // The reading end closes before the help text is written.
+    child.stdout?.destroy();
+    const { code, stderr } = await result;
+    expect(code).toBe(0);
+    expect(stderr).not.toMatch(/EPIPE|at .*\(/);
   });
 });
