@@ -2,7 +2,9 @@
  * `npm run bench`: what the model has to do for one knockout debate, with Agora's prompt layout
  * against a naive one (each agent's persona in the system prompt, then the transcript), and with
  * judges concurrent or one at a time, under the mock Ollama's cost profiles. Each figure is shown
- * beside its lower bound. Results go to bench/results.json.
+ * beside its lower bound. The engine's own CPU time per model call is measured in a second pass,
+ * with the mock Ollama in a process of its own (median of three debates, after one to warm up). Results go to
+ * bench/results.json.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,11 +15,13 @@ import { loadScenario } from '../src/config/load-scenario.js';
 import type { KnockoutScenario } from '../src/config/scenario.js';
 import { knockoutFormat } from '../src/formats/knockout/index.js';
 import type { KnockoutState } from '../src/formats/knockout/state.js';
+import { knockoutStats } from '../src/formats/knockout/stats.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
 import type { ChatMessage, ChatOptions, ChatRequest, ModelProvider } from '../src/llm/provider.js';
 import { type AnyFormat, createRunDir, driveDebate } from '../src/manager/debate-manager.js';
 import { PROFILES, type ProfileName, startMockOllama, tokenize } from '../src/mock-ollama/index.js';
 import { renderChat } from '../src/mock-ollama/prompt-text.js';
+import { startMockProcess } from './mock-process.js';
 
 /** Real seconds waited per simulated second: small, but enough for slots and queues to matter. */
 const SPEED = 0.0005;
@@ -161,6 +165,47 @@ interface Row {
   timeBound: number;
   slowestRoundSeconds: number;
   modelCalls: number;
+  /** CPU milliseconds this process spent per model call, with the mock in another process. */
+  engineCpuMsPerCall: number;
+}
+
+function debateRun(scenario: KnockoutScenario, judges: Row['judges']): KnockoutScenario {
+  return { ...scenario, judging: { ...scenario.judging, concurrency: judges === 'concurrent' ? 3 : 1 } };
+}
+
+/** The engine's CPU per model call: the median of three debates against the mock in its own process. */
+async function engineCpu(
+  scenario: KnockoutScenario,
+  profileName: ProfileName,
+  layout: Row['layout'],
+  judges: Row['judges'],
+): Promise<number> {
+  const { url, process: mock } = await startMockProcess(['--profile', profileName, '--speed', String(SPEED)]);
+  const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-'));
+  const perCall: number[] = [];
+  try {
+    // The first debate warms up the JIT and the connection; it is not counted.
+    for (let debate = 0; debate < 4; debate += 1) {
+      const run = debateRun(scenario, judges);
+      const { runId, paths } = createRunDir(out, run);
+      const provider = new OllamaProvider({ host: url });
+      const before = process.cpuUsage();
+      const { state } = await driveDebate({
+        format: knockoutFormat as unknown as AnyFormat,
+        paths,
+        start: { runId, scenario: run },
+        provider: layout === 'naive' ? new NaiveLayout(provider) : provider,
+        logger: pino({ enabled: false }),
+      });
+      const cpu = process.cpuUsage(before);
+      if (debate > 0)
+        perCall.push((cpu.user + cpu.system) / 1000 / knockoutStats(state as KnockoutState).modelCalls);
+    }
+  } finally {
+    mock.kill('SIGINT');
+    rmSync(out, { recursive: true, force: true });
+  }
+  return Math.round((perCall.sort((a, b) => a - b)[1] as number) * 100) / 100;
 }
 
 async function measure(
@@ -174,10 +219,7 @@ async function measure(
   const server = await startMockOllama({ models, profile: profileName, speed: SPEED });
   const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-'));
   try {
-    const run = {
-      ...scenario,
-      judging: { ...scenario.judging, concurrency: judges === 'concurrent' ? 3 : 1 },
-    };
+    const run = debateRun(scenario, judges);
     const { runId, paths } = createRunDir(out, run);
     const recorder = new TimingRecorder(new OllamaProvider({ host: server.url }));
     const base = recorder;
@@ -252,6 +294,7 @@ async function measure(
       timeBound: Math.round(critical + loadBound * profile.loadSeconds),
       slowestRoundSeconds: Math.round(slowest),
       modelCalls: chats.length,
+      engineCpuMsPerCall: await engineCpu(scenario, profileName, layout, judges),
     };
   } finally {
     await server.close();
@@ -282,6 +325,7 @@ const table = new Table({
     'Simulated s (bound)',
     'Slowest round s',
     'Calls',
+    'Engine CPU ms/call',
   ],
   style: { head: [], border: [] },
 });
@@ -296,6 +340,7 @@ for (const row of rows) {
     `${row.simulatedSeconds} (${row.timeBound})`,
     row.slowestRoundSeconds,
     row.modelCalls,
+    row.engineCpuMsPerCall,
   ]);
 }
 console.log(table.toString());
