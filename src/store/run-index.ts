@@ -87,7 +87,7 @@ export class RunIndex {
    * questions only: SQLite itself then refuses any statement that would write.
    */
   static open(file: string, options: { readonly?: boolean } = {}): RunIndex {
-    let db: Database.Database;
+    let db: Database.Database | undefined;
     try {
       db = new Database(file, {
         readonly: options.readonly ?? false,
@@ -101,6 +101,7 @@ export class RunIndex {
         db.exec(SCHEMA);
       }
     } catch (error) {
+      db?.close();
       throw new RunError(
         `the run index ${file} could not be opened (${(error as Error).message}); \`agora reindex\` rebuilds it from the event logs`,
         { exitCode: ExitCode.runFailed },
@@ -114,10 +115,6 @@ export class RunIndex {
     this.write(() => {
       for (const rows of runs) this.writeRun(rows);
     });
-  }
-
-  putRun(rows: IndexRows): void {
-    this.putRuns([rows]);
   }
 
   putBatch(batch: { batchId: string; createdAt: string; plan: unknown; runs: Row[] }): void {
