@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isProviderError, type ProviderError } from '../../src/llm/errors.js';
 import { OllamaProvider } from '../../src/llm/ollama-provider.js';
 import type { ChatRequest } from '../../src/llm/provider.js';
+import { failure } from '../helpers/provider-errors.js';
 
 /** What Ollama sends in a chat stream, written in the byte slices a test chooses. */
 const line = (content: string) =>
@@ -36,15 +36,6 @@ async function serve(answer: (req: IncomingMessage, res: ServerResponse) => Prom
 }
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
-}
 
 describe('the chat stream reader', () => {
   it('joins lines and characters split across network writes', async () => {

@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isProviderError, type ProviderError } from '../../src/llm/errors.js';
 import { OllamaProvider } from '../../src/llm/ollama-provider.js';
 import type { ChatRequest } from '../../src/llm/provider.js';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
+import { failure } from '../helpers/provider-errors.js';
 
 const request = (content: string, extra: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'llama3',
@@ -17,15 +17,6 @@ const request = (content: string, extra: Partial<ChatRequest> = {}): ChatRequest
   seed: 5,
   ...extra,
 });
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!isProviderError(error)) throw new Error(`expected a ProviderError, got ${String(error)}`);
-  return error;
-}
 
 async function freePort(): Promise<number> {
   const server = createServer();
