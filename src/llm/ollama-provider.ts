@@ -239,15 +239,11 @@ export class OllamaProvider implements ModelProvider {
         error,
       );
     }
-    if (error instanceof OllamaStreamError) {
-      return this.fail(
-        'server-error',
-        `Ollama reported an error${forModel}: ${message}`,
-        model,
-        undefined,
-        error,
-      );
-    }
+    // An `{"error"}` line or a malformed line in a stream that had started well: checked before the
+    // connection-failure patterns below, which the server's own text could otherwise match.
+    const reported = () =>
+      this.fail('server-error', `Ollama reported an error${forModel}: ${message}`, model, undefined, error);
+    if (error instanceof OllamaStreamError) return reported();
     const code = failure.cause?.code ?? failure.code;
     if (
       code === 'ECONNREFUSED' ||
@@ -285,13 +281,7 @@ export class OllamaProvider implements ModelProvider {
         error,
       );
     }
-    // An `{"error": ...}` line inside a 200 stream arrives as a plain Error with the server's text.
-    return this.fail(
-      'server-error',
-      `Ollama reported an error${forModel}: ${message}`,
-      model,
-      undefined,
-      error,
-    );
+    // Anything else, such as the ollama client's plain Error carrying the server's `error` text.
+    return reported();
   }
 }
