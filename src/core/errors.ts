@@ -14,6 +14,10 @@ export const ExitCode = {
   runFailed: 6,
   runCorrupt: 7,
   runLocked: 8,
+  /** The debate ran to its end, but failures decided part of it (emergency statements, void votes, failed roles). */
+  degraded: 9,
+  /** The run's files could not be written or read: disk full, read-only file system, permission denied. */
+  storage: 10,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -69,5 +73,20 @@ export class RunError extends AgoraError {
   override name = 'RunError';
   constructor(message: string, options: { cause?: unknown; exitCode?: ExitCodeValue } = {}) {
     super(message, { exitCode: options.exitCode ?? ExitCode.runFailed, cause: options.cause });
+  }
+}
+
+/**
+ * The file system refused a write or a read the run needs (ENOSPC, EROFS, EACCES, EPERM, EDQUOT).
+ * Names the path and the cause; everything already in the event log is kept.
+ */
+export class StorageError extends AgoraError {
+  override name = 'StorageError';
+  readonly path: string;
+  readonly code: string | undefined;
+  constructor(message: string, options: { path: string; code?: string; cause?: unknown }) {
+    super(message, { exitCode: ExitCode.storage, cause: options.cause });
+    this.path = options.path;
+    this.code = options.code;
   }
 }
