@@ -28,7 +28,7 @@ export interface BatchResult {
   scenarioFile: string;
   seed: number;
   lineup: string;
-  outcome: 'completed' | 'stopped' | 'failed' | 'skipped';
+  outcome: 'completed' | 'degraded' | 'stopped' | 'failed' | 'skipped';
   stopReason: string | null;
   error: string | null;
   realMs: number;
@@ -89,7 +89,7 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
   if (existing) {
     const peek = loadRun(runDir, formatNamed);
     const progress = peek.format.progress(peek.state);
-    if (progress.status === 'completed') {
+    if (progress.status === 'completed' || progress.status === 'degraded') {
       // Indexed again in case the batch was killed between the run's end and its indexing.
       options.index(runDir);
       return { ...base, outcome: 'skipped', stopReason: progress.stopReason, error: null, realMs: 0 };
@@ -131,7 +131,7 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
     const { status, stopReason, error } = outcome.transcript;
     return {
       ...base,
-      outcome: status === 'completed' ? 'completed' : status === 'stopped' ? 'stopped' : 'failed',
+      outcome: status === 'completed' || status === 'degraded' || status === 'stopped' ? status : 'failed',
       stopReason,
       error: error ?? (status === 'failed' ? stopReason : null),
       realMs: Math.round(systemClock.monotonicMs() - started),
@@ -187,7 +187,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
     }
     const result = await runOne(item, { ...options, index });
     if (result.outcome === 'skipped') counts.skipped += 1;
-    else if (result.outcome === 'completed') {
+    else if (result.outcome === 'completed' || result.outcome === 'degraded') {
       counts.done += 1;
       counts.durations.push(result.realMs);
     } else if (result.outcome === 'failed') counts.failed += 1;

@@ -1,6 +1,7 @@
 /** Runs or resumes one debate, of any format, for `run`, `demo` and `resume`: live view, report, exit code. */
 import path from 'node:path';
 import type { Scenario } from '../config/scenario.js';
+import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { formatNamed } from '../formats/index.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
@@ -24,6 +25,14 @@ export interface DebateFlags {
   output?: string;
   /** The new run's id (its folder name) instead of one made from the time, topic and seed. */
   runId?: string;
+}
+
+/** The failed steps that stand in a finished run's record, for the end-of-run report. */
+export function failureReport(failures: readonly string[]): string {
+  if (failures.length === 0) return '';
+  const shown = failures.slice(0, 12).map((line) => `  - ${line}`);
+  if (failures.length > shown.length) shown.push(`  - ... and ${failures.length - shown.length} more`);
+  return `Degraded: ${failures.length} failed step${failures.length === 1 ? '' : 's'} stand${failures.length === 1 ? 's' : ''} in this record:\n${shown.join('\n')}\n`;
 }
 
 export interface ResumeTarget {
@@ -69,6 +78,7 @@ export async function runDebate(
     );
     const sides = describeSides(scenario);
     if (sides) io.stdout.write(`${sides}\n`);
+    io.stdout.write(`${stopConditionsText(scenario)}\n`);
   }
 
   // Viewers in other processes (`agora serve`) follow the step in flight through live.jsonl.
@@ -123,20 +133,34 @@ export async function runDebate(
       writeFileAtomic(flags.output, text);
       if (!flags.json) io.stdout.write(`Wrote ${flags.output}\n`);
     }
+    const failures = format.failures(outcome.state);
     if (flags.json) {
       const progress = format.progress(outcome.state);
       io.stdout.write(
-        `${JSON.stringify({ runId, runDir: paths.runDir, format: format.name, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, progress, stats: (transcript as { stats?: unknown }).stats ?? null, transcript: paths.transcriptJson }, null, 2)}\n`,
+        `${JSON.stringify({ runId, runDir: paths.runDir, format: format.name, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, failedSteps: failures.length, failures, progress, stats: (transcript as { stats?: unknown }).stats ?? null, transcript: paths.transcriptJson }, null, 2)}\n`,
       );
     } else {
-      io.stdout.write(`\n${format.report(outcome.state)}\nTranscript: ${paths.transcriptMarkdown}\n`);
+      io.stdout.write(
+        `\n${format.report(outcome.state)}\n${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`,
+      );
     }
     if (transcript.status === 'completed') return ExitCode.ok;
+    if (transcript.status === 'degraded') {
+      io.stderr.write(
+        `agora: the debate ran to its end, but ${failures.length} failed step${failures.length === 1 ? '' : 's'} decided part of it (status degraded, exit ${ExitCode.degraded}); see ${paths.transcriptMarkdown}\n`,
+      );
+      return ExitCode.degraded;
+    }
     if (transcript.status === 'stopped') {
       if (!flags.json) io.stdout.write(`Stopped. Continue with: npm run agora -- resume ${paths.runDir}\n`);
       return ExitCode.interrupted;
     }
-    if (outcome.error instanceof AgoraError) throw outcome.error;
+    if (outcome.error instanceof AgoraError) {
+      throw new AgoraError(
+        `${outcome.error.message}. Everything completed is kept in ${paths.runDir}/; once that is fixed, continue it with \`npm run agora -- resume ${paths.runDir}\``,
+        { exitCode: outcome.error.exitCode, cause: outcome.error },
+      );
+    }
     throw new AgoraError(
       `the run failed: ${transcript.error ?? transcript.stopReason}. Everything completed is kept in ${paths.runDir}/; continue it with \`npm run agora -- resume ${paths.runDir}\``,
       { exitCode: ExitCode.runFailed, cause: outcome.error },

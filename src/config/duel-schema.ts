@@ -17,6 +17,9 @@ export const duelSchema = z
   .strictObject({
     ...commonFields('the motion, e.g. "Remote work is better than office work"', {
       ...STOP_DEFAULTS,
+      // Seed 000's budget is the duel's own: 600 s of activity and 8000 output tokens.
+      max_runtime_seconds: 600,
+      max_total_output_tokens: 8000,
       // Seed 000 stops a duel when the judge sees no new arguments twice running.
       judge_early_stop: true,
     }),

@@ -82,23 +82,34 @@ export const temperatureSchema = z
   .min(0, { error: 'must be 0 or more' })
   .max(2, { error: 'must be at most 2' });
 
-/** Seed-000 stop conditions; `max_rounds` is each format's own. */
-export const STOP_DEFAULTS = {
-  max_runtime_seconds: 600,
-  max_total_output_tokens: 8000,
+/**
+ * Stop conditions besides each format's own rounds. A format without a budget in its seed has none
+ * by default (null); the duel sets seed 000's 600 s and 8000 tokens.
+ */
+export interface StopDefaults {
+  max_runtime_seconds: number | null;
+  max_total_output_tokens: number | null;
+  judge_early_stop: boolean;
+}
+
+export const STOP_DEFAULTS: StopDefaults = {
+  max_runtime_seconds: null,
+  max_total_output_tokens: null,
   judge_early_stop: false,
 };
 
 /** Fields every scenario has, whatever its format. */
-export function stopSchema(defaults: typeof STOP_DEFAULTS) {
+export function stopSchema(defaults: StopDefaults) {
   return z
     .strictObject({
       max_runtime_seconds: positiveNumber
+        .nullable()
         .default(defaults.max_runtime_seconds)
-        .describe('Stop once the run has been active this long.'),
+        .describe('Stop once the run has been active this long (null: no limit).'),
       max_total_output_tokens: positiveInteger
+        .nullable()
         .default(defaults.max_total_output_tokens)
-        .describe('Stop once all model calls together have generated this many tokens.'),
+        .describe('Stop once all model calls together have generated this many tokens (null: no limit).'),
       judge_early_stop: z
         .boolean()
         .default(defaults.judge_early_stop)
@@ -107,7 +118,7 @@ export function stopSchema(defaults: typeof STOP_DEFAULTS) {
     .default(defaults);
 }
 
-export function commonFields(topicHint: string, stopDefaults: typeof STOP_DEFAULTS = STOP_DEFAULTS) {
+export function commonFields(topicHint: string, stopDefaults: StopDefaults = STOP_DEFAULTS) {
   return {
     $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
     title: z.string().optional(),

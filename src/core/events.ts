@@ -5,7 +5,12 @@
 import type { Scenario } from '../config/scenario.js';
 
 export type PositionLabel = 'X' | 'Y';
-export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed';
+/**
+ * How a run stands. `degraded`: the debate ran to its end, but failures stand in its record and
+ * decided part of it (emergency statements, void votes, abstaining judges, failed roles, states
+ * cut by the budget).
+ */
+export type RunStatus = 'running' | 'completed' | 'degraded' | 'stopped' | 'failed';
 
 /** Scores and vote in the SRS's evaluation template, plus who gave them. */
 export interface Evaluation {
@@ -72,7 +77,8 @@ export interface VoteCastEvent {
 }
 
 export type Decision = 'continue' | 'rotate';
-export type DecidedBy = 'votes' | 'scores' | 'exact-tie';
+/** `void`: no decision, because an infrastructure failure (the debater's emergency response, judges that could not be called) would have made it. */
+export type DecidedBy = 'votes' | 'scores' | 'exact-tie' | 'void';
 
 export interface Tally {
   rotateVotes: number;
@@ -90,7 +96,7 @@ export interface RoundEndEvent {
   debater: string;
   tally: Tally;
   /** What happened after the vote. */
-  outcome: 'continue' | 'rotation' | 'rotation-limit-reached' | 'nobody-eligible' | 'debate-over';
+  outcome: 'continue' | 'rotation' | 'rotation-limit-reached' | 'nobody-eligible' | 'debate-over' | 'void';
   rotation: { from: string; to: string } | null;
   transition: { summary: string; focus: string };
   realMs: number;
@@ -186,6 +192,8 @@ export interface RunEndEvent {
   status: Exclude<RunStatus, 'running'>;
   stopReason: string;
   error?: string;
+  /** With status `degraded`: how many failed steps stand in the record. */
+  failedSteps?: number;
 }
 
 export type RunEventBody =

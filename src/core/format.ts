@@ -34,6 +34,8 @@ export interface RunProgress {
   topic: string;
   status: RunStatus;
   stopReason: string | null;
+  /** Failed steps that stand in the record (see FormatDefinition.failures). */
+  failedSteps: number;
   /** Rounds or phases done, and how many there are at most. */
   done: number;
   total: number;
@@ -46,6 +48,12 @@ export interface FormatDefinition<State, Step extends { kind: string }> {
   execute(step: Step, state: State, context: StepContext): Promise<void>;
   /** True once the run has a run-end event. */
   isFinished(state: State): boolean;
+  /**
+   * The failed steps that stand in the run's record, one line each (an emergency statement, a void
+   * vote, an abstaining judge, a failed role, a state cut by the budget). A run that reaches its end
+   * with any of them ends `degraded`, not `completed`.
+   */
+  failures(state: State): string[];
   progress(state: State): RunProgress;
   /** transcript.json: the run as data. */
   transcript(state: State): {
@@ -74,6 +82,7 @@ export function runProgress(
   },
   done: number,
   total: number,
+  failedSteps: number,
 ): RunProgress {
   return {
     runId: state.runId,
@@ -81,6 +90,7 @@ export function runProgress(
     topic: state.scenario.topic,
     status: state.end?.status ?? 'running',
     stopReason: state.end?.stopReason ?? null,
+    failedSteps,
     done,
     total,
   };

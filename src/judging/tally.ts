@@ -9,6 +9,20 @@
 import type { Evaluation, Tally } from '../core/events.js';
 import { SCORE_MIDPOINT } from './criteria.js';
 
+/** The record of a round whose vote is void: nobody is rotated out or kept on the strength of a failure. */
+export function voidTally(evaluations: ReadonlyArray<Evaluation | null>): Tally {
+  const cast = evaluations.filter((evaluation): evaluation is Evaluation => evaluation !== null);
+  const rotateVotes = cast.filter((evaluation) => !evaluation.continue_vote).length;
+  return {
+    rotateVotes,
+    continueVotes: cast.length - rotateVotes,
+    abstentions: evaluations.length - cast.length,
+    meanScore: null,
+    decision: 'continue',
+    decidedBy: 'void',
+  };
+}
+
 export function tallyVotes(evaluations: ReadonlyArray<Evaluation | null>, threshold: number): Tally {
   const cast = evaluations.filter((evaluation): evaluation is Evaluation => evaluation !== null);
   const rotateVotes = cast.filter((evaluation) => !evaluation.continue_vote).length;

@@ -12,6 +12,7 @@ export type ProviderErrorKind =
   | 'server-error'
   | 'stream-incomplete'
   | 'timeout'
+  | 'empty-answer'
   | 'cancelled';
 
 const RETRYABLE: Record<ProviderErrorKind, boolean> = {
@@ -22,6 +23,8 @@ const RETRYABLE: Record<ProviderErrorKind, boolean> = {
   'server-error': true,
   'stream-incomplete': true,
   timeout: true,
+  // An empty answer is often a one-off (a thinking model that spent its budget thinking, a glitch).
+  'empty-answer': true,
   cancelled: false,
 };
 
@@ -33,6 +36,7 @@ const EXIT_CODES: Record<ProviderErrorKind, ExitCodeValue> = {
   'server-error': ExitCode.runFailed,
   'stream-incomplete': ExitCode.runFailed,
   timeout: ExitCode.runFailed,
+  'empty-answer': ExitCode.runFailed,
   cancelled: ExitCode.interrupted,
 };
 

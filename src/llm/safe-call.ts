@@ -2,8 +2,11 @@
  * Safe model calls (SRS 3.2): retryable failures are retried with exponential backoff and full
  * jitter; a timeout is retried at least once; when a model keeps failing, the agent's fallback
  * models are tried in order. Non-retryable failures (bad request, cancelled) are not retried.
+ * An answer with no text (HTTP 200, zero tokens or only whitespace) is a failed call, retried like
+ * one. A model the server does not have on any of the agent's models is not papered over: that
+ * error stops the run, as a missing model does at the start.
  */
-import { isProviderError, type ProviderError } from './errors.js';
+import { isProviderError, ProviderError } from './errors.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelProvider } from './provider.js';
 
 export interface RetryPolicy {
@@ -77,6 +80,13 @@ export async function safeChat(
       attempts += 1;
       try {
         const result = await provider.chat({ ...request, model }, options);
+        if (result.text.trim() === '') {
+          throw new ProviderError(
+            'empty-answer',
+            `${model} returned an empty answer (${result.outputTokens} tokens)`,
+            { host: provider.host, model },
+          );
+        }
         return model === request.model
           ? { result, model, attempts }
           : { result, model, attempts, fallbackFrom: request.model };
@@ -93,6 +103,11 @@ export async function safeChat(
       }
     }
   }
+  // Every model the agent may use is missing (the last one tried answered 404), or the server
+  // cannot be reached at all after every retry: no answer can come until someone pulls the model or
+  // starts the server, so the run stops here (resumable) instead of filling up with emergency
+  // responses that other agents and judges would then answer and score.
+  if (last?.kind === 'model-not-found' || last?.kind === 'unreachable') throw last;
   throw new ModelCallFailed(last as ProviderError, attempts);
 }
 

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Scenario } from '../config/scenario.js';
+import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { ExitCode, RunError, UsageError } from '../core/errors.js';
 import type { RunEvent } from '../core/events.js';
@@ -150,10 +151,27 @@ export interface RunOutcome {
   error?: unknown;
 }
 
+/**
+ * Writes transcript.json and transcript.md. Whatever the format, both say which stop conditions
+ * were in force and list the failed steps that stand in the record.
+ */
 export function writeTranscripts(format: AnyFormat, paths: RunPaths, state: unknown) {
   const transcript = format.transcript(state);
-  writeFileAtomic(paths.transcriptJson, `${JSON.stringify(transcript, null, 2)}\n`);
-  writeFileAtomic(paths.transcriptMarkdown, format.markdown(state));
+  const scenario = (state as { scenario: Scenario }).scenario;
+  const failures = format.failures(state);
+  const stopConditions = stopConditionsText(scenario);
+  writeFileAtomic(
+    paths.transcriptJson,
+    `${JSON.stringify({ ...transcript, stopConditions, failedSteps: failures.length, failures }, null, 2)}\n`,
+  );
+  const failureSection =
+    failures.length === 0
+      ? ''
+      : `\n## Failed steps (${failures.length})\n\nThese steps failed; what stands in their place is not a model's answer.\n\n${failures.map((line) => `- ${line}`).join('\n')}\n`;
+  writeFileAtomic(
+    paths.transcriptMarkdown,
+    `${format.markdown(state).trimEnd()}\n\n_${stopConditions}._\n${failureSection}`,
+  );
   return transcript;
 }
 

@@ -15,6 +15,8 @@ export interface RunListing {
   batch: string;
   progress: string;
   stopReason: string;
+  /** Failed steps that stand in the run's record. */
+  failedSteps: number;
 }
 
 export async function listRuns(outDir: string): Promise<RunListing[]> {
@@ -22,7 +24,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
   const indexed = new Map<string, RunListing>();
   try {
     const result = index.query(
-      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason FROM runs ORDER BY run_id',
+      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason, failed_steps FROM runs ORDER BY run_id',
     );
     for (const [
       runId,
@@ -35,6 +37,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
       done,
       total,
       stopReason,
+      failedSteps,
     ] of result.rows) {
       indexed.set(String(runId), {
         runId: String(runId),
@@ -46,6 +49,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
         batch: batch === null ? '' : String(batch),
         progress: `${done}/${total}`,
         stopReason: stopReason === null ? '' : String(stopReason),
+        failedSteps: Number(failedSteps ?? 0),
       });
     }
   } finally {
@@ -70,6 +74,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           batch: listing?.batch ?? '',
           progress: `${progress.done}/${progress.total}`,
           stopReason: progress.stopReason ?? '',
+          failedSteps: progress.failedSteps,
         };
       } catch (error) {
         listing = {
@@ -82,6 +87,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           batch: '',
           progress: '',
           stopReason: (error as Error).message,
+          failedSteps: 0,
         };
       }
     }

@@ -84,7 +84,13 @@ export async function driveRun<State, Step extends { kind: string }>(
       // A finished debate ends as finished, even when a stop was asked for during its last step.
       if (step.kind === 'done') {
         const done = step as DoneStep;
-        append({ type: 'run-end', status: done.status, stopReason: done.stopReason });
+        // A debate that reached its end with failures in its record did not simply complete.
+        const failedSteps = done.status === 'completed' ? format.failures(state as State).length : 0;
+        append(
+          failedSteps > 0
+            ? { type: 'run-end', status: 'degraded', stopReason: done.stopReason, failedSteps }
+            : { type: 'run-end', status: done.status, stopReason: done.stopReason },
+        );
         break;
       }
       if (options.stopRequested?.()) {

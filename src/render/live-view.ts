@@ -116,8 +116,13 @@ export function createLiveView(out: Writable, options: { color: boolean }): Live
                 ? `${event.debater} continues`
                 : event.outcome === 'debate-over'
                   ? `${event.debater} voted out in the final round`
-                  : `${event.debater} continues (${event.outcome.replace(/-/g, ' ')})`;
-          const tie = tally.decidedBy === 'votes' ? '' : ` [tie decided by ${tally.decidedBy}]`;
+                  : event.outcome === 'void'
+                    ? `void vote, ${event.debater} continues without a verdict`
+                    : `${event.debater} continues (${event.outcome.replace(/-/g, ' ')})`;
+          const tie =
+            tally.decidedBy === 'votes' || tally.decidedBy === 'void'
+              ? ''
+              : ` [tie decided by ${tally.decidedBy}]`;
           write(
             `${bold(`Round ${event.round}: ${tally.rotateVotes} rotate / ${tally.continueVotes} continue → ${result}`)}${tie}\n`,
           );

@@ -248,6 +248,7 @@ export function indexRows(
       model_calls: modelCalls,
       done: progress.done,
       total: progress.total,
+      failed_steps: progress.failedSteps,
     },
     turns,
     evaluations,

@@ -19,7 +19,8 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS runs (
   run_id TEXT PRIMARY KEY, run_dir TEXT, batch_id TEXT, scenario_file TEXT, format TEXT, topic TEXT,
   seed INTEGER, models TEXT, status TEXT, stop_reason TEXT, error TEXT, started_at TEXT, updated_at TEXT,
-  active_ms INTEGER, prompt_tokens INTEGER, output_tokens INTEGER, model_calls INTEGER, done INTEGER, total INTEGER);
+  active_ms INTEGER, prompt_tokens INTEGER, output_tokens INTEGER, model_calls INTEGER, done INTEGER, total INTEGER,
+  failed_steps INTEGER DEFAULT 0);
 CREATE TABLE IF NOT EXISTS turns (
   run_id TEXT, seq INTEGER, round INTEGER, phase TEXT, agent TEXT, position TEXT, model TEXT,
   prompt_tokens INTEGER, output_tokens INTEGER, simulated_seconds REAL, truncated INTEGER, degraded INTEGER,
@@ -99,6 +100,10 @@ export class RunIndex {
         // The index can always be rebuilt from the logs: a commit need not wait for the disk.
         db.pragma('synchronous = NORMAL');
         db.exec(SCHEMA);
+        // An index written before runs counted their failed steps gains the column (reindex fills it).
+        const columns = db.pragma('table_info(runs)') as Array<{ name: string }>;
+        if (!columns.some((column) => column.name === 'failed_steps'))
+          db.exec('ALTER TABLE runs ADD COLUMN failed_steps INTEGER DEFAULT 0');
       }
     } catch (error) {
       db?.close();

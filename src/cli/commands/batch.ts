@@ -107,6 +107,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     batchId: plan.batchId,
     debates: results.length,
     completed: results.filter((result) => result.outcome === 'completed').length,
+    degraded: results.filter((result) => result.outcome === 'degraded').length,
     skipped: results.filter((result) => result.outcome === 'skipped').length,
     failed: results.filter((result) => result.outcome === 'failed').length,
     stopped: results.filter((result) => result.outcome === 'stopped').length,
@@ -135,9 +136,10 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
       ),
     );
     io.stdout.write(
-      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json')}\n`,
+      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.degraded} degraded, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json')}\n`,
     );
   }
   if (summary.stopped > 0) return ExitCode.interrupted;
-  return summary.failed > 0 ? ExitCode.runFailed : ExitCode.ok;
+  if (summary.failed > 0) return ExitCode.runFailed;
+  return summary.degraded > 0 ? ExitCode.degraded : ExitCode.ok;
 }

@@ -28,9 +28,11 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
   try {
     const loaded = loadRun(runDir, formatNamed, { repair: true });
     const progress = loaded.format.progress(loaded.state);
-    if (progress.status === 'completed') {
-      io.stdout.write(`Run ${loaded.runId} already completed (${progress.stopReason}); nothing to resume.\n`);
-      return ExitCode.ok;
+    if (progress.status === 'completed' || progress.status === 'degraded') {
+      io.stdout.write(
+        `Run ${loaded.runId} already ${progress.status === 'degraded' ? `ended degraded (${progress.failedSteps} failed steps)` : 'completed'} (${progress.stopReason}); nothing to resume.\n`,
+      );
+      return progress.status === 'degraded' ? ExitCode.degraded : ExitCode.ok;
     }
     const { scenario } = loaded;
     // A run begun with `demo` goes on against the simulator only when asked to: never silently.

@@ -40,11 +40,12 @@ export async function runsCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`No runs in ${outDir}${Object.keys(values).length > 1 ? ' match those filters' : ''}.\n`);
     return 0;
   }
-  const columns = ['Run', 'Format', 'Status', 'Topic', 'Models', 'Progress', 'Stop reason'];
+  const columns = ['Run', 'Format', 'Status', 'Failed steps', 'Topic', 'Models', 'Progress', 'Stop reason'];
   const rows = runs.map((run) => [
     run.runId,
     run.format,
     run.status,
+    run.failedSteps,
     run.topic,
     run.models,
     run.progress,

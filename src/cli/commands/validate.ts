@@ -1,5 +1,6 @@
 /** `agora validate <file...>`: checks scenarios without running them. */
 import { loadScenario } from '../../config/load-scenario.js';
+import { stopConditionsText } from '../../config/stop-conditions-text.js';
 import { ConfigError, ExitCode, formatConfigIssue, UsageError } from '../../core/errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
@@ -13,7 +14,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
   for (const file of positionals) {
     try {
       const scenario = await loadScenario(file);
-      io.stdout.write(`ok ${file}: ${describeScenario(scenario)}\n`);
+      io.stdout.write(`ok ${file}: ${describeScenario(scenario)}\n   ${stopConditionsText(scenario)}\n`);
       for (const warning of scenario.warnings) io.stderr.write(`warning ${formatConfigIssue(warning)}\n`);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;

@@ -103,9 +103,19 @@ export function buildPacket(state: CouncilState, finishedAt: string): FinalPacke
   const agreed = state.artifacts.find((artifact) => artifact.name === 'consensus')?.data ?? consensus(state);
   const decision = state.assessments.find((item) => item.phase === 'decision')?.result;
   const fallbackDue = new Date(Date.parse(state.startedAt) + 7 * 86_400_000).toISOString().slice(0, 10);
+  const cutArtifact = state.artifacts.find((artifact) => artifact.name === 'budget-cut');
+  const cut = cutArtifact ? (cutArtifact.data as { reason: string; states: string[] }) : null;
+  const judgeCut = cut?.states.includes('Judge') === true;
+  const failedRoles = state.assessments.filter((item) => item.abstained);
   const degraded = {
-    selected_option: 'No decision: the Judge gave no usable answer',
-    why_selected: ['The Judge failed; see the run log. The rounds and the consensus are kept.'],
+    selected_option: judgeCut
+      ? 'No decision: the budget ran out before the Judge'
+      : 'No decision: the Judge gave no usable answer',
+    why_selected: [
+      judgeCut
+        ? `The run's budget ran out (${cut?.reason}); the states that ran are kept.`
+        : 'The Judge failed; see the run log. The rounds and the consensus are kept.',
+    ],
     rejected_options: [],
     risks: [
       {
@@ -124,6 +134,28 @@ export function buildPacket(state: CouncilState, finishedAt: string): FinalPacke
     ],
   };
   const made = (decision ?? degraded) as typeof degraded;
+  // What failed or was cut is stated in the packet itself, as risks of the decision.
+  const failureRisks = [
+    ...(cut
+      ? [
+          {
+            risk: `States cut by the budget: ${cut.states.join(', ')} (${cut.reason})`,
+            severity: 'high' as const,
+            mitigation:
+              'Raise stop.max_total_output_tokens or stop.max_runtime_seconds and run the council again',
+          },
+        ]
+      : []),
+    ...(failedRoles.length > 0
+      ? [
+          {
+            risk: `Roles without an answer: ${failedRoles.map((item) => `${item.judge} in ${item.phase}`).join(', ')}`,
+            severity: 'medium' as const,
+            mitigation: 'Check those models and run the council again',
+          },
+        ]
+      : []),
+  ];
   const roles = ['Proponent', 'Critic', 'Analyst', 'Synthesizer', 'Judge'] as const;
   const packet: FinalPacket = {
     run_id: packetRunId(state),
@@ -147,7 +179,7 @@ export function buildPacket(state: CouncilState, finishedAt: string): FinalPacke
       why_selected: made.why_selected,
       rejected_options: made.rejected_options,
     },
-    risks: made.risks,
+    risks: [...failureRisks, ...made.risks],
     next_actions: made.next_actions,
     trace: {
       round_refs: ['round-1', 'round-2', 'round-3'],

@@ -7,10 +7,10 @@ import path from 'node:path';
 import Table from 'cli-table3';
 import { mapConcurrent } from '../../core/concurrency.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
-import { checkScenarioLimits } from '../../core/stop-conditions.js';
+import { checkBudget, checkFailures, limitsOf } from '../../core/stop-conditions.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { produceAssessment } from '../shared/assessment-call.js';
-import { foldSequence, modelCalls } from '../shared/sequence-state.js';
+import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import {
   buildPacket,
   consensus,
@@ -50,6 +50,7 @@ export const COUNCIL_STATES = [
 export type CouncilStep =
   | { kind: 'intake' }
   | { kind: 'round'; round: 1 | 2 | 3; roles: DebatingRole[] }
+  | { kind: 'cut'; reason: string; states: string[] }
   | { kind: 'consensus' }
   | { kind: 'judge' }
   | { kind: 'packetize' }
@@ -62,22 +63,58 @@ export function councilStateName(state: CouncilState): string {
   const step = nextCouncilStep(state);
   if (step.kind === 'done') return 'Done';
   if (step.kind === 'round') return `Round${step.round}`;
+  if (step.kind === 'cut') return step.states[0] ?? 'Consensus';
   return step.kind.charAt(0).toUpperCase() + step.kind.slice(1);
 }
 
-export function nextCouncilStep(state: CouncilState): CouncilStep | DoneStep {
-  if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
-  const limit = checkScenarioLimits({ ...state, failureStreak: 0 }, state.scenario);
-  if (limit) return { kind: 'done', ...limit };
-  if (!has(state, 'intake')) return { kind: 'intake' };
+/** The budget cut, when the run's budget ran out before every state had its model calls. */
+export function budgetCut(state: CouncilState): { reason: string; states: string[] } | null {
+  const cut = state.artifacts.find((artifact) => artifact.name === 'budget-cut');
+  return cut ? (cut.data as { reason: string; states: string[] }) : null;
+}
+
+/** The model states still to run (rounds with roles that have not answered, then the Judge). */
+function pendingModelStates(state: CouncilState): Array<CouncilStep & { kind: 'round' | 'judge' }> {
+  const pending: Array<CouncilStep & { kind: 'round' | 'judge' }> = [];
   for (const round of [1, 2, 3] as const) {
     const roles = DEBATING_ROLES.filter(
       (role) => !state.assessments.some((item) => item.phase === `round-${round}` && item.judge === role),
     );
-    if (roles.length > 0) return { kind: 'round', round, roles };
+    if (roles.length > 0) pending.push({ kind: 'round', round, roles });
   }
+  if (!state.assessments.some((item) => item.phase === 'decision')) pending.push({ kind: 'judge' });
+  return pending;
+}
+
+/**
+ * The council always passes its eight states. Roles that failed too often in a row fail the run
+ * (resumable); a budget that runs out cuts the remaining model states, recorded as such, and the
+ * free states still compute the consensus, a packet that says what was cut, and the writeback.
+ */
+export function nextCouncilStep(state: CouncilState): CouncilStep | DoneStep {
+  if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
+  const limits = limitsOf(state.scenario);
+  const failed = checkFailures(state.failures, limits.maxConsecutiveFailures);
+  if (failed) return { kind: 'done', ...failed };
+  if (!has(state, 'intake')) return { kind: 'intake' };
+  const cut = budgetCut(state);
+  const pending = cut ? [] : pendingModelStates(state);
+  const budget = checkBudget(state, limits);
+  if (budget && pending.length > 0) {
+    const used =
+      budget.stopReason === 'max_total_output_tokens'
+        ? `${state.outputTokens} output tokens used of ${limits.maxTotalOutputTokens}`
+        : `${Math.round(state.activeMs / 1000)} s active of ${limits.maxRuntimeSeconds}`;
+    return {
+      kind: 'cut',
+      reason: `${budget.stopReason} reached (${used})`,
+      states: [...new Set(pending.map((step) => (step.kind === 'round' ? `Round${step.round}` : 'Judge')))],
+    };
+  }
+  const rounds = pending.filter((step) => step.kind === 'round');
+  if (rounds[0]) return rounds[0];
   if (!has(state, 'consensus')) return { kind: 'consensus' };
-  if (!state.assessments.some((item) => item.phase === 'decision')) return { kind: 'judge' };
+  if (pending.some((step) => step.kind === 'judge')) return { kind: 'judge' };
   if (!has(state, 'final-packet')) return { kind: 'packetize' };
   if (!has(state, 'writeback')) return { kind: 'writeback' };
   return { kind: 'done', status: 'completed', stopReason: 'finished' };
@@ -144,6 +181,16 @@ async function executeCouncilStep(
           context,
         );
         context.append(event);
+      });
+      return;
+    }
+    case 'cut': {
+      context.logger.warn({ reason: step.reason, states: step.states }, 'council states cut by the budget');
+      context.append({
+        type: 'artifact',
+        name: 'budget-cut',
+        data: { reason: step.reason, states: step.states },
+        files: [],
       });
       return;
     }
@@ -262,6 +309,15 @@ export function councilTranscript(state: CouncilState) {
   };
 }
 
+/** Failed roles, and the states the budget cut. */
+export function councilFailures(state: CouncilState): string[] {
+  const cut = budgetCut(state);
+  return [
+    ...sequenceFailures(state),
+    ...(cut ? [`states cut by the budget: ${cut.states.join(', ')} (${cut.reason})`] : []),
+  ];
+}
+
 function councilReport(state: CouncilState): string {
   const transcript = councilTranscript(state);
   const table = new Table({ head: ['Round', 'Role', 'Model', 'Claim'], style: { head: [], border: [] } });
@@ -288,6 +344,7 @@ export const councilFormat: FormatDefinition<CouncilState, CouncilStep> = {
   next: nextCouncilStep,
   execute: executeCouncilStep,
   isFinished: (state) => state.end !== null,
+  failures: councilFailures,
   progress: (state) =>
     runProgress(
       'council',
@@ -296,6 +353,7 @@ export const councilFormat: FormatDefinition<CouncilState, CouncilStep> = {
         ? COUNCIL_STATES.length
         : COUNCIL_STATES.indexOf(councilStateName(state) as (typeof COUNCIL_STATES)[number]),
       COUNCIL_STATES.length,
+      councilFailures(state).length,
     ),
   transcript: councilTranscript,
   markdown: (state) => {

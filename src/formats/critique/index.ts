@@ -11,7 +11,7 @@ import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { produceAssessment } from '../shared/assessment-call.js';
-import { foldSequence, modelCalls } from '../shared/sequence-state.js';
+import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
 import {
   type CritiqueState,
@@ -323,6 +323,7 @@ export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {
   next: nextCritiqueStep,
   execute: executeCritiqueStep,
   isFinished: (state) => state.end !== null,
+  failures: sequenceFailures,
   progress: (state) =>
     runProgress(
       'critique',
@@ -333,6 +334,7 @@ export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {
           .map((statement) => statement.round),
       ).size,
       state.scenario.rounds,
+      sequenceFailures(state).length,
     ),
   transcript: critiqueTranscript,
   markdown: critiqueMarkdown,

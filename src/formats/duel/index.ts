@@ -8,7 +8,7 @@ import { type DoneStep, type FormatDefinition, runProgress } from '../../core/fo
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { produceAssessment } from '../shared/assessment-call.js';
-import { foldSequence, modelCalls } from '../shared/sequence-state.js';
+import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
 import { type DuelSide, type DuelState, debaterMessages, judgeMessages, sideLabel } from './duel-prompts.js';
 
@@ -223,7 +223,15 @@ export const duelFormat: FormatDefinition<DuelState, DuelStep> = {
   next: nextDuelStep,
   execute: executeDuelStep,
   isFinished: (state) => state.end !== null,
-  progress: (state) => runProgress('duel', state, judgements(state).length, state.scenario.max_rounds),
+  failures: sequenceFailures,
+  progress: (state) =>
+    runProgress(
+      'duel',
+      state,
+      judgements(state).length,
+      state.scenario.max_rounds,
+      sequenceFailures(state).length,
+    ),
   transcript: duelTranscript,
   markdown: duelMarkdown,
   report: duelReport,

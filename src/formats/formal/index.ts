@@ -9,7 +9,7 @@ import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { produceAssessment } from '../shared/assessment-call.js';
-import { foldSequence, modelCalls } from '../shared/sequence-state.js';
+import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
 import {
   FORMAL_PLAN,
@@ -279,12 +279,14 @@ export const formalFormat: FormatDefinition<FormalState, FormalStep> = {
   next: nextFormalStep,
   execute: executeFormalStep,
   isFinished: (state) => state.end !== null,
+  failures: sequenceFailures,
   progress: (state) =>
     runProgress(
       'formal',
       state,
       state.statements.length + state.assessments.length,
       FORMAL_PLAN.length + (state.scenario.verdict.enabled ? 1 : 0),
+      sequenceFailures(state).length,
     ),
   transcript: formalTranscript,
   markdown: formalMarkdown,

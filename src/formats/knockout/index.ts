@@ -3,7 +3,7 @@ import { type FormatDefinition, runProgress } from '../../core/format.js';
 import { executeKnockoutStep } from './executor.js';
 import { nextKnockoutStep } from './planner.js';
 import { agentTable, resultSummary, roundTable } from './report.js';
-import { foldKnockout, type KnockoutState } from './state.js';
+import { foldKnockout, type KnockoutState, knockoutFailures } from './state.js';
 import type { KnockoutStep } from './steps.js';
 import { type KnockoutTranscript, knockoutTranscript } from './transcript.js';
 import { knockoutMarkdown } from './transcript-markdown.js';
@@ -26,12 +26,14 @@ export const knockoutFormat: FormatDefinition<KnockoutState, KnockoutStep> = {
   next: nextKnockoutStep,
   execute: executeKnockoutStep,
   isFinished: (state) => state.end !== null,
+  failures: knockoutFailures,
   progress: (state) =>
     runProgress(
       'knockout',
       state,
       state.rounds.filter((round) => round.end).length,
       state.scenario.debate.rounds,
+      knockoutFailures(state).length,
     ),
   transcript: transcriptOf,
   markdown: (state) => knockoutMarkdown(transcriptOf(state)),

@@ -6,13 +6,13 @@ import { promptChars } from '../../agents/prompts.js';
 import { calibrate, estimateTokens, promptBudget } from '../../context/token-estimate.js';
 import type { DoneStep } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
-import { tallyVotes } from '../../judging/tally.js';
+import { tallyVotes, voidTally } from '../../judging/tally.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { decideRotation } from '../../rotation/rotation-policy.js';
 import { tokenLimitFor } from '../../timer/speaking-timer.js';
 import { debaterMessages, judgeMessages, summaryMessages } from './knockout-prompts.js';
 import type { KnockoutState, RoundRecord } from './state.js';
-import { xAgentOf, yAgentNames } from './state.js';
+import { summariserModel, xAgentOf, yAgentNames } from './state.js';
 import type { KnockoutStep } from './steps.js';
 import { buildTransition } from './transition.js';
 
@@ -67,7 +67,13 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
   }
 
   const judges = yAgentNames(scenario).filter((name) => name !== round.debater);
-  const pending = judges.filter((judge) => !round.votes.some((vote) => vote.judge === judge));
+  // An emergency response is not a performance: the round is not judged and its vote is void.
+  const debaterFailed = round.statements.some(
+    (statement) => statement.position === 'Y' && statement.degraded,
+  );
+  const pending = debaterFailed
+    ? []
+    : judges.filter((judge) => !round.votes.some((vote) => vote.judge === judge));
   if (pending.length > 0) {
     for (const name of pending) {
       const judge = scenario.agents.find((candidate) => candidate.name === name);
@@ -82,10 +88,13 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
   const evaluations = judges.map(
     (judge) => round.votes.find((vote) => vote.judge === judge)?.evaluation ?? null,
   );
-  const tally = tallyVotes(evaluations, scenario.rotation.threshold);
+  // With most of the panel unreachable, whatever the rest decided would rest on the failure.
+  const judgesFailed = round.votes.filter((vote) => vote.callFailed).length * 2 > judges.length;
+  const isVoid = debaterFailed || judgesFailed;
+  const tally = isVoid ? voidTally(evaluations) : tallyVotes(evaluations, scenario.rotation.threshold);
   const rotationsSoFar = state.rounds.filter((candidate) => candidate.end?.rotation).length;
   const isLastRound = round.number >= scenario.debate.rounds;
-  const { outcome, rotation } = decideRotation({
+  const decided = decideRotation({
     decision: tally.decision,
     roundsRemain: !isLastRound,
     round: round.number,
@@ -96,6 +105,7 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
     limit: scenario.rotation.limit,
     seed: scenario.seed,
   });
+  const { outcome, rotation } = isVoid ? { outcome: 'void' as const, rotation: null } : decided;
   const transition = buildTransition(
     round,
     tally,
@@ -162,6 +172,6 @@ function summariseOrFail(state: KnockoutState, currentRound: number): KnockoutSt
       stopReason: `context window too small: one round does not fit in ${state.scenario.model_options.context_window} tokens; raise model_options.context_window or lower model_options.max_tokens`,
     };
   }
-  const model = state.scenario.context.summariser_model ?? xAgentOf(state.scenario).model;
+  const model = summariserModel(state.scenario);
   return { kind: 'summarise', throughRound: target, model, messages: summaryMessages(state, target) };
 }

@@ -53,7 +53,9 @@ export function roundTable(transcript: KnockoutTranscript): string {
       )
       .join('\n');
     const outcome = round.outcome
-      ? `${round.outcome.result === 'rotation' ? 'rotation' : round.outcome.result.replace(/-/g, ' ')}${round.outcome.decidedBy === 'votes' ? '' : ` (tie broken by ${round.outcome.decidedBy})`}`
+      ? round.outcome.result === 'void'
+        ? 'VOID (failure)'
+        : `${round.outcome.result === 'rotation' ? 'rotation' : round.outcome.result.replace(/-/g, ' ')}${round.outcome.decidedBy === 'votes' ? '' : ` (tie broken by ${round.outcome.decidedBy})`}`
       : 'in progress';
     table.push([
       round.number,

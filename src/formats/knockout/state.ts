@@ -10,6 +10,7 @@ import type {
   TurnEndEvent,
   VoteCastEvent,
 } from '../../core/events.js';
+import { type FailureStreaks, NO_FAILURES, recordStep } from '../../core/failure-streaks.js';
 
 export interface RoundRecord {
   number: number;
@@ -37,8 +38,8 @@ export interface KnockoutState {
   /** Real time the run has been active, summed over its segments (the start and each resume). */
   activeMs: number;
   segmentStartedAt: string;
-  /** Failed steps in a row: degraded turns, judges whose model could not be called, failed summaries. */
-  failureStreak: number;
+  /** Failed steps in a row per agent and per model: degraded turns, judges whose model could not be called, failed summaries. */
+  failures: FailureStreaks;
   lastEvent: RunEvent['type'];
   /** A summary failed and no step has completed since: go ahead with the full text for now. */
   summaryFailed: boolean;
@@ -93,7 +94,7 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       outputTokens: 0,
       activeMs: 0,
       segmentStartedAt: event.at,
-      failureStreak: 0,
+      failures: NO_FAILURES,
       lastEvent: 'run-start',
       summaryFailed: false,
     };
@@ -103,7 +104,14 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
   if (event.type === 'run-resume') {
     // The time between the last event and the resume was downtime, not runtime.
     // A resume is a fresh start for the failure count: the user has presumably fixed the server.
-    return { ...next, end: null, segmentStartedAt: event.at, failureStreak: 0 };
+    // The failed calls of the round in flight are planned again.
+    return {
+      ...next,
+      rounds: withoutFailuresInOpenRound(state.rounds),
+      end: null,
+      segmentStartedAt: event.at,
+      failures: NO_FAILURES,
+    };
   }
   next.activeMs = state.activeMs + Math.max(0, Date.parse(event.at) - Date.parse(state.updatedAt));
   switch (event.type) {
@@ -114,23 +122,28 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       }));
       if (!event.degraded) next.promptSamples = [...state.promptSamples, sample(event, event.round)];
       next.outputTokens = state.outputTokens + event.outputTokens;
-      next.failureStreak = event.degraded ? state.failureStreak + 1 : 0;
+      next.failures = recordStep(state.failures, event.agent, event.model, event.degraded === true);
       next.summaryFailed = false;
       return next;
     case 'vote-cast':
       next.rounds = withRound(state, event.round, (round) => ({ ...round, votes: [...round.votes, event] }));
       if (event.promptTokens > 0) next.promptSamples = [...state.promptSamples, sample(event, event.round)];
       next.outputTokens = state.outputTokens + event.outputTokens;
+      next.failures = recordStep(
+        state.failures,
+        event.judge,
+        event.model,
+        event.callFailed === true,
+        state.rounds.some(
+          (round) =>
+            round.number === event.round &&
+            round.votes.some((vote) => vote.callFailed && vote.model === event.model),
+        ),
+      );
       next.summaryFailed = false;
       return next;
     case 'round-end':
       next.rounds = withRound(state, event.round, (round) => ({ ...round, end: event }));
-      {
-        // The judging step counts once, when the round is decided, whatever order judges answered in.
-        const votes = next.rounds.find((round) => round.number === event.round)?.votes ?? [];
-        const allFailed = votes.length > 0 && votes.every((vote) => vote.callFailed);
-        next.failureStreak = allFailed ? state.failureStreak + 1 : 0;
-      }
       if (event.rotation) {
         next.currentDebater = event.rotation.to;
         next.debated = [...state.debated, event.rotation.to];
@@ -140,11 +153,11 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       next.summaries = [...state.summaries, event];
       next.promptSamples = [...state.promptSamples, sample(event, event.throughRound)];
       next.outputTokens = state.outputTokens + event.outputTokens;
-      next.failureStreak = 0;
+      next.failures = recordStep(state.failures, SUMMARISER, event.model, false);
       next.summaryFailed = false;
       return next;
     case 'step-failed':
-      next.failureStreak = state.failureStreak + 1;
+      next.failures = recordStep(state.failures, SUMMARISER, summariserModel(state.scenario), true);
       next.summaryFailed = true;
       return next;
     case 'run-end':
@@ -153,6 +166,27 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
     default:
       return next;
   }
+}
+
+/** The name failures of the running summary are counted under. */
+export const SUMMARISER = 'the summariser';
+
+export function summariserModel(scenario: KnockoutScenario): string {
+  return scenario.context.summariser_model ?? xAgentOf(scenario).model;
+}
+
+/** The round in flight without its failed statements and votes, so a resume plans them again. */
+function withoutFailuresInOpenRound(rounds: RoundRecord[]): RoundRecord[] {
+  const open = rounds.at(-1);
+  if (!open || open.end) return rounds;
+  return [
+    ...rounds.slice(0, -1),
+    {
+      ...open,
+      statements: open.statements.filter((statement) => !statement.degraded),
+      votes: open.votes.filter((vote) => !vote.callFailed),
+    },
+  ];
 }
 
 function sample(event: TurnEndEvent | VoteCastEvent | SummaryEvent, round: number) {
@@ -167,4 +201,23 @@ export function rotationsOf(
       ? [{ afterRound: round.number, ...round.end.rotation, rotateVotes: round.end.tally.rotateVotes }]
       : [],
   );
+}
+
+/** The failed steps that stand in the record: emergency statements, abstaining judges, void votes. */
+export function knockoutFailures(state: KnockoutState): string[] {
+  return state.rounds.flatMap((round) => [
+    ...round.statements
+      .filter((statement) => statement.degraded)
+      .map(
+        (statement) =>
+          `round ${round.number}: ${statement.agent}'s statement is an emergency response (${statement.failureReason ?? 'the model failed'})`,
+      ),
+    ...round.votes
+      .filter((vote) => vote.abstained)
+      .map(
+        (vote) =>
+          `round ${round.number}: ${vote.judge} abstained (${vote.abstainReason ?? 'no usable answer'})`,
+      ),
+    ...(round.end?.outcome === 'void' ? [`round ${round.number}: the vote is void`] : []),
+  ]);
 }

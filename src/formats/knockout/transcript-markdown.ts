@@ -7,6 +7,7 @@ const OUTCOME_TEXT: Record<string, string> = {
   'rotation-limit-reached': 'rotation limit reached, continues',
   'nobody-eligible': 'nobody eligible, continues',
   'debate-over': 'voted out in the final round',
+  void: 'void vote (a failure, not a verdict), continues',
 };
 
 export function knockoutMarkdown(transcript: KnockoutTranscript): string {

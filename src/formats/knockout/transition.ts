@@ -21,15 +21,23 @@ export function buildTransition(
   const xPoint = x ? extractKeyPoints(x.text, 1)[0] : undefined;
   const yPoint = y ? extractKeyPoints(y.text, 1)[0] : undefined;
   const mean = tally.meanScore === null ? 'no scores' : `mean score ${tally.meanScore.toFixed(2)}`;
-  const votes = `The judges voted ${tally.rotateVotes} to replace and ${tally.continueVotes} to keep ${round.debater}${
-    tally.abstentions > 0 ? ` (${tally.abstentions} abstained)` : ''
-  }, ${mean}.`;
+  const votes =
+    outcome === 'void'
+      ? ''
+      : `The judges voted ${tally.rotateVotes} to replace and ${tally.continueVotes} to keep ${round.debater}${
+          tally.abstentions > 0 ? ` (${tally.abstentions} abstained)` : ''
+        }, ${mean}.`;
   const what: Record<RoundEndEvent['outcome'], string> = {
     continue: `${round.debater} continues.`,
     rotation: rotation ? `${rotation.to} replaces ${rotation.from}.` : '',
     'rotation-limit-reached': `The rotation limit is reached, so ${round.debater} continues.`,
     'nobody-eligible': `Every other Position Y agent has debated, so ${round.debater} continues.`,
     'debate-over': `The vote went against ${round.debater}, but this was the final round.`,
+    void: `The vote is void: ${
+      round.statements.some((statement) => statement.position === 'Y' && statement.degraded)
+        ? `${round.debater}'s model failed, so there was no statement to judge`
+        : 'most judges could not be reached'
+    }. ${round.debater} ${finalRound ? 'ends the debate' : 'continues'} without a verdict.`,
   };
   const summary = [
     `Round ${round.number}:`,

@@ -1,0 +1,25 @@
+/** Which stop conditions a scenario puts in force, in words, for `validate`, a run's start and its transcript. */
+
+import { describeStopConditions } from '../core/stop-conditions.js';
+import type { Scenario } from './scenario.js';
+
+function roundsOf(scenario: Scenario): string {
+  switch (scenario.format) {
+    case 'knockout':
+      return `${scenario.debate.rounds} rounds (or the rotation rules)`;
+    case 'duel':
+      return `${scenario.max_rounds} rounds`;
+    case 'critique':
+      return `${scenario.rounds} rounds (or the judge's confidence)`;
+    case 'formal':
+      return 'the end of the closing speeches';
+    case 'council':
+      return 'the Final Packet (the budget cuts model states, never the packet)';
+    default:
+      return 'the format’s end';
+  }
+}
+
+export function stopConditionsText(scenario: Scenario): string {
+  return describeStopConditions(scenario, roundsOf(scenario));
+}

@@ -1,0 +1,357 @@
+/**
+ * A run decided by failures never ends `completed` with exit 0: a missing model stops it, a dead
+ * agent trips the failure limit, empty answers are retried, emergency responses are not judged,
+ * and whatever failed is counted in the status, the report, `runs` and the exit code.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { MockOllama, ScriptRule } from '../../src/mock-ollama/index.js';
+import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
+import { testScenario } from '../helpers/scenario.js';
+import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
+
+const mock = useMockServers({ models: ['llama3', 'mistral', 'qwen2.5'] });
+
+const FAST = {
+  attempts: 2,
+  backoff_ms: 5,
+  max_backoff_ms: 10,
+  request_timeout_seconds: 60,
+  max_consecutive_failures: 3,
+};
+
+type Json = Record<string, unknown>;
+
+/** One small scenario per format, with `mistral` as the model that will fail. */
+const SCENARIOS: Record<string, (extra?: Json) => Json> = {
+  knockout: (extra = {}) => ({ ...testScenario({ rounds: 2 }), ...extra }),
+  duel: (extra = {}) => ({
+    format: 'duel',
+    topic: 'Remote work is better than the office',
+    seed: 5,
+    debaters: { a: { name: 'Ada', model: 'llama3' }, b: { name: 'Blaise', model: 'mistral' } },
+    judge: { name: 'Judge', model: 'llama3' },
+    max_rounds: 2,
+    stop: { judge_early_stop: false },
+    ...extra,
+  }),
+  formal: (extra = {}) => ({
+    format: 'formal',
+    topic: 'This house would ban private cars from city centres',
+    seed: 3,
+    debaters: [
+      { name: 'Ada', model: 'llama3' },
+      { name: 'Blaise', model: 'mistral' },
+    ],
+    ...extra,
+  }),
+  critique: (extra = {}) => ({
+    format: 'critique',
+    topic: 'Design a cache for product pages',
+    agents: [
+      { name: 'Ada', role: 'architect', model: 'llama3' },
+      { name: 'Per', role: 'performance', model: 'mistral' },
+    ],
+    judge: { model: 'llama3' },
+    rounds: 1,
+    ...extra,
+  }),
+  council: (extra = {}) => ({
+    format: 'council',
+    topic: 'Should we move the billing database to PostgreSQL?',
+    constraints: ['30 minutes of downtime at most'],
+    participants: {
+      proponent: { model: 'llama3' },
+      critic: { model: 'mistral' },
+      analyst: { model: 'llama3' },
+      synthesizer: { model: 'llama3' },
+      judge: { model: 'llama3' },
+    },
+    ...extra,
+  }),
+};
+
+function scenarioFile(data: Json) {
+  const dir = tempDir();
+  const file = path.join(dir, 'scenario.yaml');
+  writeFileSync(file, stringify({ reliability: FAST, ...data }));
+  return { dir, file, out: path.join(dir, 'runs') };
+}
+
+const readJson = (runDir: string) =>
+  JSON.parse(readFileSync(path.join(runDir, 'transcript.json'), 'utf8')) as Json & {
+    status: string;
+    failedSteps: number;
+    failures: string[];
+    stopReason: string | null;
+  };
+
+const chats = (server: MockOllama, model?: string) =>
+  server.requests.filter(
+    (request) =>
+      request.path === '/api/chat' &&
+      (model === undefined || (request.body as { model: string }).model === model),
+  );
+
+const run = (file: string, server: MockOllama, out: string, ...flags: string[]) =>
+  runAgora(['run', file, '--host', server.url, '--out', out, ...flags]);
+
+describe('a model missing mid-run', () => {
+  it.each(Object.keys(SCENARIOS))(
+    '%s: stops at the first 404 (not retried, no emergency text), exit 5 with the pull hint; resume finishes it',
+    async (format) => {
+      const dead = await mock({ script: [{ match: { model: 'mistral' }, fault: 'not-found-404' }] });
+      const scenario = scenarioFile((SCENARIOS[format] as (extra?: Json) => Json)());
+      const result = await run(scenario.file, dead, scenario.out, '--quiet');
+      expect(result.code).toBe(5);
+      expect(result.stderr).toMatch(/ollama pull mistral/);
+      expect(result.stderr).toMatch(/resume/);
+      // One call to the missing model: a 404 is not retried and the run goes no further.
+      expect(chats(dead, 'mistral')).toHaveLength(1);
+      const runDir = onlyRunDir(scenario.out);
+      expect(readJson(runDir).status).toBe('failed');
+      expect(readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')).not.toMatch(/Emergency response/);
+
+      const healthy = await mock();
+      const resumed = await runAgora(['resume', runDir, '--host', healthy.url, '--quiet']);
+      expect(resumed.code).toBe(0);
+      expect(readJson(runDir)).toMatchObject({ status: 'completed', failedSteps: 0 });
+    },
+  );
+
+  it('a fallback model still answers for a missing one', async () => {
+    const server = await mock({ script: [{ match: { model: 'mistral' }, fault: 'not-found-404' }] });
+    const data = testScenario({ rounds: 1 });
+    for (const agent of data.agents as Json[]) agent.fallback_models = ['qwen2.5'];
+    const scenario = scenarioFile(data);
+    const result = await run(scenario.file, server, scenario.out, '--quiet');
+    expect(result.code).toBe(0);
+    const events = readEvents(onlyRunDir(scenario.out));
+    expect(events.find((event) => event.type === 'turn-end' && event.position === 'Y')).toMatchObject({
+      model: 'qwen2.5',
+      fallbackFrom: 'mistral',
+    });
+  });
+});
+
+describe('the failure limit counts per agent and per model', () => {
+  it('a dead Y model fails the run after 3 of its steps failed, though X kept succeeding', async () => {
+    const server = await mock({ script: [{ match: { model: 'mistral' }, fault: 'error-500' }] });
+    const scenario = scenarioFile(testScenario({ rounds: 5 }));
+    const result = await run(scenario.file, server, scenario.out, '--quiet');
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/Yara failed 3 steps in a row.*resume/s);
+    const runDir = onlyRunDir(scenario.out);
+    const transcript = readJson(runDir) as unknown as Json & { rounds: unknown[] };
+    expect(transcript.status).toBe('failed');
+    expect(transcript.rounds).toHaveLength(3);
+  });
+
+  it('the council fails when one role keeps failing, and a resume redoes the failed calls', async () => {
+    const server = await mock({ script: [{ match: { model: 'mistral' }, fault: 'error-500' }] });
+    const scenario = scenarioFile(SCENARIOS.council?.() ?? {});
+    const result = await run(scenario.file, server, scenario.out, '--quiet');
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/Critic failed 3 steps in a row/);
+    const runDir = onlyRunDir(scenario.out);
+    expect(existsSync(path.join(runDir, 'final-packet.json'))).toBe(false);
+    expect(readJson(runDir).status).toBe('failed');
+
+    const healthy = await mock();
+    const resumed = await runAgora(['resume', runDir, '--host', healthy.url, '--quiet']);
+    // The Critic's round-3 call (the failure that ended the run) was made again; its failed rounds 1
+    // and 2, which the other roles already answered around, stay failed: the council is degraded.
+    expect(resumed.code).toBe(9);
+    expect(chats(healthy, 'mistral')).toHaveLength(1);
+    const transcript = readJson(runDir);
+    expect(transcript.status).toBe('degraded');
+    expect(transcript.failures).toHaveLength(2);
+    expect(transcript.failures.join('\n')).toMatch(/round-1 1: Critic gave no answer[^]*round-2 2: Critic/);
+    const packet = JSON.parse(readFileSync(path.join(runDir, 'final-packet.json'), 'utf8')) as {
+      risks: Array<{ risk: string }>;
+    };
+    expect(packet.risks.map((item) => item.risk).join('\n')).toMatch(
+      /Roles without an answer: Critic in round-1, Critic in round-2/,
+    );
+  });
+
+  it('the council stops when the server goes away and resumes once it is back', async () => {
+    const server = await mock({ speed: 0.05 });
+    const scenario = scenarioFile(SCENARIOS.council?.() ?? {});
+    const { result } = startAgora([
+      'run',
+      scenario.file,
+      '--host',
+      server.url,
+      '--out',
+      scenario.out,
+      '--quiet',
+    ]);
+    await waitForEvents(scenario.out, 8);
+    await server.close();
+    const failed = await result;
+    expect(failed.code).toBe(4);
+    expect(failed.stderr).toMatch(/cannot reach Ollama.*resume/s);
+    const runDir = onlyRunDir(scenario.out);
+    expect(readJson(runDir).status).toBe('failed');
+    expect(existsSync(path.join(runDir, 'final-packet.json'))).toBe(false);
+
+    const revived = await mock();
+    const resumed = await runAgora(['resume', runDir, '--host', revived.url, '--quiet']);
+    expect(resumed.code).toBe(0);
+    expect(readJson(runDir)).toMatchObject({ status: 'completed', failedSteps: 0 });
+    const packet = JSON.parse(readFileSync(path.join(runDir, 'final-packet.json'), 'utf8')) as {
+      decision: { selected_option: string };
+    };
+    expect(packet.decision.selected_option).not.toMatch(/No decision/);
+  });
+});
+
+describe('empty answers', () => {
+  it('an empty answer is retried like a failed call', async () => {
+    const server = await mock({ script: [{ match: { model: 'mistral' }, fault: 'empty', times: 1 }] });
+    const scenario = scenarioFile(testScenario({ rounds: 1 }));
+    const result = await run(scenario.file, server, scenario.out, '--quiet');
+    expect(result.code).toBe(0);
+    const y = readEvents(onlyRunDir(scenario.out)).find(
+      (event) => event.type === 'turn-end' && event.position === 'Y',
+    );
+    expect(y).toMatchObject({ attempts: 2 });
+    expect(String(y?.text).trim()).not.toBe('');
+    expect(y?.degraded).toBeUndefined();
+  });
+
+  it.each(['knockout', 'duel', 'formal', 'critique'])(
+    '%s: a model that only answers with whitespace gives marked emergency responses and a run that is not completed',
+    async (format) => {
+      const server = await mock({ script: [{ match: { model: 'mistral' }, reply: ' \n\t ' }] });
+      const scenario = scenarioFile((SCENARIOS[format] as (extra?: Json) => Json)());
+      const result = await run(scenario.file, server, scenario.out, '--quiet');
+      expect([6, 9]).toContain(result.code);
+      const runDir = onlyRunDir(scenario.out);
+      const transcript = readJson(runDir);
+      expect(['degraded', 'failed']).toContain(transcript.status);
+      expect(transcript.failedSteps).toBeGreaterThan(0);
+      expect(transcript.failures.join('\n')).toMatch(/emergency response \(.*empty answer/);
+      const events = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8');
+      expect(events).toMatch(/Emergency response/);
+    },
+  );
+});
+
+describe('emergency responses are not judged', () => {
+  it('the round of a debater whose model failed is not judged, and its vote is void', async () => {
+    const yStatement: ScriptRule = {
+      match: { model: 'mistral', text: 'round 1 of 2' },
+      fault: 'error-500',
+      times: 2,
+    };
+    const server = await mock({ script: [yStatement] });
+    const scenario = scenarioFile(testScenario({ rounds: 2 }));
+    const result = await run(scenario.file, server, scenario.out);
+    expect(result.code).toBe(9);
+    const runDir = onlyRunDir(scenario.out);
+    const events = readEvents(runDir);
+    const y1 = events.find(
+      (event) => event.type === 'turn-end' && event.round === 1 && event.position === 'Y',
+    );
+    expect(y1).toMatchObject({ degraded: true });
+    expect(events.filter((event) => event.type === 'vote-cast' && event.round === 1)).toHaveLength(0);
+    expect(events.find((event) => event.type === 'round-end' && event.round === 1)).toMatchObject({
+      outcome: 'void',
+      rotation: null,
+      tally: { decidedBy: 'void' },
+    });
+    // Round 2 was judged as usual.
+    expect(events.filter((event) => event.type === 'vote-cast' && event.round === 2)).toHaveLength(3);
+    expect(result.stdout).toMatch(/VOID/);
+    expect(result.stdout).toMatch(/Degraded: 2 failed steps/);
+    expect(readFileSync(path.join(runDir, 'transcript.md'), 'utf8')).toMatch(/void vote/);
+  });
+
+  it('a vote most of whose judges could not be called is void', async () => {
+    const server = await mock({ script: [{ match: { prompt: 'evaluate round 1' }, fault: 'error-500' }] });
+    const scenario = scenarioFile(testScenario({ rounds: 2 }));
+    const result = await run(scenario.file, server, scenario.out, '--quiet');
+    expect(result.code).toBe(9);
+    const events = readEvents(onlyRunDir(scenario.out));
+    expect(events.find((event) => event.type === 'round-end' && event.round === 1)).toMatchObject({
+      outcome: 'void',
+      tally: { decidedBy: 'void' },
+    });
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'degraded', failedSteps: 4 });
+  });
+});
+
+describe('a degraded run says so everywhere', () => {
+  it('status, report, runs and exit code agree', async () => {
+    const server = await mock({ script: [{ match: { model: 'llama3' }, fault: 'error-500', times: 2 }] });
+    const scenario = scenarioFile(testScenario({ rounds: 2 }));
+    const result = await run(scenario.file, server, scenario.out);
+    expect(result.code).toBe(9);
+    expect(result.stderr).toMatch(/1 failed step decided part of it \(status degraded, exit 9\)/);
+    const runDir = onlyRunDir(scenario.out);
+    expect(readJson(runDir)).toMatchObject({ status: 'degraded', failedSteps: 1 });
+    expect(readJson(runDir).failures[0]).toMatch(/round 1: Xavier's statement is an emergency response/);
+    const listed = await runAgora(['runs', '--out', scenario.out, '--json']);
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ status: 'degraded', failedSteps: 1 }]);
+    const resumed = await runAgora(['resume', runDir, '--host', server.url]);
+    expect(resumed.code).toBe(9);
+    expect(resumed.stdout).toMatch(/ended degraded/);
+  });
+});
+
+describe('the council budget', () => {
+  it('a budget that runs out cuts the remaining model states, and the packet says so', async () => {
+    const server = await mock();
+    const scenario = scenarioFile(SCENARIOS.council?.({ stop: { max_total_output_tokens: 300 } }) ?? {});
+    const result = await run(scenario.file, server, scenario.out, '--quiet');
+    expect(result.code).toBe(9);
+    const runDir = onlyRunDir(scenario.out);
+    const transcript = readJson(runDir) as unknown as Json & { state: string };
+    expect(transcript).toMatchObject({ status: 'degraded', state: 'Done' });
+    for (const file of ['rounds/round-1.json', 'rounds/round-3.json', 'consensus.json', 'final-packet.json'])
+      expect(existsSync(path.join(runDir, file))).toBe(true);
+    const packet = JSON.parse(readFileSync(path.join(runDir, 'final-packet.json'), 'utf8')) as {
+      decision: { selected_option: string };
+      risks: Array<{ risk: string }>;
+    };
+    expect(packet.risks[0]?.risk).toMatch(
+      /States cut by the budget: Round2, Round3, Judge \(max_total_output_tokens/,
+    );
+    expect(packet.decision.selected_option).toMatch(/budget ran out/);
+    expect(transcript.note).toEqual(expect.any(String));
+    // No model call after the budget ran out: round 1's four roles only.
+    expect(chats(server)).toHaveLength(4);
+  });
+});
+
+describe('stop conditions belong to their format', () => {
+  it('a knockout has no token or runtime budget unless the scenario sets one', async () => {
+    const long = `${'The evidence from city trials is clear and it keeps pointing the same way. '.repeat(60)}`;
+    const server = await mock({ script: [{ match: { text: 'words of speaking time' }, reply: long }] });
+    const data = testScenario({ rounds: 7, maxTokens: 1024 });
+    const scenario = scenarioFile(data);
+    const validated = await runAgora(['validate', scenario.file]);
+    expect(validated.stdout).toMatch(/Stops at: 7 rounds \(or the rotation rules\); 3 failed steps/);
+    expect(validated.stdout).not.toMatch(/output tokens/);
+    const result = await run(scenario.file, server, scenario.out, '--quiet');
+    expect(result.code).toBe(0);
+    const transcript = readJson(onlyRunDir(scenario.out)) as unknown as Json & {
+      rounds: unknown[];
+      stopConditions: string;
+    };
+    expect(transcript.stopReason).toBe('max_rounds');
+    expect(transcript.rounds).toHaveLength(7);
+    expect(transcript.stopConditions).toMatch(/^Stops at: 7 rounds/);
+  });
+
+  it('the duel keeps seed 000 budget of 600 s and 8000 tokens', async () => {
+    const scenario = scenarioFile(SCENARIOS.duel?.() ?? {});
+    const validated = await runAgora(['validate', scenario.file]);
+    expect(validated.stdout).toMatch(/600 s of active time; 8000 output tokens in all/);
+  });
+});
