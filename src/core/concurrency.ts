@@ -21,3 +21,33 @@ export async function mapConcurrent<T, R>(
   if (failure) throw failure.reason;
   return results;
 }
+
+/**
+ * Like `mapConcurrent`, but each result is handed to `commit` in the items' order, as soon as it
+ * and every result before it are in: answers that arrive side by side are recorded in the same
+ * order on every run, retry and resume, and a finished answer waits only for the ones before it.
+ * After a failure nothing more is committed, so what is recorded is always a prefix.
+ */
+export async function mapConcurrentInOrder<T, R>(
+  items: readonly T[],
+  limit: number,
+  produce: (item: T) => Promise<R>,
+  commit: (result: R, item: T) => void,
+): Promise<void> {
+  const done = new Array<{ result: R } | undefined>(items.length);
+  let next = 0;
+  let failed = false;
+  await mapConcurrent(items.map((item, index) => ({ item, index })), limit, async ({ item, index }) => {
+    try {
+      done[index] = { result: await produce(item) };
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+    while (!failed && next < items.length && done[next] !== undefined) {
+      const ready = done[next] as { result: R };
+      commit(ready.result, items[next] as T);
+      next += 1;
+    }
+  });
+}

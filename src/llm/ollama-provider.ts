@@ -76,7 +76,8 @@ export class OllamaProvider implements ModelProvider {
   }
 
   async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
-    const limitMs = options.timeoutMs ?? this.requestTimeoutMs;
+    // A step's own limit (a formal statement's time limit) never extends the run's request timeout.
+    const limitMs = Math.min(options.timeoutMs ?? this.requestTimeoutMs, this.requestTimeoutMs);
     const limit = deadline(limitMs, options.signal);
     const started = Date.now();
     let text = '';

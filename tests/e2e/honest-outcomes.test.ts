@@ -355,3 +355,49 @@ describe('stop conditions belong to their format', () => {
     expect(validated.stdout).toMatch(/600 s of active time; 8000 output tokens in all/);
   });
 });
+
+describe('order and time limits', () => {
+  it('critique records contributions made side by side in the agents’ order, whichever finishes first', async () => {
+    // Ada, listed first, answers last.
+    const server = await mock({
+      script: [
+        {
+          match: { model: 'llama3' },
+          latencyMs: 400,
+          reply: 'Use a read-through cache with a short TTL and stampede protection.',
+        },
+      ],
+    });
+    const scenario = scenarioFile(SCENARIOS.critique?.({ judge: { model: 'qwen2.5' } }) ?? {});
+    const result = await run(scenario.file, server, scenario.out, '--quiet');
+    expect(result.code).toBe(0);
+    const order = readEvents(onlyRunDir(scenario.out))
+      .filter((event) => event.type === 'statement')
+      .map((event) => `${event.phase}:${event.speaker}`);
+    expect(order).toEqual([
+      'proposal:Ada',
+      'proposal:Per',
+      'critique:Ada',
+      'critique:Per',
+      'refinement:Ada',
+      'refinement:Per',
+    ]);
+  });
+
+  it('formal statements keep to --timeout even when their own time limit is longer', async () => {
+    const server = await mock({ script: [{ match: { model: 'mistral' }, fault: 'hang' }] });
+    const scenario = scenarioFile(
+      SCENARIOS.formal?.({ reliability: { ...FAST, attempts: 1, max_consecutive_failures: 1 } }) ?? {},
+    );
+    const started = Date.now();
+    const result = await run(scenario.file, server, scenario.out, '--quiet', '--timeout', '2');
+    expect(result.code).toBe(6);
+    const blaise = readEvents(onlyRunDir(scenario.out)).find(
+      (event) => event.type === 'statement' && event.speaker === 'Blaise',
+    );
+    expect(blaise).toMatchObject({ degraded: true });
+    expect(String(blaise?.failureReason)).toMatch(/did not finish within 2 s/);
+    // Two tries (a timeout is always retried once) of 2 s each, not the statement's own limit.
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+});

@@ -5,7 +5,7 @@
  */
 import Table from 'cli-table3';
 import { z } from 'zod';
-import { mapConcurrent } from '../../core/concurrency.js';
+import { mapConcurrentInOrder } from '../../core/concurrency.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import type { ChatMessage } from '../../llm/provider.js';
@@ -111,22 +111,36 @@ async function executeCritiqueStep(
         policy,
       },
       context,
-    ).then((event) => context.append(target ? { ...event, target } : event));
+    ).then((event) => (target ? { ...event, target } : event));
+  };
+  // Contributions made side by side are recorded in the plan's order (by agent), whichever finishes first.
+  const record = (event: Awaited<ReturnType<typeof speak>>) => {
+    context.append(event);
   };
   switch (step.kind) {
     case 'proposals':
-      await mapConcurrent(step.agents, scenario.concurrency, (name) =>
-        speak(name, 'proposal', proposalMessages(state, agent(name), step.round)),
+      await mapConcurrentInOrder(
+        step.agents,
+        scenario.concurrency,
+        (name) => speak(name, 'proposal', proposalMessages(state, agent(name), step.round)),
+        record,
       );
       return;
     case 'critiques':
-      await mapConcurrent(step.pairs, scenario.concurrency, ([critic, target]) =>
-        speak(critic, 'critique', critiqueMessages(state, agent(critic), target, step.round), target),
+      await mapConcurrentInOrder(
+        step.pairs,
+        scenario.concurrency,
+        ([critic, target]) =>
+          speak(critic, 'critique', critiqueMessages(state, agent(critic), target, step.round), target),
+        record,
       );
       return;
     case 'refinements':
-      await mapConcurrent(step.agents, scenario.concurrency, (name) =>
-        speak(name, 'refinement', refinementMessages(state, agent(name), step.round)),
+      await mapConcurrentInOrder(
+        step.agents,
+        scenario.concurrency,
+        (name) => speak(name, 'refinement', refinementMessages(state, agent(name), step.round)),
+        record,
       );
       return;
     case 'synthesis':
