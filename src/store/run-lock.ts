@@ -1,6 +1,6 @@
 /**
  * One process at a time may append to a run. The lock file holds the owner's pid; a lock left by a
- * process that no longer exists is taken over.
+ * process that no longer exists (or is a zombie) is taken over.
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
@@ -11,10 +11,22 @@ export const LOCK_FILE = 'run.lock';
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return !isZombie(pid);
+}
+
+/**
+ * A killed process whose parent has not waited for it still answers `kill -0`, but it will never
+ * write again. Linux tells through /proc; elsewhere the signal's answer stands.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    return /^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return false;
   }
 }
 

@@ -40,11 +40,20 @@ export async function readBody(request: IncomingMessage): Promise<Record<string,
   throw new HttpError(400, 'the request body must be a JSON object or form fields');
 }
 
+/** A cookie value; one with broken percent-encoding is kept as sent (it then matches nothing). */
+function decodeCookie(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 export function cookies(request: IncomingMessage): Map<string, string> {
   const jar = new Map<string, string>();
   for (const part of (request.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');
-    if (at > 0) jar.set(part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim()));
+    if (at > 0) jar.set(part.slice(0, at).trim(), decodeCookie(part.slice(at + 1).trim()));
   }
   return jar;
 }

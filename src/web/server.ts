@@ -22,6 +22,7 @@ import { lockOwner } from '../store/run-lock.js';
 import { appendSpectatorVote } from '../store/spectator-votes.js';
 import { requestStop } from '../store/stop-request.js';
 import { readWebAsset } from './assets.js';
+import { isLoopback, originHost, parseHost } from './host-header.js';
 import {
   cookies,
   HttpError,
@@ -76,12 +77,20 @@ export interface Viewer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-export const isLoopback = (address: string) => LOOPBACK.has(address) || address.startsWith('127.');
+/** The path's segments, decoded; broken percent-encoding is the client's error, not the server's. */
+function pathParts(pathname: string): string[] {
+  try {
+    return pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    throw new HttpError(400, `the path ${pathname} is not valid percent-encoding`);
+  }
+}
 
 export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const bind = options.bind ?? '127.0.0.1';
-  if (!isLoopback(bind) && !options.accessToken) {
+  // On loopback the Host is the guard; beyond it, the access token.
+  const loopbackOnly = isLoopback(bind);
+  if (!loopbackOnly && !options.accessToken) {
     throw new AgoraError(
       `serving on ${bind} makes the viewer reachable from other machines; give --token SECRET (or AGORA_TOKEN) so only people who have it get in`,
       { exitCode: 2 },
@@ -104,22 +113,37 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   };
 
   const checkHost = (request: IncomingMessage) => {
-    if (!isLoopback(bind)) return;
+    const given = request.headers.host;
+    const host = given === undefined ? null : parseHost(given);
+    if (host === null) {
+      if (given === undefined && !loopbackOnly) return;
+      throw new HttpError(400, 'the Host header must be a host name or address, optionally with a port');
+    }
     // A loopback server answers only to its own names, so another site cannot rebind a name to it.
-    const host = (request.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-    if (!LOOPBACK.has(host) && !host.startsWith('127.'))
-      throw new HttpError(421, `unexpected Host "${host}"`);
+    if (loopbackOnly && !isLoopback(host.hostname)) {
+      throw new HttpError(421, `this viewer answers to localhost and 127.0.0.1, not to "${host.hostname}"`);
+    }
+  };
+
+  const requestUrl = (request: IncomingMessage): URL => {
+    try {
+      // Only the path and query are read from it; the base is never shown.
+      return new URL(request.url ?? '/', 'http://viewer.invalid');
+    } catch {
+      throw new HttpError(400, 'the request target is not a path');
+    }
   };
 
   /** Non-loopback servers: every request needs the access token (a cookie once given in ?access=). */
   const checkAccess = (request: IncomingMessage, url: URL, response: ServerResponse): boolean => {
     const token = options.accessToken;
-    if (!token || isLoopback(bind)) return true;
+    if (!token || loopbackOnly) return true;
     const given = url.searchParams.get('access');
     if (given !== null && sameSecret(given, token)) {
       url.searchParams.delete('access');
       response.writeHead(303, {
-        location: `${url.pathname}${url.search}`,
+        // One leading slash: `//name/` would send the browser to another site.
+        location: `/${url.pathname.replace(/^\/+/, '')}${url.search}`,
         'set-cookie': `agora_access=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`,
       });
       response.end();
@@ -137,8 +161,12 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       throw new HttpError(403, 'missing or wrong page token: reload the page and try again');
     }
     const origin = request.headers.origin;
-    if (origin && origin !== `http://${request.headers.host}`) {
-      throw new HttpError(403, `requests from ${origin} are not accepted`);
+    if (origin) {
+      const from = originHost(origin);
+      const sameAsHost = origin.toLowerCase() === `http://${request.headers.host ?? ''}`.toLowerCase();
+      if (from === null || !sameAsHost || (loopbackOnly && !isLoopback(from.hostname))) {
+        throw new HttpError(403, `requests from ${origin} are not accepted`);
+      }
     }
   };
 
@@ -268,7 +296,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
 
   const routes = async (request: IncomingMessage, response: ServerResponse, url: URL) => {
     const method = request.method ?? 'GET';
-    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const parts = pathParts(url.pathname);
     const [first, second, third, fourth] = parts;
     const isApi = first === 'api';
 
@@ -443,20 +471,15 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     throw new HttpError(404, `nothing at ${url.pathname}`);
   };
 
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
-    const handle = async () => {
-      checkHost(request);
-      if (!checkAccess(request, url, response)) return;
-      await routes(request, response, url);
-    };
-    handle().catch((error: unknown) => {
-      const status = error instanceof HttpError ? error.status : 500;
-      const message =
-        error instanceof HttpError || error instanceof AgoraError
-          ? error.message
-          : `unexpected error: ${(error as Error).message}`;
-      if (status === 500) logger.error({ err: error, url: url.pathname }, 'request failed');
+  /** Answers a request that failed; whatever goes wrong here, the process goes on serving. */
+  const answerError = (request: IncomingMessage, response: ServerResponse, error: unknown) => {
+    const status = error instanceof HttpError ? error.status : 500;
+    const message =
+      error instanceof HttpError || error instanceof AgoraError
+        ? error.message
+        : `unexpected error: ${(error as Error)?.message ?? String(error)}`;
+    if (status >= 500) logger.error({ err: error, url: request.url }, 'request failed');
+    try {
       if (response.headersSent) {
         response.end();
         return;
@@ -465,6 +488,30 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       if (wantsHtml)
         sendHtml(response, status, page('Error', messagePage('Something went wrong', message), pageOptions));
       else sendJson(response, status, { error: message });
+    } catch (failure) {
+      logger.error({ err: failure, url: request.url }, 'could not answer a failed request');
+      response.destroy();
+    }
+  };
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    try {
+      checkHost(request);
+      const url = requestUrl(request);
+      if (!checkAccess(request, url, response)) return;
+      await routes(request, response, url);
+    } catch (error) {
+      answerError(request, response, error);
+    }
+  };
+
+  const server = createServer((request, response) => {
+    // A client that goes away mid-request must not become an unhandled 'error' event.
+    request.on('error', (error) => logger.debug({ err: error }, 'request stream failed'));
+    response.on('error', (error) => logger.debug({ err: error }, 'response stream failed'));
+    handle(request, response).catch((error: unknown) => {
+      logger.error({ err: error, url: request.url }, 'request handler failed');
+      response.destroy();
     });
   });
 

@@ -18,6 +18,11 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The command line that starts the CLI from the sources, for tests that launch it some other way. */
+export function agoraCommandLine(args: string[]): string[] {
+  return [process.execPath, '--import', tsxLoader, entry, ...args];
+}
+
 export function runAgora(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
@@ -32,7 +37,8 @@ export function startAgora(
 ): { child: ChildProcess; result: Promise<CliResult> } {
   let child: ChildProcess | undefined;
   const result = new Promise<CliResult>((resolve, reject) => {
-    child = spawn(process.execPath, ['--import', tsxLoader, entry, ...args], {
+    const [command = process.execPath, ...rest] = agoraCommandLine(args);
+    child = spawn(command, rest, {
       cwd: options.cwd ?? projectRoot,
       // An explicit host keeps tests away from any real Ollama on the machine.
       env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:1', ...options.env },

@@ -1,4 +1,5 @@
 /** The web viewer for a test: a real HTTP server on 127.0.0.1 whose debates run in real worker processes. */
+import { connect } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
 import { afterEach } from 'vitest';
@@ -112,3 +113,52 @@ export async function readStream(
 
 export const runEnded = (messages: StreamMessage[]) =>
   messages.some((message) => message.event === 'run-event' && message.data.type === 'run-end');
+
+export interface RawReply {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+/**
+ * One request written byte for byte over a socket, so the Host header and the request target can be
+ * anything a hostile client sends (fetch and node:http would refuse or rewrite some of them).
+ */
+export function rawRequest(
+  port: number,
+  request: {
+    method?: string;
+    target: string;
+    host: string | null;
+    headers?: Record<string, string>;
+    body?: string;
+  },
+): Promise<RawReply> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const lines = [
+      `${request.method ?? 'GET'} ${request.target} HTTP/1.1`,
+      ...(request.host === null ? [] : [`Host: ${request.host}`]),
+      ...Object.entries(request.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
+      ...(request.body === undefined ? [] : [`Content-Length: ${Buffer.byteLength(request.body)}`]),
+      'Connection: close',
+    ];
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer in 10 s')));
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1] ?? 0);
+      const split = received.indexOf('\r\n\r\n');
+      resolve({
+        status,
+        headers: split === -1 ? received : received.slice(0, split),
+        body: split === -1 ? '' : received.slice(split + 4),
+      });
+    });
+    socket.end(`${lines.join('\r\n')}\r\n\r\n${request.body ?? ''}`);
+  });
+}
