@@ -37,17 +37,21 @@ export async function mapConcurrentInOrder<T, R>(
   const done = new Array<{ result: R } | undefined>(items.length);
   let next = 0;
   let failed = false;
-  await mapConcurrent(items.map((item, index) => ({ item, index })), limit, async ({ item, index }) => {
-    try {
-      done[index] = { result: await produce(item) };
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-    while (!failed && next < items.length && done[next] !== undefined) {
-      const ready = done[next] as { result: R };
-      commit(ready.result, items[next] as T);
-      next += 1;
-    }
-  });
+  await mapConcurrent(
+    items.map((item, index) => ({ item, index })),
+    limit,
+    async ({ item, index }) => {
+      try {
+        done[index] = { result: await produce(item) };
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+      while (!failed && next < items.length && done[next] !== undefined) {
+        const ready = done[next] as { result: R };
+        commit(ready.result, items[next] as T);
+        next += 1;
+      }
+    },
+  );
 }

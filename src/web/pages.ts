@@ -38,7 +38,7 @@ export function runsRowsHtml(runs: RunListing[]): SafeHtml {
   if (runs.length === 0) return html`<tr><td colspan="6" class="muted">No runs yet.</td></tr>`;
   return html`${runs.map(
     (run) =>
-      html`<tr><td><a href="/runs/${encodeURIComponent(run.runId)}">${run.runId}</a></td><td>${run.format}</td><td><span class="status status-${run.status}">${run.status}</span></td><td>${run.topic}</td><td>${run.progress}</td><td>${run.stopReason}</td></tr>`,
+      html`<tr><td><a href="/runs/${encodeURIComponent(run.runId)}">${run.runId}</a></td><td>${run.format}</td><td><span class="status status-${run.status}">${run.status}</span>${run.failedSteps > 0 ? ` (${run.failedSteps} failed steps)` : ''}</td><td>${run.topic}</td><td>${run.progress}</td><td>${run.stopReason}</td></tr>`,
   )}`;
 }
 
@@ -49,7 +49,7 @@ export interface RunFilters {
 }
 
 export function runsPage(runs: RunListing[], filters: RunFilters, formats: string[]): SafeHtml {
-  const statuses = ['running', 'completed', 'stopped', 'failed', 'interrupted', 'damaged'];
+  const statuses = ['running', 'completed', 'degraded', 'stopped', 'failed', 'interrupted', 'damaged'];
   const option = (value: string, selected: string | undefined) =>
     html`<option value="${value}"${value === selected ? trusted(' selected') : ''}>${value || 'any'}</option>`;
   return html`<h1>Runs</h1>
@@ -67,7 +67,7 @@ export function runsPage(runs: RunListing[], filters: RunFilters, formats: strin
 export function controlsHtml(view: RunView): SafeHtml {
   const status = statusOf(view);
   const canStop = view.live;
-  const canResume = !view.live && view.progress !== null && status !== 'completed';
+  const canResume = !view.live && view.progress !== null && status !== 'completed' && status !== 'degraded';
   return html`<button type="button" data-action="stop"${canStop ? '' : trusted(' disabled')}>Stop</button>
 <button type="button" data-action="resume"${canResume ? '' : trusted(' disabled')}>Resume</button>
 <a class="button" href="/runs/${encodeURIComponent(view.runId)}/export" download="${view.runId}.html">Export HTML</a>`;

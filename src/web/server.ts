@@ -427,7 +427,8 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         const view = feed.view();
         if (!view.progress)
           throw new HttpError(409, 'this debate never started, so there is nothing to resume');
-        if (view.progress.status === 'completed') throw new HttpError(409, 'this debate is complete');
+        if (view.progress.status === 'completed' || view.progress.status === 'degraded')
+          throw new HttpError(409, 'this debate is complete');
         const logFile = workerLogFile(outDir, third, 'resume');
         const args = ['resume', third, '--out', outDir, '--host', options.ollamaHost, '--quiet'];
         const pid = options.launcher.launch(args, logFile);

@@ -168,12 +168,13 @@ describe('format: council', () => {
     expect(shapes[0]).toBe(shapes[1]);
   });
 
-  it('completes, degraded and visibly, when a role keeps failing', async () => {
+  it('ends degraded and visibly (exit 9) when a role fails in every round, within the failure limit', async () => {
     const server = await mock({ script: [{ match: { prompt: 'Your name: Critic' }, fault: 'error-500' }] });
-    const { file, out } = scenario();
+    const { file, out } = scenario({ reliability: { ...FAST, max_consecutive_failures: 4 } });
     const result = await runAgora(['run', file, '--host', server.url, '--out', out]);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(9);
     expect(result.stdout).toMatch(/Degraded: Critic in round-1, Critic in round-2, Critic in round-3/);
+    expect(result.stdout).toMatch(/Degraded: 3 failed steps stand in this record/);
     const runDir = onlyRunDir(out);
     const transcript = JSON.parse(readFileSync(path.join(runDir, 'transcript.json'), 'utf8')) as {
       degraded: Array<{ role: string }>;

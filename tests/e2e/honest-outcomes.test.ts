@@ -401,3 +401,42 @@ describe('order and time limits', () => {
     expect(Date.now() - started).toBeLessThan(60_000);
   });
 });
+
+describe('every format keeps its prompts within the context window', () => {
+  const SMALL: Record<string, Json> = {
+    formal: { model_options: { temperature: 0.7, max_tokens: 400, context_window: 2048 } },
+    duel: { max_rounds: 4, model_options: { temperature: 0.7, context_window: 2048 } },
+    critique: {
+      rounds: 3,
+      include_full_history: true,
+      max_tokens: 500,
+      judge_max_tokens: 500,
+      model_options: { temperature: 0.5, context_window: 2048 },
+    },
+    // The Judge's decision, a long JSON object, needs its default 900 tokens.
+    council: {
+      max_tokens: 500,
+      model_options: { temperature: 0.5, context_window: 2560 },
+    },
+  };
+  it.each(Object.keys(SMALL))(
+    '%s: a debate longer than a small context window never sends a prompt that does not fit',
+    async (format) => {
+      // Long answers fill the history quickly; judges and roles still get valid JSON from the simulator.
+      const long = 'Evidence from the trial cities keeps pointing the same way, and costs stay low. '.repeat(
+        30,
+      );
+      const server = await mock({ script: [{ match: { text: 'words' }, reply: long }] });
+      const scenario = scenarioFile((SCENARIOS[format] as (extra?: Json) => Json)(SMALL[format]));
+      const result = await run(scenario.file, server, scenario.out, '--quiet');
+      const runDir = onlyRunDir(scenario.out);
+      // A real Ollama refuses (truncate: false) a prompt over num_ctx, as the simulator does with a 400.
+      expect(readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')).not.toMatch(
+        /exceeds the context length/,
+      );
+      expect(result.code).toBe(0);
+      const bodies = chats(server).map((request) => JSON.stringify(request.body));
+      expect(bodies.some((body) => body.includes("omitted to fit the model's context window"))).toBe(true);
+    },
+  );
+});

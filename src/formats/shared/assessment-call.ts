@@ -2,8 +2,10 @@
  * A judge's structured answer for the formal and duel formats: sent with a JSON-schema `format`,
  * validated with zod, repaired once, and otherwise recorded as an abstention.
  */
+
 import type { z } from 'zod';
 import { promptChars } from '../../agents/prompts.js';
+import { fitToWindow } from '../../context/fit-window.js';
 import type { AssessmentEvent } from '../../core/events.js';
 import type { StepContext } from '../../core/format.js';
 import type { ChatMessage } from '../../llm/provider.js';
@@ -29,9 +31,17 @@ export interface AssessmentRequest<T extends Record<string, unknown>> {
 }
 
 export async function produceAssessment<T extends Record<string, unknown>>(
-  request: AssessmentRequest<T>,
+  asked: AssessmentRequest<T>,
   context: StepContext,
 ): Promise<Omit<AssessmentEvent, 'seq' | 'at'>> {
+  const request = {
+    ...asked,
+    messages: fitToWindow(asked.messages, {
+      contextWindow: asked.contextWindow,
+      maxTokens: asked.maxTokens,
+      what: `${asked.judge} (${asked.phase})`,
+    }).messages,
+  };
   const started = context.clock.monotonicMs();
   let attempts = 0;
   let promptTokens = 0;

@@ -4,7 +4,9 @@
  * regeneration, then kept and flagged). A statement whose every attempt failed becomes a marked
  * emergency response.
  */
+
 import { promptChars } from '../../agents/prompts.js';
+import { fitToWindow } from '../../context/fit-window.js';
 import type { StatementEvent } from '../../core/events.js';
 import type { StepContext } from '../../core/format.js';
 import type { ChatMessage } from '../../llm/provider.js';
@@ -57,9 +59,17 @@ export function emergencyText(speaker: string, reason: string): string {
 }
 
 export async function produceStatement(
-  request: StatementRequest,
+  asked: StatementRequest,
   context: StepContext,
 ): Promise<Omit<StatementEvent, 'seq' | 'at'>> {
+  const request = {
+    ...asked,
+    messages: fitToWindow(asked.messages, {
+      contextWindow: asked.contextWindow,
+      maxTokens: asked.maxTokens,
+      what: `${asked.speaker}'s ${asked.phase}`,
+    }).messages,
+  };
   context.notify({
     type: 'turn-start',
     round: request.round,
