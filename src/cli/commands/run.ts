@@ -14,7 +14,7 @@ import { UsageError } from '../../core/errors.js';
 import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { isRunId } from '../../store/run-id.js';
 import type { CliIo } from '../io.js';
-import { integerFlag, numberFlag, parseCommand } from '../parse.js';
+import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { type DebateFlags, runDebate } from '../run-debate.js';
 import { applyOverrides } from '../scenario-overrides.js';
 
@@ -152,13 +152,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
 /** The flags every debate-running command shares, read once. */
 export function debateFlags(values: DebateValues, io: CliIo): DebateFlags {
-  const timeoutSeconds = numberFlag('timeout', values.timeout, 1);
+  const requestTimeoutMs = timeoutFlag(values.timeout);
   return {
     out: path.resolve(io.cwd, values.out ?? 'transcripts'),
     quiet: values.quiet ?? false,
     json: values.json ?? false,
     verbose: values.verbose ?? false,
-    ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
     ...(values.output ? { output: path.resolve(io.cwd, values.output) } : {}),
   };
 }

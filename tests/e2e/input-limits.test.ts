@@ -1,0 +1,34 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { runAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers } from '../helpers/mock-servers.js';
+import { testScenario } from '../helpers/scenario.js';
+import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
+
+const mock = useMockServers();
+const QUICK = { timeoutMs: 30_000 };
+
+describe('limits on what a run reads and waits for', () => {
+  it('runs with fractional request timeouts from the scenario and from --timeout', async () => {
+    const server = await mock();
+    const dir = tempDir();
+    const file = path.join(dir, 'scenario.yaml');
+    const data = testScenario({ rounds: 1 });
+    writeFileSync(file, stringify({ ...data, reliability: { request_timeout_seconds: 1.0005 } }));
+    const fromFile = await runAgora(
+      ['run', file, '--host', server.url, '--out', path.join(dir, 'a'), '--quiet'],
+      QUICK,
+    );
+    expect(fromFile.stderr).not.toMatch(/RangeError/);
+    expect(fromFile.code).toBe(0);
+    const fromFlag = await runAgora(
+      ['run', file, '--host', server.url, '--out', path.join(dir, 'b'), '--quiet', '--timeout', '2.5005'],
+      QUICK,
+    );
+    expect(fromFlag.stderr).not.toMatch(/RangeError/);
+    expect(fromFlag.code).toBe(0);
+    expect(readEvents(onlyRunDir(path.join(dir, 'b'))).at(-1)).toMatchObject({ type: 'run-end' });
+  });
+});
