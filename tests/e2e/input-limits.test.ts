@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -30,5 +31,23 @@ describe('limits on what a run reads and waits for', () => {
     expect(fromFlag.stderr).not.toMatch(/RangeError/);
     expect(fromFlag.code).toBe(0);
     expect(readEvents(onlyRunDir(path.join(dir, 'b'))).at(-1)).toMatchObject({ type: 'run-end' });
+  });
+
+  it('refuses a --problem-file that is a device, a named pipe or too large, naming the file', async () => {
+    const dir = tempDir();
+    const pipe = path.join(dir, 'problem.md');
+    execFileSync('mkfifo', [pipe]);
+    const large = path.join(dir, 'large.md');
+    writeFileSync(large, 'Design a queue. '.repeat(20_000));
+    for (const [file, message] of [
+      ['/dev/zero', /is not a regular file \(it is a character device\)/],
+      [pipe, /is not a regular file \(it is a named pipe\)/],
+      [large, /is 320000 bytes, above the 262144-byte limit for a problem file/],
+    ] as const) {
+      const result = await runAgora(['run', '--format', 'critique', '--problem-file', file], QUICK);
+      expect(result.code).toBe(3);
+      expect(result.stderr).toContain(file);
+      expect(result.stderr).toMatch(message);
+    }
   });
 });
