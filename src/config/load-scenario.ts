@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { resolveRolePrompt } from '../agents/role-prompts.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { checkBackgroundFits } from './background-fit.js';
 import { formatFieldPath } from './field-path.js';
 import { readTextFile } from './read-text-file.js';
 import type { ContextFile, Scenario } from './scenario.js';
@@ -57,6 +58,9 @@ export async function parseScenario(text: string, absolute: string, shown = abso
       })),
     );
   }
+  if (source.expansionError) {
+    throw new ConfigError([{ file: shown, path: '', ...source.expansionError }]);
+  }
   if (source.data === null || typeof source.data !== 'object' || Array.isArray(source.data)) {
     throw new ConfigError([
       {
@@ -95,6 +99,8 @@ export async function parseScenario(text: string, absolute: string, shown = abso
   const problems = rules.problems.map(toIssue);
   const { files, issues: fileIssues } = await readContextFiles(parsed.data, absolute, shown, source);
   problems.push(...fileIssues);
+  const tooLong = checkBackgroundFits(parsed.data, files);
+  if (tooLong) problems.push(toIssue(tooLong));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const warnings = rules.warnings.map(toIssue);

@@ -28,6 +28,12 @@ function expectConfigError(result: { code: number | null; stderr: string }, file
   expect(result.stderr).not.toMatch(/\n\s+at .+\(.*:\d+:\d+\)/); // no stack trace
 }
 
+/** YAML text of a valid scenario with `knowledge` lines added under background.knowledge. */
+function scenarioWithKnowledge(knowledge: string[]): string {
+  const text = stringify(testScenario({ extra: { background: { knowledge: {} } } }));
+  return text.replace('knowledge: {}', `knowledge:\n${knowledge.map((line) => `    ${line}`).join('\n')}`);
+}
+
 describe.concurrent('scenario files that are not plain, small YAML', () => {
   it('refuses a character device such as /dev/zero without reading it', async () => {
     const result = await runAgora(['validate', '/dev/zero'], QUICK);
@@ -57,5 +63,54 @@ describe.concurrent('scenario files that are not plain, small YAML', () => {
     // /dev/zero lies outside the scenario's folder; that refusal comes first and is enough.
     expect(result.stderr).toMatch(/background\.files\[1\]: context file "\/dev\/zero" is outside/);
     expect(result.stderr).toMatch(/background\.files\[2\]: context file "huge\.md" is 262145 bytes, above/);
+  });
+
+  it('refuses aliases that expand one large anchor many times', async () => {
+    const big = 'a'.repeat(900 * 1024);
+    const many = scenarioWithKnowledge([
+      `big: &big "${big}"`,
+      ...Array.from({ length: 99 }, (_, index) => `copy_${index}: *big`),
+    ]);
+    const file = write('aliases.yaml', many);
+    const result = await runAgora(['validate', file], QUICK);
+    expectConfigError(result, file);
+    expect(result.stderr).toMatch(/aliases\.yaml:\d+:\d+: YAML aliases expand too much/);
+
+    // Few aliases, but the expanded document is far larger than any scenario needs.
+    const few = write('few.yaml', scenarioWithKnowledge([`big: &big "${big}"`, 'again: *big', 'more: *big']));
+    const refused = await runAgora(['validate', few], QUICK);
+    expectConfigError(refused, few);
+    expect(refused.stderr).toMatch(/few\.yaml:\d+:\d+: with its YAML aliases expanded the scenario is over/);
+  });
+
+  it('reports a "billion laughs" document as a configuration error naming the file and line', async () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 9; level += 1) {
+      const name = String.fromCharCode(97 + level);
+      const previous = String.fromCharCode(96 + level);
+      lines.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    const file = write('laughs.yaml', scenarioWithKnowledge(lines));
+    const result = await runAgora(['validate', file], QUICK);
+    expectConfigError(result, file);
+    expect(result.stderr).toMatch(/laughs\.yaml:\d+:\d+: YAML aliases expand too much/);
+
+    const unresolved = write('unresolved.yaml', 'topic: *nowhere\n');
+    const missing = await runAgora(['validate', unresolved], QUICK);
+    expectConfigError(missing, unresolved);
+    expect(missing.stderr).toMatch(/unresolved\.yaml:1:8: YAML alias error: Unresolved alias/);
+  });
+
+  it('refuses background text that cannot fit the model context window, naming the fix', async () => {
+    const file = write(
+      'long.yaml',
+      scenarioWithKnowledge([`history: "${'The city council met again. '.repeat(1500)}"`]),
+    );
+    const result = await runAgora(['validate', file], QUICK);
+    expectConfigError(result, file);
+    expect(result.stderr).toMatch(
+      /background: the topic, the background knowledge and context files come to about \d+ tokens, more than the 6912 a prompt can hold \(model_options\.context_window 8192, minus model_options\.max_tokens 1024/,
+    );
+    expect(result.stderr).toMatch(/raise model_options\.context_window/);
   });
 });
