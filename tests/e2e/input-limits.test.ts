@@ -50,4 +50,17 @@ describe('limits on what a run reads and waits for', () => {
       expect(result.stderr).toMatch(message);
     }
   });
+
+  it('refuses a topic from the command line that cannot fit the context window', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'scenario.yaml');
+    writeFileSync(file, stringify(testScenario()));
+    const problem = path.join(dir, 'problem.md');
+    writeFileSync(problem, 'Should the ring road be closed to lorries at night? '.repeat(1000));
+    const result = await runAgora(['run', file, '--problem-file', problem], QUICK);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /--topic or --problem-file: the topic, the background knowledge and context files come to about \d+ tokens, more than the 6912/,
+    );
+  });
 });
