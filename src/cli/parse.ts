@@ -1,5 +1,6 @@
 /** Small helpers over node:util parseArgs that turn bad flags into UsageErrors. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { TIMEOUT_SECONDS, timeoutMilliseconds } from '../config/timeout-seconds.js';
 import { UsageError } from '../core/errors.js';
 
 export function parseCommand<T extends NonNullable<ParseArgsConfig['options']>>(
@@ -36,4 +37,16 @@ export function numberFlag(name: string, value: string | undefined, minimum = 0)
     throw new UsageError(`--${name} must be a number of at least ${minimum}, got "${value}"`);
   }
   return number;
+}
+
+/** `--timeout SECONDS` as whole milliseconds, in the range a scenario's time limits allow. */
+export function timeoutFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = value.trim() === '' ? Number.NaN : Number(value);
+  if (!(seconds >= TIMEOUT_SECONDS.min && seconds <= TIMEOUT_SECONDS.max)) {
+    throw new UsageError(
+      `--timeout must be a number of seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max}, got "${value}"`,
+    );
+  }
+  return timeoutMilliseconds(seconds);
 }

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Scenario } from '../config/scenario.js';
 import { stopConditionsText } from '../config/stop-conditions-text.js';
+import { timeoutMilliseconds } from '../config/timeout-seconds.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { formatNamed } from '../formats/index.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
@@ -50,7 +51,8 @@ export async function runDebate(
 ): Promise<number> {
   const format = resume?.loaded.format ?? formatNamed(requested.format);
   if (!format) throw new AgoraError(`unknown format "${requested.format}"`, { exitCode: ExitCode.config });
-  const requestTimeoutMs = flags.requestTimeoutMs ?? requested.reliability.request_timeout_seconds * 1000;
+  const requestTimeoutMs =
+    flags.requestTimeoutMs ?? timeoutMilliseconds(requested.reliability.request_timeout_seconds);
   // Nothing is written before the server and every model have been checked.
   const checker = new OllamaProvider({ host, requestTimeoutMs });
   await checkServer(checker);

@@ -1,4 +1,5 @@
 /** Command-line overrides of a scenario (--seed, --rounds, --topic), checked like the file itself. */
+import { checkBackgroundFits } from '../config/background-fit.js';
 import type { Scenario } from '../config/scenario.js';
 import { UsageError } from '../core/errors.js';
 
@@ -11,6 +12,9 @@ export function applyOverrides(
   if (overrides.topic !== undefined) {
     if (overrides.topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
     result = { ...result, topic: overrides.topic.trim() };
+    // The file's own topic was checked when it was loaded; the new one travels with every call too.
+    const tooLong = checkBackgroundFits(result, result.contextFiles);
+    if (tooLong) throw new UsageError(`--topic or --problem-file: ${tooLong.message}`);
   }
   if (overrides.rounds !== undefined) {
     if (result.format === 'knockout')

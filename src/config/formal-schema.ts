@@ -9,9 +9,9 @@ import {
   DEFAULT_CRITERIA,
   nonBlank,
   positiveInteger,
-  positiveNumber,
   temperatureSchema,
 } from './schema-parts.js';
+import { timeoutSecondsSchema } from './timeout-seconds.js';
 
 const debaterSchema = z.strictObject({
   name: nonBlank('the name shown in transcripts'),
@@ -46,7 +46,9 @@ export const formalSchema = z
       .default({ temperature: 0.7, max_tokens: 500, context_window: 8192 }),
     statements: z
       .strictObject({
-        time_limit_seconds: positiveNumber.default(180).describe('Wall time allowed for one model call.'),
+        time_limit_seconds: timeoutSecondsSchema
+          .default(180)
+          .describe('Wall time allowed for one model call, in seconds (1 to 86400).'),
         word_limit: positiveInteger.optional().describe('Most words one statement may have.'),
         word_limit_mode: z
           .enum(['truncate', 'regenerate'], { error: 'must be "truncate" or "regenerate"' })

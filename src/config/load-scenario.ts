@@ -2,12 +2,14 @@
  * Reads a scenario file: size and encoding checks, YAML with positions, the strict schema, the
  * cross-field rules and the context files. Reports every problem at once as a ConfigError.
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { resolveRolePrompt } from '../agents/role-prompts.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { checkBackgroundFits } from './background-fit.js';
 import { formatFieldPath } from './field-path.js';
+import { readTextFile } from './read-text-file.js';
 import type { ContextFile, Scenario } from './scenario.js';
 import { checkScenarioRules } from './scenario-rules.js';
 import { FORMAT_NAMES, FORMAT_SCHEMAS, type FormatName, type ScenarioFile } from './scenario-schema.js';
@@ -18,6 +20,8 @@ import { parseYamlSource, type YamlSource } from './yaml-source.js';
 export const MAX_SCENARIO_BYTES = 1024 * 1024;
 /** One context file may be at most this large; larger ones would not fit a model's context anyway. */
 export const MAX_CONTEXT_FILE_BYTES = 256 * 1024;
+/** A role's prompt file: a page of instructions, so the context file limit is plenty. */
+const MAX_PROMPT_FILE_BYTES = MAX_CONTEXT_FILE_BYTES;
 
 export async function loadScenario(file: string): Promise<Scenario> {
   const absolute = path.resolve(file);
@@ -26,34 +30,18 @@ export async function loadScenario(file: string): Promise<Scenario> {
 }
 
 async function readScenarioText(absolute: string, shown: string): Promise<string> {
-  const fail = (message: string): never => {
-    throw new ConfigError([{ file: shown, path: '', message }]);
+  const result = await readTextFile(absolute, MAX_SCENARIO_BYTES);
+  if ('text' in result) return result.text;
+  const { reason, message } = result.refusal;
+  const explained: Record<typeof reason, string> = {
+    missing: 'file not found; check the path (scenarios live in scenarios/, e.g. scenarios/abortion.yaml)',
+    folder: 'is a folder, not a scenario file; name a .yaml file inside it',
+    'not-regular': `${message}; a scenario is a YAML file on disk`,
+    'too-large': `${message} for a scenario; put long background material in context files`,
+    unreadable: message,
+    binary: 'is not a text file (it contains binary data); a scenario is a YAML file',
   };
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(absolute);
-  } catch {
-    return fail(
-      'file not found; check the path (scenarios live in scenarios/, e.g. scenarios/abortion.yaml)',
-    );
-  }
-  if (info.isDirectory()) return fail('is a folder, not a scenario file; name a .yaml file inside it');
-  if (info.size > MAX_SCENARIO_BYTES) {
-    return fail(
-      `is ${info.size} bytes, above the ${MAX_SCENARIO_BYTES}-byte limit for a scenario; put long background material in context files`,
-    );
-  }
-  let buffer: Buffer;
-  try {
-    buffer = await readFile(absolute);
-  } catch (error) {
-    return fail(
-      `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}); check its permissions`,
-    );
-  }
-  if (buffer.includes(0))
-    return fail('is not a text file (it contains binary data); a scenario is a YAML file');
-  return buffer.toString('utf8');
+  throw new ConfigError([{ file: shown, path: '', message: explained[reason] }]);
 }
 
 /** Validates scenario text; `absolute` anchors context files, `shown` is the name used in messages. */
@@ -69,6 +57,9 @@ export async function parseScenario(text: string, absolute: string, shown = abso
         message: `YAML syntax error: ${error.message}`,
       })),
     );
+  }
+  if (source.expansionError) {
+    throw new ConfigError([{ file: shown, path: '', ...source.expansionError }]);
   }
   if (source.data === null || typeof source.data !== 'object' || Array.isArray(source.data)) {
     throw new ConfigError([
@@ -108,6 +99,8 @@ export async function parseScenario(text: string, absolute: string, shown = abso
   const problems = rules.problems.map(toIssue);
   const { files, issues: fileIssues } = await readContextFiles(parsed.data, absolute, shown, source);
   problems.push(...fileIssues);
+  const tooLong = checkBackgroundFits(parsed.data, files);
+  if (tooLong) problems.push(toIssue(tooLong));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const warnings = rules.warnings.map(toIssue);
@@ -215,29 +208,12 @@ async function readContextFiles(
       problem(`context file "${relative}" is outside the scenario's folder; copy it next to the scenario`);
       continue;
     }
-    try {
-      const info = await stat(realTarget);
-      if (!info.isFile()) {
-        problem(`context file "${relative}" is not a regular file`);
-        continue;
-      }
-      if (info.size > MAX_CONTEXT_FILE_BYTES) {
-        problem(
-          `context file "${relative}" is ${info.size} bytes, above the ${MAX_CONTEXT_FILE_BYTES}-byte limit`,
-        );
-        continue;
-      }
-      const content = await readFile(realTarget, 'utf8');
-      if (content.includes('\u0000')) {
-        problem(`context file "${relative}" is not a text file`);
-        continue;
-      }
-      files.push({ path: relative, content });
-    } catch (error) {
-      problem(
-        `context file "${relative}" cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      );
+    const result = await readTextFile(realTarget, MAX_CONTEXT_FILE_BYTES);
+    if ('refusal' in result) {
+      problem(`context file "${relative}" ${result.refusal.message}`);
+      continue;
     }
+    files.push({ path: relative, content: result.text });
   }
   return { files, issues };
 }
@@ -249,8 +225,8 @@ async function readInsideFolder(scenarioFile: string, relative: string): Promise
     const target = await realpath(path.resolve(folder, relative));
     const inside = path.relative(await realpath(folder), target);
     if (inside.startsWith('..') || path.isAbsolute(inside)) return null;
-    if (!(await stat(target)).isFile()) return null;
-    return await readFile(target, 'utf8');
+    const result = await readTextFile(target, MAX_PROMPT_FILE_BYTES);
+    return 'text' in result ? result.text : null;
   } catch {
     return null;
   }

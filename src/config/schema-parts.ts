@@ -1,5 +1,6 @@
 /** Pieces every format's scenario schema shares: number types, criteria, background, stop, reliability. */
 import { z } from 'zod';
+import { timeoutSecondsSchema } from './timeout-seconds.js';
 
 export const positiveNumber = z
   .number({ error: 'must be a number' })
@@ -153,7 +154,9 @@ export function commonFields(topicHint: string, stopDefaults: StopDefaults = STO
           .default(1000)
           .describe('First retry delay; doubles each retry, with jitter.'),
         max_backoff_ms: nonNegativeInteger.default(15000),
-        request_timeout_seconds: positiveNumber.default(600).describe('Upper bound for one model call.'),
+        request_timeout_seconds: timeoutSecondsSchema
+          .default(600)
+          .describe('Upper bound for one model call, in seconds (1 to 86400).'),
         max_consecutive_failures: positiveInteger
           .default(3)
           .describe(

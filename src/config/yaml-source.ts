@@ -1,5 +1,5 @@
 /** YAML parsing that remembers where every value came from, so errors can name a line and column. */
-import { type Document, isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
+import { type Document, isMap, isScalar, LineCounter, type Node, parseDocument, visit } from 'yaml';
 
 export interface SourcePosition {
   line: number;
@@ -11,6 +11,43 @@ export interface YamlSource {
   /** Position of the value at `path`, falling back to its nearest parent that exists. */
   positionOf(path: ReadonlyArray<PropertyKey>, options?: { key?: string }): SourcePosition | undefined;
   syntaxErrors: Array<{ message: string; line?: number; column?: number }>;
+  /** Set when aliases (`*name`) would expand the document beyond what a scenario can need. */
+  expansionError?: { message: string; line?: number; column?: number };
+}
+
+/**
+ * Alias expansions allowed, as the `yaml` package counts them (an alias of an alias counts as
+ * the product of both). Shared settings for a dozen agents need far fewer; a "billion laughs"
+ * document needs far more.
+ */
+const MAX_ALIAS_COUNT = 50;
+/**
+ * Largest a scenario may be, in characters, once its aliases are expanded: twice the file limit.
+ * An alias copies its anchor into the event log and into every prompt that holds it.
+ */
+export const MAX_EXPANDED_CHARS = 2 * 1024 * 1024;
+
+/** Whether `value` written out as JSON would be longer than `limit`; stops counting once it is. */
+function expandsBeyond(value: unknown, limit: number): boolean {
+  let size = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') size += item.length + 2;
+    else if (Array.isArray(item)) {
+      size += item.length + 2;
+      if (size <= limit) pending.push(...item);
+    } else if (item !== null && typeof item === 'object') {
+      const entries = Object.entries(item);
+      for (const [key, entry] of entries) {
+        size += key.length + 4;
+        if (size > limit) break;
+        pending.push(entry);
+      }
+    } else size += String(item).length;
+    if (size > limit) return true;
+  }
+  return false;
 }
 
 export function parseYamlSource(text: string): YamlSource {
@@ -25,9 +62,38 @@ export function parseYamlSource(text: string): YamlSource {
     const position = lineCounter.linePos(offset);
     return { line: position.line, column: position.col };
   };
+  let data: unknown;
+  let expansionError: YamlSource['expansionError'];
+  if (syntaxErrors.length === 0) {
+    let firstAlias: SourcePosition | undefined;
+    visit(document, {
+      Alias(_, node) {
+        if (node.range) firstAlias = toPosition(node.range[0]);
+        return visit.BREAK;
+      },
+    });
+    try {
+      data = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+      if (expandsBeyond(data, MAX_EXPANDED_CHARS)) {
+        data = undefined;
+        expansionError = {
+          message: `with its YAML aliases expanded the scenario is over ${MAX_EXPANDED_CHARS} characters, the limit; write long text once instead of repeating it through aliases (*name)`,
+          ...firstAlias,
+        };
+      }
+    } catch (error) {
+      // The yaml package throws a ReferenceError when aliases multiply past maxAliasCount.
+      if (!(error instanceof ReferenceError)) throw error;
+      const message = /excessive alias/i.test(error.message)
+        ? `YAML aliases expand too much; a scenario may use at most ${MAX_ALIAS_COUNT} alias expansions (*name), counting nested ones`
+        : `YAML alias error: ${error.message}`;
+      expansionError = { message, ...firstAlias };
+    }
+  }
   return {
-    data: syntaxErrors.length > 0 ? undefined : document.toJS({ maxAliasCount: 100 }),
+    data,
     syntaxErrors,
+    ...(expansionError ? { expansionError } : {}),
     positionOf(path, options = {}) {
       for (let length = path.length; length >= 0; length -= 1) {
         const node = document.getIn(path.slice(0, length) as unknown[], true) as Node | undefined;

@@ -13,7 +13,7 @@ import { normalizeOllamaHost, resolveOllamaHost } from '../../llm/ollama-host.js
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import { writeFileAtomic } from '../../store/write-files.js';
 import type { CliIo } from '../io.js';
-import { integerFlag, numberFlag, parseCommand } from '../parse.js';
+import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { checkServer, preflight } from '../preflight.js';
 import { prepareScenario } from '../prepare-scenario.js';
 import { renderTable } from '../table-output.js';
@@ -39,7 +39,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
   const concurrency = integerFlag('concurrency', values.concurrency, 1) ?? 2;
   const perHost = integerFlag('parallel', values.parallel, 1) ?? 1;
-  const timeoutSeconds = numberFlag('timeout', values.timeout, 1);
+  const requestTimeoutMs = timeoutFlag(values.timeout);
   const plan: BatchPlan = await buildPlan({
     files: expandScenarioPaths(positionals, io.cwd),
     seeds,
@@ -50,8 +50,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     ? values.host.map((host) => normalizeOllamaHost(host))
     : [resolveOllamaHost({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST })];
   const providers = hosts.map(
-    (host) =>
-      new OllamaProvider({ host, ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}) }),
+    (host) => new OllamaProvider({ host, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) }),
   );
   // Every host must answer and have every model before the first debate starts.
   for (const provider of providers) {

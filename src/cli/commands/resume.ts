@@ -7,7 +7,7 @@ import { loadRun } from '../../manager/debate-manager.js';
 import { acquireRunLock } from '../../store/run-lock.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
-import { numberFlag, parseCommand } from '../parse.js';
+import { parseCommand, timeoutFlag } from '../parse.js';
 import { runDebate } from '../run-debate.js';
 import { startDemoServer } from './demo.js';
 
@@ -42,7 +42,7 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
       resolveOllamaHost({ flag: values.host, scenario: scenario.ollama.host, env: io.env.OLLAMA_HOST });
     if (simulator && !values.json)
       io.stdout.write(`Demo: resuming on Agora's built-in Ollama simulator at ${simulator.url}.\n`);
-    const timeoutSeconds = numberFlag('timeout', values.timeout, 1);
+    const requestTimeoutMs = timeoutFlag(values.timeout);
     try {
       return await runDebate(
         scenario,
@@ -52,7 +52,7 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
           quiet: values.quiet ?? false,
           json: values.json ?? false,
           verbose: values.verbose ?? false,
-          ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
+          ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
         },
         io,
         { loaded, lockHeld: true },

@@ -2,19 +2,19 @@
  * `agora run <scenario.yaml>` (also `npm run debate -- <scenario.yaml>`): one debate. Without a
  * file, `--format NAME --topic "..."` runs that format with its defaults.
  */
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { BUILT_IN_ROLE_PROMPTS } from '../../agents/role-prompts.js';
 import { applyLineup, parseLineup } from '../../batch/batch-plan.js';
 import { defaultScenario } from '../../config/default-scenario.js';
 import { loadScenario } from '../../config/load-scenario.js';
+import { readTextFile } from '../../config/read-text-file.js';
 import type { Scenario } from '../../config/scenario.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
-import { UsageError } from '../../core/errors.js';
+import { ConfigError, UsageError } from '../../core/errors.js';
 import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { isRunId } from '../../store/run-id.js';
 import type { CliIo } from '../io.js';
-import { integerFlag, numberFlag, parseCommand } from '../parse.js';
+import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { type DebateFlags, runDebate } from '../run-debate.js';
 import { applyOverrides } from '../scenario-overrides.js';
 
@@ -89,17 +89,25 @@ export async function scenarioFromArguments(
   return values.agents ? filterAgents(overridden, values.agents, io) : overridden;
 }
 
-/** `--problem-file`: the problem (topic) from a file; a missing, folder or empty file is refused. */
+/** A problem statement is a page or two of text; a larger one could not fit a model's prompt. */
+const MAX_PROBLEM_FILE_BYTES = 256 * 1024;
+
+/**
+ * `--problem-file`: the problem (topic) from a file. A missing, folder or empty file is a usage
+ * mistake; a device, a pipe, binary data or an oversized file is refused as configuration.
+ */
 async function readProblemFile(file: string, io: CliIo): Promise<string> {
-  const absolute = path.resolve(io.cwd, file);
-  let info: Awaited<ReturnType<typeof stat>>;
-  try {
-    info = await stat(absolute);
-  } catch {
-    throw new UsageError(`--problem-file: ${file} does not exist`);
+  const result = await readTextFile(path.resolve(io.cwd, file), MAX_PROBLEM_FILE_BYTES);
+  if ('refusal' in result) {
+    const { reason, message } = result.refusal;
+    if (reason === 'missing') throw new UsageError(`--problem-file: ${file} does not exist`);
+    if (reason === 'folder') throw new UsageError(`--problem-file: ${file} is a folder; name a text file`);
+    const limit = reason === 'too-large' ? ' for a problem file' : '';
+    throw new ConfigError([
+      { file, path: '', message: `${message}${limit}; --problem-file takes a text file of the problem` },
+    ]);
   }
-  if (info.isDirectory()) throw new UsageError(`--problem-file: ${file} is a folder; name a text file`);
-  const text = (await readFile(absolute, 'utf8')).trim();
+  const text = result.text.trim();
   if (text === '') throw new UsageError(`--problem-file: ${file} is empty`);
   return text;
 }
@@ -152,13 +160,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
 /** The flags every debate-running command shares, read once. */
 export function debateFlags(values: DebateValues, io: CliIo): DebateFlags {
-  const timeoutSeconds = numberFlag('timeout', values.timeout, 1);
+  const requestTimeoutMs = timeoutFlag(values.timeout);
   return {
     out: path.resolve(io.cwd, values.out ?? 'transcripts'),
     quiet: values.quiet ?? false,
     json: values.json ?? false,
     verbose: values.verbose ?? false,
-    ...(timeoutSeconds ? { requestTimeoutMs: timeoutSeconds * 1000 } : {}),
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
     ...(values.output ? { output: path.resolve(io.cwd, values.output) } : {}),
   };
 }

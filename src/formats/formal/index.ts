@@ -4,6 +4,7 @@
  */
 import Table from 'cli-table3';
 import { z } from 'zod';
+import { timeoutMilliseconds } from '../../config/timeout-seconds.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
@@ -113,7 +114,7 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
         seed: scenario.seed,
         messages: statementMessages(state, step, maxTokens),
         policy,
-        timeoutMs: settings.time_limit_seconds * 1000,
+        timeoutMs: timeoutMilliseconds(settings.time_limit_seconds),
         ...(speaking && settings.word_limit
           ? { wordLimit: { limit: settings.word_limit, mode: settings.word_limit_mode } }
           : {}),
