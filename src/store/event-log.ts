@@ -76,7 +76,7 @@ export function readEventLog(file: string): ReadLogResult {
 
 /** Cuts a torn last line off the file, so that appending starts on a clean line. */
 export function dropTornTail(file: string): void {
-  const text = readFileSync(file, 'utf8');
+  const text = guardStorage(file, 'read', () => readFileSync(file, 'utf8'));
   const end = text.lastIndexOf('\n') + 1;
   guardStorage(file, 'repair', () => truncateSync(file, Buffer.byteLength(text.slice(0, end))));
 }
@@ -124,7 +124,7 @@ export class EventLog {
       file,
       'open',
       () => openSync(file, existing === 0 ? 'a+' : 'a'),
-      existing === 0 ? adviceAfter(path.dirname(file), false) : adviceAfter(path.dirname(file), true),
+      adviceAfter(path.dirname(file), existing > 0),
     );
     if (existing === 0) {
       try {
