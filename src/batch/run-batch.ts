@@ -3,6 +3,7 @@
  * finished debates are skipped and interrupted ones resumed when the same batch runs again; a
  * failing debate is recorded and the others go on.
  */
+
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { systemClock } from '../core/clock.js';
@@ -18,6 +19,7 @@ import {
   indexRuns,
 } from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
+import { inspectRunFolder } from '../store/run-folder.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import type { BatchItem, BatchPlan } from './batch-plan.js';
@@ -85,7 +87,18 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
       : '',
   };
   const runDir = path.join(options.outDir, item.runId);
-  const existing = existsSync(path.join(runDir, 'events.jsonl'));
+  const folder = inspectRunFolder(runDir);
+  // A damaged folder (its log lost) is reported, never run over; a run that never started begins again.
+  if (folder.kind === 'damaged' || folder.kind === 'other') {
+    return {
+      ...base,
+      outcome: 'failed',
+      stopReason: 'error',
+      error: `${runDir} ${folder.kind === 'damaged' ? `is damaged: ${folder.reason}` : 'holds files that are not a run; move them away'}`,
+      realMs: 0,
+    };
+  }
+  const existing = folder.kind === 'started';
   if (existing) {
     const peek = loadRun(runDir, formatNamed);
     const progress = peek.format.progress(peek.state);

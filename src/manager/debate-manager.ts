@@ -3,7 +3,7 @@
  * it with the shared runner, and keeps `transcript.json` and `transcript.md` current after every
  * checkpoint (a round, a phase) and at the end. It is handed the format; it imports none.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Scenario } from '../config/scenario.js';
@@ -15,9 +15,11 @@ import type { FormatDefinition } from '../core/format.js';
 import type { LiveNotice } from '../core/live.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { dropTornTail, readEventLog } from '../store/event-log.js';
-import { makeRunId } from '../store/run-id.js';
-import { acquireRunLock } from '../store/run-lock.js';
+import { inspectRunFolder } from '../store/run-folder.js';
+import { makeRunId, startAdvice } from '../store/run-id.js';
+import { acquireRunLock, lockOwner } from '../store/run-lock.js';
 import { clearStopRequest, stopWasRequested } from '../store/stop-request.js';
+import { guardStorage, storageFailure } from '../store/storage-failure.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import { driveRun } from './runner.js';
 
@@ -41,38 +43,72 @@ export function runPaths(runDir: string): RunPaths {
   };
 }
 
-/** Picks a fresh run folder under `outDir`. */
+/** Picks a fresh run folder under `outDir`, and creates it: a folder that exists is never reused. */
 export function createRunDir(
   outDir: string,
   scenario: Scenario,
   clock: Clock = systemClock,
 ): { runId: string; paths: RunPaths } {
   const base = makeRunId(clock.now(), scenario.topic, scenario.seed);
-  let runId = base;
-  for (let suffix = 2; existsSync(path.join(outDir, runId)); suffix += 1) runId = `${base}-${suffix}`;
-  const runDir = path.join(outDir, runId);
-  mkdirSync(runDir, { recursive: true });
-  return { runId, paths: runPaths(runDir) };
+  guardStorage(outDir, 'create the runs folder', () => mkdirSync(outDir, { recursive: true }));
+  for (let suffix = 1; ; suffix += 1) {
+    const runId = suffix === 1 ? base : `${base}-${suffix}`;
+    const runDir = path.join(outDir, runId);
+    try {
+      // Not recursive: another process that picked the same name first keeps it.
+      mkdirSync(runDir);
+      return { runId, paths: runPaths(runDir) };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw storageFailure(error, runDir, 'create');
+    }
+  }
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the manager drives formats whatever their state and steps
 export type AnyFormat = FormatDefinition<any, { kind: string }>;
 export type FormatLookup = (name: string) => AnyFormat | undefined;
 
-/** A new run's folder with the id the caller chose; refused when a run of that id exists. */
+/**
+ * A new run's folder with the id the caller chose. A run folder is never written over: only a
+ * missing or empty folder, or one left by a run that never started, is used.
+ */
 export function newNamedRunDir(outDir: string, runId: string): RunPaths {
-  if (existsSync(path.join(outDir, runId, 'events.jsonl'))) {
-    throw new UsageError(
-      `a run with the id ${runId} already exists in ${outDir}; pick another id, or continue it with \`agora resume ${runId}\``,
-    );
+  const runDir = path.join(outDir, runId);
+  const folder = inspectRunFolder(runDir);
+  switch (folder.kind) {
+    case 'missing':
+    case 'empty':
+      return namedRunDir(outDir, runId);
+    case 'unstarted': {
+      // Its log, if any, is cleared once the run's lock is held (EventLog.open for a new run).
+      const owner = lockOwner(runDir);
+      if (owner !== null) {
+        throw new RunError(`the run in ${runDir} is being started by process ${owner}; pick another id`, {
+          exitCode: ExitCode.runLocked,
+        });
+      }
+      return runPaths(runDir);
+    }
+    case 'started':
+      throw new UsageError(
+        `a run with the id ${runId} already exists in ${outDir}; pick another id, or continue it with \`agora resume ${runId}\``,
+      );
+    case 'damaged':
+      throw new RunError(
+        `${runDir} holds a damaged run: ${folder.reason}. It is not written over; pick another id, or move the folder away`,
+        { exitCode: ExitCode.runCorrupt },
+      );
+    case 'other':
+      throw new UsageError(
+        `${runDir} already exists and is not a run folder (it holds ${folder.files.slice(0, 3).join(', ')}${folder.files.length > 3 ? ', ...' : ''}); it is not written over: pick another id`,
+      );
   }
-  return namedRunDir(outDir, runId);
 }
 
 /** A run folder with a name fixed in advance (a batch's runs), created if missing. */
 export function namedRunDir(outDir: string, runId: string): RunPaths {
   const runDir = path.join(outDir, runId);
-  mkdirSync(runDir, { recursive: true });
+  guardStorage(runDir, 'create', () => mkdirSync(runDir, { recursive: true }));
   return runPaths(runDir);
 }
 
@@ -94,7 +130,18 @@ export function loadRun(
   options: { repair?: boolean } = {},
 ): LoadedRun {
   const paths = runPaths(runDir);
-  if (!existsSync(paths.events)) {
+  const folder = inspectRunFolder(runDir);
+  if (folder.kind === 'damaged') {
+    throw new RunError(`${runDir} is a damaged run: ${folder.reason}`, { exitCode: ExitCode.runCorrupt });
+  }
+  if (folder.kind === 'unstarted') {
+    // Its scenario is in the run-start event that was never written: only `run` can start it.
+    throw new RunError(
+      `the run in ${runDir} never started (the process ended before its first event was written), so there is nothing to continue or show; ${startAdvice(runDir)}`,
+      { exitCode: ExitCode.usage },
+    );
+  }
+  if (folder.kind !== 'started') {
     throw new RunError(`${runDir} is not a run folder (it has no events.jsonl)`, {
       exitCode: ExitCode.usage,
     });

@@ -7,6 +7,9 @@ const openFiles = new WeakMap<Logger, Destination>();
 export function createRunLogger(logFile: string | undefined, options: { verbose: boolean }): Logger {
   const streams: pino.StreamEntry[] = [];
   const file = logFile ? pino.destination({ dest: logFile, sync: true, mkdir: true }) : undefined;
+  // The run log is for diagnosis, the event log is the record: a full disk must stop the run
+  // through the record's own write (a StorageError naming the file), never by a log line.
+  file?.on('error', () => undefined);
   if (file) streams.push({ level: 'debug', stream: file });
   if (options.verbose) streams.push({ level: 'debug', stream: pino.destination({ dest: 2, sync: true }) });
   if (streams.length === 0) return pino({ enabled: false });
@@ -20,6 +23,10 @@ export function closeRunLogger(logger: Logger): void {
   const file = openFiles.get(logger);
   if (!file) return;
   openFiles.delete(logger);
-  file.flushSync();
+  try {
+    file.flushSync();
+  } catch {
+    // Lines that found no room are lost; the run's outcome is in its event log.
+  }
   file.end();
 }

@@ -1,6 +1,9 @@
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { formatNamed } from '../formats/index.js';
-import { runFolders } from '../store/run-index.js';
+import { inspectRunFolder, type RunFolderState } from '../store/run-folder.js';
+import { startAdvice } from '../store/run-id.js';
+import { RunIndex } from '../store/run-index.js';
 import { lockOwner } from '../store/run-lock.js';
 import { loadRun } from './debate-manager.js';
 import { openRunIndex } from './indexing.js';
@@ -19,8 +22,41 @@ export interface RunListing {
   failedSteps: number;
 }
 
+function blankListing(runId: string, runDir: string): RunListing {
+  return {
+    runId,
+    runDir,
+    format: '',
+    status: '',
+    topic: '',
+    models: '',
+    batch: '',
+    progress: '',
+    stopReason: '',
+    failedSteps: 0,
+  };
+}
+
+/** The folders under `outDir` that are runs, started or not, or were runs until their log was lost. */
+function listedFolders(outDir: string): Array<{ runDir: string; folder: RunFolderState }> {
+  if (!existsSync(outDir)) return [];
+  return readdirSync(outDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => path.join(outDir, entry.name))
+    .sort()
+    .map((runDir) => ({ runDir, folder: inspectRunFolder(runDir) }))
+    .filter(({ folder }) => ['started', 'unstarted', 'damaged'].includes(folder.kind));
+}
+
 export async function listRuns(outDir: string): Promise<RunListing[]> {
-  const index = openRunIndex(outDir, formatNamed);
+  let index: RunIndex;
+  try {
+    index = openRunIndex(outDir, formatNamed);
+  } catch {
+    // The index is a cache of the logs: when it cannot be built (a full or read-only disk), the
+    // runs are listed from their logs alone, which is what matters after such a failure.
+    index = RunIndex.open(':memory:');
+  }
   const indexed = new Map<string, RunListing>();
   try {
     const result = index.query(
@@ -56,10 +92,24 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
     index.close();
   }
   const listings: RunListing[] = [];
-  for (const runDir of runFolders(outDir)) {
+  for (const { runDir, folder } of listedFolders(outDir)) {
     const name = path.basename(runDir);
-    let listing = indexed.get(name);
     const live = lockOwner(runDir) !== null;
+    if (folder.kind !== 'started') {
+      // A lost log is reported, not hidden; a run that never started says how to start it.
+      listings.push({
+        ...blankListing(name, runDir),
+        status: folder.kind === 'damaged' ? 'damaged' : live ? 'starting' : 'unstarted',
+        stopReason:
+          folder.kind === 'damaged'
+            ? folder.reason
+            : live
+              ? ''
+              : `never started (the process ended before its first event); ${startAdvice(runDir)}`,
+      });
+      continue;
+    }
+    let listing = indexed.get(name);
     if (!listing || live || listing.status === 'running') {
       try {
         const loaded = loadRun(runDir, formatNamed);
@@ -77,18 +127,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           failedSteps: progress.failedSteps,
         };
       } catch (error) {
-        listing = {
-          runId: name,
-          runDir,
-          format: '',
-          status: 'damaged',
-          topic: '',
-          models: '',
-          batch: '',
-          progress: '',
-          stopReason: (error as Error).message,
-          failedSteps: 0,
-        };
+        listing = { ...blankListing(name, runDir), status: 'damaged', stopReason: (error as Error).message };
       }
     }
     if (listing.status === 'running') {

@@ -10,11 +10,22 @@ import {
   ftruncateSync,
   openSync,
   readFileSync,
+  readSync,
   truncateSync,
   writeSync,
 } from 'node:fs';
+import path from 'node:path';
 import { ExitCode, RunError } from '../core/errors.js';
 import type { RunEvent, RunEventBody } from '../core/events.js';
+import { startAdvice } from './run-id.js';
+import { guardStorage, storageFailure } from './storage-failure.js';
+
+/** What to do after a failed write to the log of the run in `runDir`: nothing completed is lost. */
+function adviceAfter(runDir: string, started: boolean): string {
+  return started
+    ? `Every step completed before it is kept in the log; once that is fixed, \`agora resume ${runDir}\` continues the run`
+    : `The run never started; once that is fixed, ${startAdvice(runDir)}`;
+}
 
 export interface ReadLogResult {
   events: RunEvent[];
@@ -25,7 +36,7 @@ export interface ReadLogResult {
 /** Reads a log. A torn last line is dropped; any other bad line is refused with its line number. */
 export function readEventLog(file: string): ReadLogResult {
   if (!existsSync(file)) throw new RunError(`no event log at ${file}`, { exitCode: ExitCode.runCorrupt });
-  const text = readFileSync(file, 'utf8');
+  const text = guardStorage(file, 'read', () => readFileSync(file, 'utf8'));
   const lines = text.split('\n');
   const endsClean = text.endsWith('\n') || text === '';
   if (lines.at(-1) === '') lines.pop();
@@ -65,9 +76,24 @@ export function readEventLog(file: string): ReadLogResult {
 
 /** Cuts a torn last line off the file, so that appending starts on a clean line. */
 export function dropTornTail(file: string): void {
-  const text = readFileSync(file, 'utf8');
+  const text = guardStorage(file, 'read', () => readFileSync(file, 'utf8'));
   const end = text.lastIndexOf('\n') + 1;
-  truncateSync(file, Buffer.byteLength(text.slice(0, end)));
+  guardStorage(file, 'repair', () => truncateSync(file, Buffer.byteLength(text.slice(0, end))));
+}
+
+/**
+ * Whether the open file holds at least one whole line (an event). A log without one belongs to a
+ * run that never started: a process ended before its run-start event was written, or part-way
+ * through writing it.
+ */
+export function holdsAnEvent(descriptor: number): boolean {
+  const chunk = Buffer.alloc(64 * 1024);
+  for (let position = 0; ; ) {
+    const read = readSync(descriptor, chunk, 0, chunk.length, position);
+    if (read === 0) return false;
+    if (chunk.subarray(0, read).includes(0x0a)) return true;
+    position += read;
+  }
 }
 
 export class EventLog {
@@ -88,9 +114,32 @@ export class EventLog {
     this.nextSeq = nextSeq;
   }
 
-  /** Opens a log for appending after `existing` events (0 for a new run). */
+  /**
+   * Opens a log for appending after `existing` events. A new run (0) may only start in an empty
+   * log, or in one left by a run that never started, whose torn first line is cleared; a log that
+   * holds events is never written over.
+   */
   static open(file: string, existing = 0): EventLog {
-    return new EventLog(file, openSync(file, 'a'), existing);
+    const descriptor = guardStorage(
+      file,
+      'open',
+      () => openSync(file, existing === 0 ? 'a+' : 'a'),
+      adviceAfter(path.dirname(file), existing > 0),
+    );
+    if (existing === 0) {
+      try {
+        if (holdsAnEvent(descriptor)) {
+          throw new RunError(`${file} already holds a run's events; a new run is not written over them`, {
+            exitCode: ExitCode.usage,
+          });
+        }
+        guardStorage(file, 'clear', () => ftruncateSync(descriptor, 0));
+      } catch (error) {
+        closeSync(descriptor);
+        throw error;
+      }
+    }
+    return new EventLog(file, descriptor, existing);
   }
 
   append(body: RunEventBody, at: Date): RunEvent {
@@ -109,7 +158,12 @@ export class EventLog {
       } catch {
         // Nothing more can be done; a torn last line is still recoverable on resume.
       }
-      throw error;
+      throw storageFailure(
+        error,
+        this.file,
+        'append to',
+        adviceAfter(path.dirname(this.file), this.nextSeq > 0),
+      );
     }
     this.size = size + line.length;
     this.nextSeq += 1;

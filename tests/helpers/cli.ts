@@ -23,17 +23,22 @@ export function agoraCommandLine(args: string[]): string[] {
   return [process.execPath, '--import', tsxLoader, entry, ...args];
 }
 
-export function runAgora(
-  args: string[],
-  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
-): Promise<CliResult> {
+export interface AgoraOptions {
+  env?: Record<string, string>;
+  cwd?: string;
+  timeoutMs?: number;
+  /** Runs the CLI as this user (and group) instead of the test's own; needs root. */
+  user?: { uid: number; gid: number };
+}
+
+export function runAgora(args: string[], options: AgoraOptions = {}): Promise<CliResult> {
   return startAgora(args, options).result;
 }
 
 /** Starts the CLI without waiting, for tests that signal or kill it mid-run. */
 export function startAgora(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+  options: AgoraOptions = {},
 ): { child: ChildProcess; result: Promise<CliResult> } {
   let child: ChildProcess | undefined;
   const result = new Promise<CliResult>((resolve, reject) => {
@@ -43,6 +48,7 @@ export function startAgora(
       // An explicit host keeps tests away from any real Ollama on the machine.
       env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:1', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      ...options.user,
     });
     const started = child;
     let stdout = '';
