@@ -3,6 +3,7 @@
  * score with a 95% interval, rotations caused or survived, knock-out rate), a Bradley-Terry
  * ranking of models across debates, and how far the judges agree.
  */
+import { voteContradictsScores } from '../judging/criteria.js';
 import type { RunIndex } from '../store/run-index.js';
 import { fleissKappa, krippendorffAlpha, pairwiseAgreement } from './agreement.js';
 import { bradleyTerry, type Match } from './bradley-terry.js';
@@ -210,6 +211,15 @@ export function leaderboard(index: RunIndex, options: { batchId?: string } = {})
   );
   const agreement = pairwiseAgreement(units.map((unit) => unit.map((vote) => vote.vote)));
   const perModel = new Map<string, { agree: number; total: number }>();
+  // Votes that contradict the judge's own weighted total (continue under 3, rotate over 3).
+  const against = new Map<string, { inconsistent: number; cast: number }>();
+  for (const vote of votes) {
+    if (vote.vote === null || vote.weighted_total === null) continue;
+    const tally = against.get(vote.judge_model) ?? { inconsistent: 0, cast: 0 };
+    tally.cast += 1;
+    if (voteContradictsScores(vote.weighted_total, vote.vote === 'continue')) tally.inconsistent += 1;
+    against.set(vote.judge_model, tally);
+  }
   for (const unit of units) {
     const cast = unit.filter((vote) => vote.vote !== null);
     const rotate = cast.filter((vote) => vote.vote === 'rotate').length;
@@ -242,10 +252,26 @@ export function leaderboard(index: RunIndex, options: { batchId?: string } = {})
     },
     {
       title: 'Judge agreement',
-      columns: ['Judge model', 'Votes with a majority', 'Agreed with it', 'Agreement'],
-      rows: [...perModel.entries()]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([model, tally]) => [model, tally.total, tally.agree, round2(tally.agree / tally.total)]),
+      columns: [
+        'Judge model',
+        'Votes with a majority',
+        'Agreed with it',
+        'Agreement',
+        'Votes against own scores',
+      ],
+      rows: [...new Set([...perModel.keys(), ...against.keys()])]
+        .sort((a, b) => a.localeCompare(b))
+        .map((model) => {
+          const tally = perModel.get(model) ?? { agree: 0, total: 0 };
+          const own = against.get(model) ?? { inconsistent: 0, cast: 0 };
+          return [
+            model,
+            tally.total,
+            tally.agree,
+            tally.total === 0 ? null : round2(tally.agree / tally.total),
+            `${own.inconsistent} of ${own.cast}`,
+          ];
+        }),
       note: `Across ${units.length} judged rounds: pairwise vote agreement ${round2(agreement) ?? 'n/a'}; Fleiss' kappa on continue/rotate votes ${round2(kappa) ?? 'n/a'} (${complete.length} rounds with every vote cast); Krippendorff's alpha (interval) on weighted totals ${round2(alpha) ?? 'n/a'}.`,
     },
   ];

@@ -72,9 +72,12 @@ export const knockoutSchema = z
       .strictObject({
         concurrency: positiveInteger.default(3).describe('Judges scoring at the same time.'),
         max_tokens: positiveInteger.default(400).describe('Token cap for one evaluation.'),
+        temperature: temperatureSchema
+          .default(0.2)
+          .describe('Sampling temperature of judges: low, so a judge scores the same round the same way.'),
         criteria: criteriaSchema(DEFAULT_CRITERIA),
       })
-      .default({ concurrency: 3, max_tokens: 400, criteria: DEFAULT_CRITERIA }),
+      .default({ concurrency: 3, max_tokens: 400, temperature: 0.2, criteria: DEFAULT_CRITERIA }),
     context: z
       .strictObject({
         margin_tokens: nonNegativeInteger.default(256).describe('Tokens kept free besides the answer.'),

@@ -22,6 +22,11 @@ export interface Evaluation {
   continue_vote: boolean;
   /** The judge's view: did this round bring new substantive arguments? (Drives the judge early stop.) */
   new_arguments?: boolean;
+  /**
+   * The vote contradicts the judge's own scores: continue with a weighted total under the scale's
+   * midpoint, or rotate above it. The vote is kept as cast, and flagged.
+   */
+  inconsistent?: boolean;
 }
 
 export interface RunStartEvent {

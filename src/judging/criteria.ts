@@ -13,3 +13,8 @@ export function weightedTotal(scores: Record<string, number>, criteria: Criteria
   for (const [name, criterion] of Object.entries(criteria)) total += criterion.weight * (scores[name] ?? 0);
   return Math.round(total * 1000) / 1000;
 }
+
+/** True when a vote contradicts the judge's own scores (continue below the midpoint, rotate above it). */
+export function voteContradictsScores(total: number, continueVote: boolean): boolean {
+  return continueVote ? total < SCORE_MIDPOINT : total > SCORE_MIDPOINT;
+}

@@ -9,12 +9,14 @@ function buildJudgeAnswerSchema(criteria: Criteria) {
   const scores = Object.fromEntries(
     Object.keys(criteria).map((name) => [name, z.number().int().min(SCORE_MIN).max(SCORE_MAX)]),
   );
+  // The order is the order the model writes in (Ollama's structured output follows it): the
+  // reasoning comes before the scores and the vote, so a small model decides after it has reasoned.
   return z.object({
     round_number: z.number().int(),
-    position_y_performance: z.object(scores),
     comments: z.string().min(1),
-    continue_vote: z.boolean(),
+    position_y_performance: z.object(scores),
     new_arguments: z.boolean(),
+    continue_vote: z.boolean(),
   });
 }
 

@@ -3,7 +3,7 @@ import { promptChars } from '../../agents/prompts.js';
 import { mapConcurrent } from '../../core/concurrency.js';
 import type { Evaluation, VoteCastEvent } from '../../core/events.js';
 import type { StepContext } from '../../core/format.js';
-import { weightedTotal } from '../../judging/criteria.js';
+import { voteContradictsScores, weightedTotal } from '../../judging/criteria.js';
 import { judgeAnswerJsonSchema, parseJudgeAnswer } from '../../judging/evaluation-schema.js';
 import type { ChatMessage, ChatRequest } from '../../llm/provider.js';
 import { ModelCallFailed, retryPolicyOf, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
@@ -212,7 +212,8 @@ async function castVote(
           messages,
           maxTokens: scenario.judging.max_tokens,
           contextWindow: scenario.model_options.context_window,
-          temperature: judgeAgent.temperature ?? scenario.model_options.temperature,
+          // A judge's own temperature (low by default), not the one it debates at.
+          temperature: scenario.judging.temperature,
           seed: derivedSeed(scenario.seed, `vote:round-${round}:${name}:attempt-${attempt}`),
           jsonSchema: judgeAnswerJsonSchema(criteria),
         },
@@ -240,13 +241,15 @@ async function castVote(
     outputTokens += answer.result.outputTokens;
     const parsed = parseJudgeAnswer(answer.result.text, criteria);
     if (parsed.ok) {
+      const total = weightedTotal(parsed.answer.position_y_performance, criteria);
       const evaluation: Evaluation = {
         round_number: round,
         position_y_performance: parsed.answer.position_y_performance,
-        total_score: weightedTotal(parsed.answer.position_y_performance, criteria),
+        total_score: total,
         comments: parsed.answer.comments,
         continue_vote: parsed.answer.continue_vote,
         new_arguments: parsed.answer.new_arguments,
+        ...(voteContradictsScores(total, parsed.answer.continue_vote) ? { inconsistent: true } : {}),
       };
       return vote({ evaluation, abstained: false });
     }

@@ -77,7 +77,8 @@ export function debaterMessages(
     opening
       ? `Give your statement for this round${round === 1 ? ', opening the debate' : ''}.`
       : 'Answer the statement your opponent has just made in this round, then advance your own case.',
-    `You have about ${wordsFor(tokenLimit)} words of speaking time. Speak in the first person as ${agent.name}; do not write your name as a heading.`,
+    `Speak as a debater, in the first person as ${agent.name}: address the motion and your opponent directly, in plain prose, without headings and without writing your name.`,
+    speakingLength(tokenLimit),
   ]
     .filter((line, index, lines) => !(line === '' && lines[index - 1] === ''))
     .join('\n');
@@ -110,13 +111,22 @@ export function judgeMessages(
   return messages;
 }
 
-function buildJudgeMessages(
-  state: KnockoutState,
-  judge: AgentConfig,
-  round: number,
-  debater: string,
-): ChatMessage[] {
-  const { scenario } = state;
+/**
+ * The length a debater is asked for: about 60% of what its token limit allows, so that an 8B model
+ * that runs long still finishes before the cap instead of being cut mid-sentence.
+ */
+export function speakingLength(tokenLimit: number): string {
+  const most = wordsFor(tokenLimit);
+  const aim = Math.max(40, Math.round((most * 0.6) / 10) * 10);
+  return `Aim for about ${aim} words; you are cut off after about ${most}.`;
+}
+
+/**
+ * The rubric every judge of a round shares: criteria, weights, scale and the answer's shape. It
+ * comes right after the transcript, so the three judge calls of a round differ only in their last
+ * message (the judge's identity) and Ollama's prompt cache reuses everything before it.
+ */
+export function judgingRubric(scenario: KnockoutScenario, round: number, debater: string): string {
   const criteria = Object.entries(scenario.judging.criteria)
     .map(([name, criterion]) => {
       const guide = Object.entries(criterion.scoring_guide ?? {})
@@ -125,27 +135,42 @@ function buildJudgeMessages(
       return `- ${name} (weight ${criterion.weight})${criterion.description ? `: ${criterion.description}` : ''}${guide ? ` [${guide}]` : ''}`;
     })
     .join('\n');
+  const scores = Object.keys(scenario.judging.criteria)
+    .map((name) => `"${name}": <1-5>`)
+    .join(', ');
+  return [
+    `## Judging round ${round}: the performance of ${debater} (Position Y, ${scenario.positions.y})`,
+    `The Position Y agents who sat out this exchange judge ${debater}'s performance in round ${round}, in the light of the whole transcript above. Each criterion is scored from 1 (poor) to 5 (excellent):`,
+    criteria,
+    '',
+    'The answer is this JSON object and nothing else, written in this order:',
+    `{"round_number": ${round}, "comments": "<two or three sentences: what ${debater} did well and badly in this round>", "position_y_performance": {${scores}}, "new_arguments": <true if this round brought new substantive arguments, false if it only repeated earlier ones>, "continue_vote": <true keeps ${debater} debating, false asks for another Position Y agent>}`,
+    'Write the comments first, then scores that follow from them, then the vote. A vote to keep the debater goes with scores above 3 on the whole, a vote to replace it with scores below 3.',
+  ].join('\n');
+}
+
+function buildJudgeMessages(
+  state: KnockoutState,
+  judge: AgentConfig,
+  round: number,
+  debater: string,
+): ChatMessage[] {
+  const { scenario } = state;
   const task = [
     `## Your task: evaluate round ${round}`,
     `Your name: ${judge.name}`,
-    `You are a judge from the ${scenario.positions.y} side (Position Y), sitting out this exchange.`,
+    `You are on the ${scenario.positions.y} side (Position Y) and sat out this exchange.`,
+    `Your background as a debater, for reference: ${judge.role.trim()}`,
     '',
-    judge.role.trim(),
-    '',
-    `Evaluate the performance of ${debater}, the debating Position Y agent, judged on the entire transcript above. Be fair and critical: your side needs its strongest debater at the podium.`,
-    'Score each criterion from 1 to 5:',
-    criteria,
-    `Then vote: continue_vote true keeps ${debater} debating, false asks for another Position Y agent.`,
-    'Also say whether this round brought new substantive arguments (new_arguments true) or only repeated earlier ones (false).',
-    `Answer only with a JSON object: {"round_number": ${round}, "position_y_performance": {${Object.keys(
-      scenario.judging.criteria,
-    )
-      .map((name) => `"${name}": <1-5>`)
-      .join(
-        ', ',
-      )}}, "comments": "<one or two sentences justifying the scores>", "continue_vote": <true|false>, "new_arguments": <true|false>}`,
+    `You are a judge now, not a debater: do not argue the motion and do not write a statement. Score ${debater}'s performance in round ${round} fairly and critically; your side needs its strongest debater at the podium, so sharing a side is no reason to be lenient.`,
+    'Reply with the JSON object only.',
   ].join('\n');
-  return knockoutMessages(scenario, transcriptUpTo(state, round), task);
+  return [
+    { role: 'system', content: knockoutSystemPrompt(scenario) },
+    { role: 'user', content: transcriptUpTo(state, round) },
+    { role: 'user', content: judgingRubric(scenario, round, debater) },
+    { role: 'user', content: task },
+  ];
 }
 
 /** The transcript message through `round`, built once per state and round. */
@@ -177,7 +202,7 @@ export function summaryMessages(state: KnockoutState, throughRound: number): Cha
 export function knockoutSystemPrompt(scenario: KnockoutScenario): string {
   const { positions, debate, rotation } = scenario;
   return [
-    'You are taking part in a knockout debate between AI agents.',
+    'This is a knockout debate between AI agents.',
     `Motion: ${scenario.topic.trim()}`,
     `Position X: ${positions.x}`,
     `Position Y: ${positions.y}`,
@@ -187,7 +212,7 @@ export function knockoutSystemPrompt(scenario: KnockoutScenario): string {
     `- In each round Position ${debate.starting_position} speaks first, then the other side answers.`,
     '- After each round the Position Y agents who are not debating judge the debating Position Y agent on argument strength, relevance, persuasiveness and clarity, and vote to keep or replace it.',
     `- When ${rotation.threshold} or more judges vote to replace it, a Position Y agent who has not debated yet takes over (at most ${rotation.limit} times).`,
-    '- Speak as a debater: address the motion and your opponent directly, in plain prose without headings.',
+    '- Each participant is given its own task at the end of this conversation: a statement to make, a round to judge, or a summary to write.',
     backgroundText(scenario.background, scenario.contextFiles),
   ].join('\n');
 }

@@ -16,6 +16,11 @@ export interface AgentStats {
   tokensIn: number;
   tokensOut: number;
   realMs: number;
+  /** Statements cut by their token limit, and that share of the agent's statements. */
+  truncatedTurns: number;
+  truncationRate: number | null;
+  /** As a judge: votes that contradicted the judge's own scores. */
+  inconsistentVotes: number;
 }
 
 export interface KnockoutStats {
@@ -61,6 +66,12 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
       tokensIn: [...statements, ...votes].reduce((sum, item) => sum + item.promptTokens, 0),
       tokensOut: [...statements, ...votes].reduce((sum, item) => sum + item.outputTokens, 0),
       realMs: [...statements, ...votes].reduce((sum, item) => sum + item.realMs, 0),
+      truncatedTurns: statements.filter((statement) => statement.truncated).length,
+      truncationRate:
+        statements.length === 0
+          ? null
+          : round2(statements.filter((statement) => statement.truncated).length / statements.length),
+      inconsistentVotes: votes.filter((vote) => vote.evaluation?.inconsistent).length,
     };
   });
   const statements = state.rounds.flatMap((round) => round.statements);

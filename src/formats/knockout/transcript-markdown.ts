@@ -50,7 +50,7 @@ export function knockoutMarkdown(transcript: KnockoutTranscript): string {
           .map(([name, score]) => `${name.replace(/_/g, ' ')} ${score}`)
           .join(', ');
         lines.push(
-          `| ${evaluation.judge} | ${scores} | ${evaluation.total_score?.toFixed(2)} | ${evaluation.continue_vote ? 'continue' : 'rotate'} | ${cell(evaluation.comments ?? '')} |`,
+          `| ${evaluation.judge} | ${scores} | ${evaluation.total_score?.toFixed(2)} | ${evaluation.continue_vote ? 'continue' : 'rotate'}${evaluation.inconsistent ? ' ⚠ against its own scores' : ''} | ${cell(evaluation.comments ?? '')} |`,
         );
       }
       lines.push('');

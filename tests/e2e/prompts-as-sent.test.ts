@@ -1,0 +1,118 @@
+/**
+ * The prompts as a 7-8B model reads them: the request bodies the engine actually sends, recorded by
+ * the simulator. Judges get a judge's instruction, the rubric shared before their own task, reasoning
+ * before the vote, a low temperature; debaters are asked for a length that fits their cap.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { MockOllama } from '../../src/mock-ollama/index.js';
+import { runAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers } from '../helpers/mock-servers.js';
+import { testScenario } from '../helpers/scenario.js';
+import { onlyRunDir, readTranscript } from '../helpers/transcripts.js';
+
+const mock = useMockServers({ models: ['llama3', 'mistral'] });
+
+interface ChatBody {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+  format?: { properties: Record<string, unknown> };
+  options: { temperature: number; num_predict: number };
+}
+
+const bodies = (server: MockOllama) =>
+  server.requests
+    .filter((request) => request.path === '/api/chat')
+    .map((request) => request.body as ChatBody);
+
+const isJudge = (body: ChatBody) =>
+  body.format !== undefined && /evaluate round/.test(body.messages.at(-1)?.content ?? '');
+
+async function runKnockout(server: MockOllama, options: Parameters<typeof testScenario>[0] = {}) {
+  const dir = tempDir();
+  const file = path.join(dir, 'scenario.yaml');
+  writeFileSync(file, stringify(testScenario({ rounds: 1, ...options })));
+  const out = path.join(dir, 'runs');
+  const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+  return { result, runDir: onlyRunDir(out) };
+}
+
+describe('judges who judge', () => {
+  it('a judge gets a judge’s instruction, the shared rubric before its task, reasoning first and a low temperature', async () => {
+    const server = await mock();
+    const { result } = await runKnockout(server);
+    expect(result.code).toBe(0);
+    const judges = bodies(server).filter(isJudge);
+    expect(judges).toHaveLength(3);
+    for (const body of judges) {
+      const all = body.messages.map((message) => message.content).join('\n');
+      expect(all).not.toMatch(/Speak as a debater|firmly defending/);
+      expect(body.messages.at(-1)?.content).toMatch(/You are a judge now, not a debater/);
+      expect(body.options.temperature).toBe(0.2);
+      // The model writes its comments before its scores and its vote.
+      expect(Object.keys(body.format?.properties ?? {})).toEqual([
+        'round_number',
+        'comments',
+        'position_y_performance',
+        'new_arguments',
+        'continue_vote',
+      ]);
+    }
+    // Everything but the judge's own task is byte-identical across the three judges: the rubric is
+    // in the shared prefix that Ollama's cache reuses.
+    const prefixes = judges.map((body) => JSON.stringify(body.messages.slice(0, -1)));
+    expect(new Set(prefixes).size).toBe(1);
+    expect(judges[0]?.messages.at(-2)?.content).toMatch(/argument_strength \(weight 0\.4\)/);
+    const tasks = judges.map((body) => body.messages.at(-1)?.content ?? '');
+    for (const task of tasks) expect(task.length).toBeLessThan(800);
+  });
+
+  it('a vote that contradicts the judge’s own scores is kept, flagged and counted', async () => {
+    const low = {
+      round_number: 1,
+      comments: 'Weak evidence and a confused structure.',
+      position_y_performance: { argument_strength: 2, relevance: 2, persuasiveness: 2, clarity: 2 },
+      new_arguments: true,
+      continue_vote: true,
+    };
+    const server = await mock({
+      script: [{ match: { regex: 'evaluate round 1\\nYour name: Yusuf\\n' }, json: low }],
+    });
+    const { result, runDir } = await runKnockout(server);
+    expect(result.code).toBe(0);
+    const transcript = readTranscript(runDir);
+    const yusuf = transcript.rounds[0]?.evaluations.find((item) => item.judge === 'Yusuf') as
+      | { continue_vote: boolean; inconsistent?: boolean }
+      | undefined;
+    expect(yusuf).toMatchObject({ continue_vote: true, inconsistent: true });
+    const stats = transcript.stats.agents.find((agent) => agent.name === 'Yusuf') as {
+      inconsistentVotes: number;
+    };
+    expect(stats.inconsistentVotes).toBe(1);
+    expect(readFileSync(path.join(runDir, 'transcript.md'), 'utf8')).toMatch(
+      /continue ⚠ against its own scores/,
+    );
+  });
+});
+
+describe('statements that fit their time', () => {
+  it('a debater is asked for a length well inside its token cap, and truncation is counted per agent', async () => {
+    const server = await mock();
+    const { result, runDir } = await runKnockout(server, { maxTokens: 400 });
+    expect(result.code).toBe(0);
+    const debater = bodies(server).find((body) => body.format === undefined && body.model === 'llama3');
+    const task = debater?.messages.at(-1)?.content ?? '';
+    const [, aim, most] = /Aim for about (\d+) words; you are cut off after about (\d+)/.exec(task) ?? [];
+    expect(Number(most)).toBe(300);
+    expect(Number(aim)).toBeLessThanOrEqual(0.6 * 300);
+    expect(debater?.options.num_predict).toBe(400);
+    const stats = readTranscript(runDir).stats.agents.find((agent) => agent.name === 'Xavier') as {
+      truncatedTurns: number;
+      truncationRate: number;
+    };
+    expect(stats.truncationRate).toEqual(expect.any(Number));
+    expect(stats.truncatedTurns).toBeGreaterThanOrEqual(0);
+  });
+});
