@@ -24,6 +24,10 @@ export const agentSchema = z.strictObject({
     'Customizable role description: persona, values and focus of the agent.',
   ),
   temperature: z.number().min(0).max(2).optional().describe('Overrides model_options.temperature.'),
+  think: z
+    .boolean()
+    .optional()
+    .describe('Let a thinking model (qwen3, deepseek-r1) think before it answers; default false.'),
   fallback_models: z
     .array(nonBlank('an Ollama model name'))
     .default([])

@@ -49,6 +49,8 @@ export interface TurnEndEvent {
   /** Characters of the prompt sent, to calibrate the token estimate per model. */
   promptChars: number;
   outputTokens: number;
+  /** Of `outputTokens`, those spent thinking: not speech, so they use no speaking time. */
+  thinkingTokens?: number;
   simulatedSeconds: number;
   /** True when the token budget cut the statement short. */
   truncated: boolean;

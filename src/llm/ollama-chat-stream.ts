@@ -16,7 +16,7 @@ const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeo
 
 /** One line of Ollama's chat stream (the fields Agora reads). */
 export interface ChatStreamPart {
-  message?: { content?: string };
+  message?: { content?: string; thinking?: string };
   done?: boolean;
   done_reason?: string;
   prompt_eval_count?: number;

@@ -10,6 +10,7 @@ import { ProviderError, type ProviderErrorKind } from './errors.js';
 import { OllamaStatusError, OllamaStreamError, streamChat } from './ollama-chat-stream.js';
 import { createOllamaFetch } from './ollama-fetch.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
+import { ThinkFilter } from './think-filter.js';
 
 export interface OllamaProviderOptions {
   /** Normalised address, see `normalizeOllamaHost`. */
@@ -80,7 +81,7 @@ export class OllamaProvider implements ModelProvider {
     const limitMs = Math.min(options.timeoutMs ?? this.requestTimeoutMs, this.requestTimeoutMs);
     const limit = deadline(limitMs, options.signal);
     const started = Date.now();
-    let text = '';
+    const filter = new ThinkFilter();
     try {
       const body = {
         model: request.model,
@@ -97,12 +98,15 @@ export class OllamaProvider implements ModelProvider {
         },
       };
       const last = await streamChat(this.host, body, limit.signal, (part) => {
+        if (part.message?.thinking) filter.feedThinking(part.message.thinking);
         const piece = part.message?.content ?? '';
         if (piece !== '') {
-          text += piece;
-          options.onDelta?.(piece);
+          const visible = filter.feed(piece);
+          if (visible !== '') options.onDelta?.(visible);
         }
       });
+      const tail = filter.end();
+      if (tail !== '') options.onDelta?.(tail);
       if (last === null) {
         throw this.fail(
           'stream-incomplete',
@@ -110,11 +114,14 @@ export class OllamaProvider implements ModelProvider {
           request.model,
         );
       }
+      const outputTokens = last.eval_count ?? 0;
+      const thinkingTokens = Math.min(filter.thinkingPieces, outputTokens);
       const result: ChatResult = {
-        text,
+        text: filter.answer,
         model: request.model,
         promptTokens: last.prompt_eval_count ?? 0,
-        outputTokens: last.eval_count ?? 0,
+        outputTokens,
+        ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
         stopReason: last.done_reason === 'length' ? 'length' : 'stop',
         timings: {
           totalMs: (last.total_duration ?? 0) / NANOSECONDS_PER_MS,

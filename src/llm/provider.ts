@@ -32,6 +32,8 @@ export interface ChatResult {
   promptTokens: number;
   outputTokens: number;
   stopReason: StopReason;
+  /** Of `outputTokens`, those the model spent thinking (never part of `text`). */
+  thinkingTokens?: number;
   /** Durations reported by the server, in milliseconds. */
   timings: { totalMs: number; loadMs: number; promptEvalMs: number; evalMs: number };
   model: string;

@@ -16,6 +16,7 @@ import { onlyRunDir, readTranscript } from '../helpers/transcripts.js';
 const mock = useMockServers({ models: ['llama3', 'mistral'] });
 
 interface ChatBody {
+  think?: boolean;
   model: string;
   messages: Array<{ role: string; content: string }>;
   format?: { properties: Record<string, unknown> };
@@ -114,5 +115,49 @@ describe('statements that fit their time', () => {
     };
     expect(stats.truncationRate).toEqual(expect.any(Number));
     expect(stats.truncatedTurns).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('thinking models', () => {
+  it('thinking never reaches the transcript or another prompt, and uses no speaking time', async () => {
+    const thought = 'PRIVATE-REASONING-7731 about how to frame the opening';
+    const speech =
+      'Car-free centres cut pollution and give streets back to people, as the trial cities show clearly.';
+    const server = await mock({
+      script: [
+        { match: { text: 'round 1 of 2', model: 'llama3' }, reply: `<think>${thought}</think>\n\n${speech}` },
+      ],
+    });
+    const dir = tempDir();
+    const file = path.join(dir, 'scenario.yaml');
+    const data = testScenario({ rounds: 2 });
+    (data.agents as Array<Record<string, unknown>>)[0] = {
+      ...(data.agents as Array<Record<string, unknown>>)[0],
+      think: true,
+    };
+    writeFileSync(file, stringify(data));
+    const out = path.join(dir, 'runs');
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.code).toBe(0);
+    const runDir = onlyRunDir(out);
+    const x1 = readTranscript(runDir).rounds[0]?.statements.find(
+      (statement) => statement.agent === 'Xavier',
+    ) as {
+      text: string;
+      outputTokens: number;
+      thinkingTokens: number;
+      simulatedSeconds: number;
+    };
+    expect(x1.text).toBe(speech);
+    expect(x1.thinkingTokens).toBeGreaterThan(5);
+    expect(x1.simulatedSeconds).toBeCloseTo((x1.outputTokens - x1.thinkingTokens) / 3.75, 1);
+    for (const name of ['events.jsonl', 'transcript.json', 'transcript.md'])
+      expect(readFileSync(path.join(runDir, name), 'utf8')).not.toContain('PRIVATE-REASONING');
+    const sent = bodies(server);
+    expect(sent.some((body) => JSON.stringify(body.messages).includes('PRIVATE-REASONING'))).toBe(false);
+    expect(sent.filter((body) => body.model === 'llama3' && body.format === undefined)[0]).toMatchObject({
+      think: true,
+    });
+    expect(sent.find((body) => body.model === 'mistral')).toMatchObject({ think: false });
   });
 });

@@ -102,6 +102,7 @@ async function speak(
         contextWindow: scenario.model_options.context_window,
         temperature: step.temperature,
         seed: derivedSeed(scenario.seed, `turn:round-${step.round}:${step.agent}`),
+        ...(agent?.think ? { think: true } : {}),
       },
       `${step.agent}'s statement`,
       {
@@ -110,6 +111,7 @@ async function speak(
       },
     );
     const truncated = result.stopReason === 'length';
+    const thinkingTokens = result.thinkingTokens ?? 0;
     const timer = {
       secondsPerSide: scenario.timer.seconds_per_side,
       tokensPerSecond: scenario.timer.tokens_per_second,
@@ -120,7 +122,9 @@ async function speak(
       text: markIfCut(result.text, truncated),
       promptTokens: result.promptTokens,
       outputTokens: result.outputTokens,
-      simulatedSeconds: Math.round(simulatedSeconds(result.outputTokens, timer) * 100) / 100,
+      ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
+      // Thinking is not speech: only the spoken tokens use speaking time.
+      simulatedSeconds: Math.round(simulatedSeconds(result.outputTokens - thinkingTokens, timer) * 100) / 100,
       truncated,
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts,
@@ -216,6 +220,7 @@ async function castVote(
           temperature: scenario.judging.temperature,
           seed: derivedSeed(scenario.seed, `vote:round-${round}:${name}:attempt-${attempt}`),
           jsonSchema: judgeAnswerJsonSchema(criteria),
+          ...(judgeAgent.think ? { think: true } : {}),
         },
         `${name}'s evaluation`,
         { fallbackModels: judgeAgent.fallback_models },

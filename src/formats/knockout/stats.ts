@@ -17,6 +17,8 @@ export interface AgentStats {
   tokensOut: number;
   realMs: number;
   /** Statements cut by their token limit, and that share of the agent's statements. */
+  /** Tokens spent thinking (not speech). */
+  thinkingTokens: number;
   truncatedTurns: number;
   truncationRate: number | null;
   /** As a judge: votes that contradicted the judge's own scores. */
@@ -66,6 +68,7 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
       tokensIn: [...statements, ...votes].reduce((sum, item) => sum + item.promptTokens, 0),
       tokensOut: [...statements, ...votes].reduce((sum, item) => sum + item.outputTokens, 0),
       realMs: [...statements, ...votes].reduce((sum, item) => sum + item.realMs, 0),
+      thinkingTokens: statements.reduce((sum, statement) => sum + (statement.thinkingTokens ?? 0), 0),
       truncatedTurns: statements.filter((statement) => statement.truncated).length,
       truncationRate:
         statements.length === 0

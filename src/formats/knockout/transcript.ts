@@ -32,6 +32,7 @@ export function knockoutTranscript(state: KnockoutState) {
         text: statement.text,
         promptTokens: statement.promptTokens,
         outputTokens: statement.outputTokens,
+        ...(statement.thinkingTokens ? { thinkingTokens: statement.thinkingTokens } : {}),
         simulatedSeconds: statement.simulatedSeconds,
         truncated: statement.truncated,
         ...(statement.degraded ? { degraded: true, failureReason: statement.failureReason ?? '' } : {}),
