@@ -17,6 +17,8 @@ export interface TranscriptRound {
 
 export interface TranscriptView {
   summary: { throughRound: number; text: string } | null;
+  /** Claims made in the summarised rounds and still unanswered there, one line each (from the claims ledger). */
+  openClaims?: string[];
   rounds: TranscriptRound[];
 }
 
@@ -39,6 +41,11 @@ export function transcriptText(view: TranscriptView): string {
   const parts: string[] = ['## Debate so far'];
   if (view.summary)
     parts.push(`### Summary of rounds 1-${view.summary.throughRound}\n${view.summary.text.trim()}`);
+  if (view.summary && view.openClaims && view.openClaims.length > 0) {
+    parts.push(
+      `### Claims from rounds 1-${view.summary.throughRound} still unanswered there\n${view.openClaims.map((line) => `- ${line}`).join('\n')}`,
+    );
+  }
   for (const round of view.rounds) {
     const lines = [`### ${round.title ?? `Round ${round.number}`}`];
     for (const statement of round.statements) {

@@ -82,6 +82,21 @@ export const knockoutSchema = z
         criteria: criteriaSchema(DEFAULT_CRITERIA),
       })
       .default({ concurrency: 3, max_tokens: 400, temperature: 0.2, criteria: DEFAULT_CRITERIA }),
+    memory: z
+      .strictObject({
+        claims: z
+          .enum(['model', 'heuristic', 'off'])
+          .default('model')
+          .describe(
+            "The claims ledger behind each agent's memory: 'model' extracts each statement's claims with a small structured call; 'heuristic' takes key sentences (no call); 'off' uses key sentences and keeps no ledger.",
+          ),
+        claims_max_tokens: positiveInteger.default(320).describe('Token cap for one claims extraction.'),
+        claims_model: z
+          .string()
+          .optional()
+          .describe('Model that extracts claims; default: the model of whoever speaks or judges next.'),
+      })
+      .default({ claims: 'model', claims_max_tokens: 320 }),
     context: z
       .strictObject({
         margin_tokens: nonNegativeInteger.default(256).describe('Tokens kept free besides the answer.'),

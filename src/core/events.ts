@@ -180,6 +180,36 @@ export interface ArtifactEvent {
   files: string[];
 }
 
+/** One claim a statement makes, as the claims extraction gave it. */
+export interface ExtractedClaim {
+  /** The claim in one sentence. */
+  claim: string;
+  /** `restated`: it repeats a claim the same side made before. */
+  kind: 'new' | 'restated';
+  /** The id of the other side's claim it rebuts, or null. */
+  answers: string | null;
+  /** Evidence or example it names; empty when none. */
+  evidence: string;
+}
+
+/** The claims of one statement (knockout), extracted after it was made: the claims ledger's entries. */
+export interface ClaimsEvent {
+  type: 'claims';
+  round: number;
+  agent: string;
+  position: PositionLabel;
+  /** `model`: a small structured call; `heuristic`: key sentences, no call; `failed`: the call failed, none recorded. */
+  source: 'model' | 'heuristic' | 'failed';
+  claims: ExtractedClaim[];
+  model?: string;
+  promptTokens: number;
+  promptChars: number;
+  outputTokens: number;
+  realMs: number;
+  attempts: number;
+  reason?: string;
+}
+
 /** A resumed run: what follows continues the same debate. */
 export interface RunResumeEvent {
   type: 'run-resume';
@@ -214,6 +244,7 @@ export type RunEventBody =
   | VoteCastEvent
   | RoundEndEvent
   | SummaryEvent
+  | ClaimsEvent
   | RunEndEvent;
 
 /** An event as stored: a sequence number and a timestamp around the body. */

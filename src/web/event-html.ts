@@ -164,6 +164,11 @@ ${event.transition.summary ? html`<p class="notes">${event.transition.summary}</
     }
     case 'summary':
       return html`<details class="event summary" id="${id}" data-seq="${event.seq}"><summary>Summary of rounds 1–${event.throughRound} (${event.model})</summary>${paragraphs(event.text)}</details>`;
+    case 'claims':
+      return html`<details class="event claims" id="${id}" data-seq="${event.seq}"><summary>Claims of ${event.agent} in round ${event.round} (${event.claims.length}${event.source === 'failed' ? ', extraction failed' : ''})</summary><ul>${event.claims.map(
+        (claim) =>
+          html`<li>${claim.kind === 'restated' ? '(restated) ' : ''}${claim.claim}${claim.answers ? html` <em>answers ${claim.answers}</em>` : ''}</li>`,
+      )}</ul></details>`;
     case 'assessment':
       return html`<section class="event assessment" id="${id}" data-seq="${event.seq}">
 <h3>${PHASE_TITLES[event.phase] ?? event.phase}${event.round > 0 ? ` · round ${event.round}` : ''}: ${event.judge} <code>${event.model}</code></h3>

@@ -1,4 +1,6 @@
 /** Carries out one planned knockout step: model calls (retried, with fallbacks), then the step's events. */
+
+import { claimsJsonSchema, heuristicClaims, parseClaims } from '../../agents/claim-extraction.js';
 import { promptChars } from '../../agents/prompts.js';
 import { mapConcurrent } from '../../core/concurrency.js';
 import type { Evaluation, VoteCastEvent } from '../../core/events.js';
@@ -25,6 +27,8 @@ export async function executeKnockoutStep(
       return judge(step, state, context);
     case 'summarise':
       return summarise(step, state, context);
+    case 'claims':
+      return extractClaims(step, state, context);
     case 'decide': {
       const round = state.rounds.find((candidate) => candidate.number === step.event.round);
       const speaking = round?.statements.reduce((sum, statement) => sum + statement.realMs, 0) ?? 0;
@@ -271,6 +275,85 @@ async function castVote(
     ];
   }
   return vote({ evaluation: null, abstained: true, abstainReason: reason });
+}
+
+/** The claims of one statement into the ledger: a small structured call, or key sentences. */
+async function extractClaims(
+  step: Extract<KnockoutStep, { kind: 'claims' }>,
+  state: KnockoutState,
+  context: StepContext,
+) {
+  const statement = state.rounds
+    .find((round) => round.number === step.round)
+    ?.statements.find((item) => item.agent === step.agent);
+  const base = {
+    type: 'claims' as const,
+    round: step.round,
+    agent: step.agent,
+    position: step.position,
+  };
+  const heuristic = (reason?: string) => ({
+    ...base,
+    source: 'heuristic' as const,
+    claims: heuristicClaims(statement?.text ?? ''),
+    promptTokens: 0,
+    promptChars: 0,
+    outputTokens: 0,
+    realMs: 0,
+    attempts: 0,
+    ...(reason ? { reason } : {}),
+  });
+  if (step.mode === 'heuristic') {
+    context.append(heuristic());
+    return;
+  }
+  const { scenario } = state;
+  const started = context.clock.monotonicMs();
+  try {
+    const answer = await call(
+      state,
+      context,
+      {
+        model: step.model,
+        messages: step.messages,
+        maxTokens: scenario.memory.claims_max_tokens,
+        contextWindow: scenario.model_options.context_window,
+        temperature: 0.1,
+        seed: derivedSeed(scenario.seed, `claims:round-${step.round}:${step.agent}`),
+        jsonSchema: claimsJsonSchema(),
+      },
+      `the claims of ${step.agent}`,
+    );
+    const parsed = parseClaims(answer.result.text, new Set(step.answerIds));
+    const measured = {
+      model: answer.model,
+      promptTokens: answer.result.promptTokens,
+      promptChars: promptChars(step.messages),
+      outputTokens: answer.result.outputTokens,
+      realMs: Math.round(context.clock.monotonicMs() - started),
+      attempts: answer.attempts,
+    };
+    if (parsed.ok) {
+      context.append({ ...base, source: 'model', claims: parsed.claims, ...measured });
+      return;
+    }
+    // An unusable answer still leaves the ledger something to go on; the event says so.
+    context.logger.warn(
+      { agent: step.agent, round: step.round, problem: parsed.problem },
+      'claims answer unusable',
+    );
+    context.append({ ...heuristic(`unusable answer: ${parsed.problem}`), ...measured });
+  } catch (error) {
+    if (!(error instanceof ModelCallFailed)) throw error;
+    context.logger.warn(
+      { agent: step.agent, round: step.round, error: error.message },
+      'claims extraction failed',
+    );
+    context.append({
+      ...heuristic(`the extraction call failed: ${error.last.kind}`),
+      attempts: error.attempts,
+    });
+  }
 }
 
 async function summarise(

@@ -1,4 +1,12 @@
 /** The knockout format's prompts, built on the shared layout in `agents/prompts.ts`. */
+import { claimsTask } from '../../agents/claim-extraction.js';
+import {
+  claimLine,
+  describeLedgerMemory,
+  type LedgerClaim,
+  liveClaimsThrough,
+  memoryFromLedger,
+} from '../../agents/claims-ledger.js';
 import { buildMemory, describeMemory, type SpokenStatement } from '../../agents/memory.js';
 import {
   backgroundText,
@@ -19,6 +27,9 @@ export function transcriptView(state: KnockoutState, options: { upToRound?: numb
   const last = options.upToRound ?? Number.POSITIVE_INFINITY;
   return {
     summary: summary ? { throughRound: summary.throughRound, text: summary.text } : null,
+    ...(summary && state.scenario.memory.claims !== 'off'
+      ? { openClaims: openClaimLines(state, summary.throughRound) }
+      : {}),
     rounds: state.rounds
       .filter((round) => round.number > covered && round.number <= last)
       .map((round) => ({
@@ -32,6 +43,26 @@ export function transcriptView(state: KnockoutState, options: { upToRound?: numb
         transition: round.end?.transition,
       })),
   };
+}
+
+/** Shares of the context window the ledger's open claims and an agent's memory may take. */
+const OPEN_CLAIMS_SHARE = 0.08;
+const MEMORY_SHARE = 0.1;
+
+/**
+ * The claims of the summarised rounds that were still unanswered there, so a claim made in round 1
+ * and never answered still reaches the prompts of round 30, whatever the summaries kept. Fixed for a
+ * given summary (it changes only when a new summary is written), so the prompt's prefix stays stable.
+ * When they would take more than a fifth of the window, each statement keeps its first claim.
+ */
+export function openClaimLines(state: KnockoutState, throughRound: number): string[] {
+  const live = liveClaimsThrough(state.ledger, throughRound);
+  const budgetChars = state.scenario.model_options.context_window * OPEN_CLAIMS_SHARE * 3.5;
+  const size = (claims: LedgerClaim[]) => claims.reduce((sum, claim) => sum + claimLine(claim).length + 3, 0);
+  let kept = live;
+  if (size(kept) > budgetChars) kept = kept.filter((claim) => claim.id.endsWith('.1'));
+  while (kept.length > 0 && size(kept) > budgetChars) kept = kept.slice(1);
+  return kept.map((claim) => claimLine(claim));
 }
 
 export function allStatements(state: KnockoutState): SpokenStatement[] {
@@ -60,7 +91,16 @@ export function debaterMessages(
   const previous = state.rounds.find((candidate) => candidate.number === round - 1);
   const current = state.rounds.find((candidate) => candidate.number === round);
   const opening = (current?.statements.length ?? 0) === 0;
-  const memory = buildMemory(agent.name, agent.position, allStatements(state));
+  // With a claims ledger, memory is what each side claimed and what is still unanswered; without
+  // one, key sentences of the statements stand in.
+  const memoryText =
+    scenario.memory.claims === 'off'
+      ? describeMemory(buildMemory(agent.name, agent.position, allStatements(state)))
+      : describeLedgerMemory(
+          memoryFromLedger(state.ledger, agent.name, agent.position),
+          // About a tenth of the window (in characters, at ~3.5 per token).
+          scenario.model_options.context_window * MEMORY_SHARE * 3.5,
+        );
   const focus = previous?.end?.transition.focus;
   const task = [
     `Your name: ${agent.name}`,
@@ -70,7 +110,7 @@ export function debaterMessages(
     '',
     agent.role.trim(),
     '',
-    describeMemory(memory).trim(),
+    memoryText.trim(),
     '',
     `## Your task: round ${round} of ${scenario.debate.rounds}`,
     focus ? `${focus}` : '',
@@ -159,8 +199,9 @@ function buildJudgeMessages(
   const task = [
     `## Your task: evaluate round ${round}`,
     `Your name: ${judge.name}`,
+    // The judge keeps its identity and side (seed 004), but not its debater's persona, which tells it
+    // to defend its position: a judge scores, it does not argue.
     `You are on the ${scenario.positions.y} side (Position Y) and sat out this exchange.`,
-    `Your background as a debater, for reference: ${judge.role.trim()}`,
     '',
     `You are a judge now, not a debater: do not argue the motion and do not write a statement. Score ${debater}'s performance in round ${round} fairly and critically; your side needs its strongest debater at the podium, so sharing a side is no reason to be lenient.`,
     'Reply with the JSON object only.',
@@ -171,6 +212,26 @@ function buildJudgeMessages(
     { role: 'user', content: judgingRubric(scenario, round, debater) },
     { role: 'user', content: task },
   ];
+}
+
+/**
+ * A claims extraction for `agent`'s statement in `round`: the debate's shared prefix (rules and the
+ * transcript, which now ends with that statement), then the note-taker's task.
+ */
+export function claimsMessages(
+  state: KnockoutState,
+  round: number,
+  agent: string,
+  position: 'X' | 'Y',
+): ChatMessage[] {
+  const task = claimsTask({
+    agent,
+    position,
+    round,
+    opponentClaims: state.ledger.filter((claim) => claim.position !== position),
+    ownSideClaims: state.ledger.filter((claim) => claim.position === position),
+  });
+  return knockoutMessages(state.scenario, transcriptUpTo(state, round), task);
 }
 
 /** The transcript message through `round`, built once per state and round. */
@@ -188,14 +249,48 @@ function transcriptUpTo(state: KnockoutState, round: number): string {
   return text;
 }
 
+/**
+ * The summariser's call: its own instruction (it is not a debater), the summary so far, the new
+ * rounds verbatim with the claims the ledger holds for them, then the task. It folds many rounds at
+ * once (all finished rounds but the latest), so a long debate needs few summaries.
+ */
 export function summaryMessages(state: KnockoutState, throughRound: number): ChatMessage[] {
   const { scenario } = state;
-  const task = [
-    `## Task: summarise rounds 1-${throughRound}`,
-    `Summarise the debate so far for the participants. Keep every key argument and rebuttal of both sides (${scenario.positions.x} and ${scenario.positions.y}), who made it, and how the judges voted. Drop repetition and rhetoric.`,
-    `Write at most about ${wordsFor(scenario.context.summary_max_tokens)} words of plain prose.`,
+  const previous = state.summaries.at(-1) ?? null;
+  const from = (previous?.throughRound ?? 0) + 1;
+  const system = [
+    'You keep the running summary of a debate between AI agents for its participants and judges. You are not a debater and take no side.',
+    `Motion: ${scenario.topic.trim()}`,
+    `Position X: ${scenario.positions.x}. Position Y: ${scenario.positions.y}.`,
+    'A good summary is faithful: it keeps every claim that is still in play, who made it and in which round, which claims were answered and how, and how the judges voted. It drops rhetoric and repetition, and adds nothing that was not said.',
   ].join('\n');
-  return knockoutMessages(scenario, transcriptUpTo(state, throughRound), task);
+  const rounds = transcriptText({
+    summary: previous ? { throughRound: previous.throughRound, text: previous.text } : null,
+    rounds: transcriptView(state, { upToRound: throughRound }).rounds,
+  });
+  const claims = state.ledger.filter((claim) => claim.round >= from && claim.round <= throughRound);
+  const claimsText =
+    claims.length === 0
+      ? ''
+      : `## Claims recorded in rounds ${from}-${throughRound}\n${claims
+          .map(
+            (claim) =>
+              `- ${claimLine(claim)}${claim.kind === 'restated' ? ' (restated)' : ''}${claim.answers ? ` (answers ${claim.answers})` : ''}${claim.answeredBy.length > 0 ? ` (answered by ${claim.answeredBy.join(', ')})` : ''}`,
+          )
+          .join('\n')}`;
+  const task = [
+    `## Your task: the summary of rounds 1-${throughRound}`,
+    previous
+      ? `Rewrite the summary of rounds 1-${previous.throughRound} above into one summary of rounds 1-${throughRound}, adding rounds ${from}-${throughRound}. Keep what the earlier summary says about claims still in play.`
+      : `Summarise rounds 1-${throughRound} above.`,
+    'Write plain prose, round by round or claim by claim, naming who argued what; mention claim ids like [X1.2] where the claims list gives them.',
+    `Write at most about ${wordsFor(Math.round(scenario.context.summary_max_tokens * 0.8))} words.`,
+  ].join('\n');
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: claimsText === '' ? rounds : `${rounds}\n\n${claimsText}` },
+    { role: 'user', content: task },
+  ];
 }
 
 /** The system message: rules, motion, positions and background. Identical for every agent. */

@@ -10,7 +10,7 @@ import { tallyVotes, voidTally } from '../../judging/tally.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { decideRotation } from '../../rotation/rotation-policy.js';
 import { tokenLimitFor } from '../../timer/speaking-timer.js';
-import { debaterMessages, judgeMessages, summaryMessages } from './knockout-prompts.js';
+import { claimsMessages, debaterMessages, judgeMessages, summaryMessages } from './knockout-prompts.js';
 import type { KnockoutState, RoundRecord } from './state.js';
 import { summariserModel, xAgentOf, yAgentNames } from './state.js';
 import type { KnockoutStep } from './steps.js';
@@ -41,8 +41,39 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
 
   const start = scenario.debate.starting_position;
   const order: Array<'X' | 'Y'> = start === 'X' ? ['X', 'Y'] : ['Y', 'X'];
-  for (const position of order) {
-    if (round.statements.some((statement) => statement.position === position)) continue;
+  for (const [index, position] of order.entries()) {
+    const spoken = round.statements.find((statement) => statement.position === position);
+    if (spoken) {
+      // Each statement's claims go into the ledger before anyone answers it.
+      const mode = scenario.memory.claims;
+      const extracted = state.claims.some(
+        (claims) => claims.round === round.number && claims.agent === spoken.agent,
+      );
+      if (mode === 'off' || spoken.degraded || extracted) continue;
+      const nextModel =
+        scenario.memory.claims_model ??
+        (index === 0
+          ? position === 'X'
+            ? scenario.agents.find((candidate) => candidate.name === round.debater)?.model
+            : xAgentOf(scenario).model
+          : scenario.agents.find(
+              (candidate) => candidate.position === 'Y' && candidate.name !== round.debater,
+            )?.model) ??
+        spoken.model;
+      const messages = mode === 'model' ? claimsMessages(state, round.number, spoken.agent, position) : [];
+      if (mode === 'model' && !fits(state, nextModel, messages, scenario.memory.claims_max_tokens))
+        return summariseOrFail(state, round.number);
+      return {
+        kind: 'claims',
+        round: round.number,
+        agent: spoken.agent,
+        position,
+        mode,
+        model: nextModel,
+        messages,
+        answerIds: state.ledger.filter((claim) => claim.position !== position).map((claim) => claim.id),
+      };
+    }
     const agent =
       position === 'X'
         ? xAgentOf(scenario)
@@ -114,6 +145,7 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
     rotation?.to ?? round.debater,
     xAgentOf(scenario).name,
     isLastRound,
+    scenario.memory.claims === 'off' ? null : state.ledger,
   );
   return {
     kind: 'decide',
@@ -129,10 +161,23 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
   };
 }
 
-/** True when most judges who answered found no new substantive arguments in each of the last `rounds` rounds. */
+/**
+ * True when each of the last `rounds` rounds brought no new substantive arguments: measured on the
+ * claims ledger when a model keeps it (no new claim in the round), else on the judges' opinion (most
+ * judges who answered said so). The judges' opinion is kept beside the ledger's in the transcript.
+ */
 function noNewArguments(state: KnockoutState, rounds: number): boolean {
   const finished = state.rounds.filter((round) => round.end);
   if (finished.length < rounds) return false;
+  if (state.scenario.memory.claims === 'model') {
+    return finished
+      .slice(-rounds)
+      .every(
+        (round) =>
+          state.claims.some((claims) => claims.round === round.number && claims.source === 'model') &&
+          !state.ledger.some((claim) => claim.round === round.number && claim.kind === 'new'),
+      );
+  }
   return finished.slice(-rounds).every((round) => {
     const answers = round.votes.flatMap((vote) => (vote.evaluation ? [vote.evaluation.new_arguments] : []));
     const none = answers.filter((answer) => answer === false).length;
@@ -173,5 +218,12 @@ function summariseOrFail(state: KnockoutState, currentRound: number): KnockoutSt
     };
   }
   const model = summariserModel(state.scenario);
-  return { kind: 'summarise', throughRound: target, model, messages: summaryMessages(state, target) };
+  // As many rounds as the summariser's own prompt can hold, at least one.
+  let through = target;
+  let messages = summaryMessages(state, through);
+  while (through > covered + 1 && !fits(state, model, messages, state.scenario.context.summary_max_tokens)) {
+    through -= 1;
+    messages = summaryMessages(state, through);
+  }
+  return { kind: 'summarise', throughRound: through, model, messages };
 }

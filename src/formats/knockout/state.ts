@@ -1,6 +1,9 @@
 /** The knockout run's state: a pure fold over its events. */
+
+import { addClaims, type LedgerClaim } from '../../agents/claims-ledger.js';
 import type { KnockoutScenario } from '../../config/scenario.js';
 import type {
+  ClaimsEvent,
   RoundEndEvent,
   RunEndEvent,
   RunEvent,
@@ -31,6 +34,10 @@ export interface KnockoutState {
   /** Y agents that have debated, in order (the current one included). */
   debated: string[];
   summaries: Array<Stored<SummaryEvent>>;
+  /** Each statement's claims extraction, in order. */
+  claims: Array<Stored<ClaimsEvent>>;
+  /** The claims ledger: every claim so far, with what answers it. */
+  ledger: LedgerClaim[];
   end: Stored<RunEndEvent> | null;
   /** Every model call's prompt size, for calibrating token estimates. */
   promptSamples: Array<{ round: number; model: string; promptChars: number; promptTokens: number }>;
@@ -89,6 +96,8 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       currentDebater: first,
       debated: [first],
       summaries: [],
+      claims: [],
+      ledger: [],
       end: null,
       promptSamples: [],
       outputTokens: 0,
@@ -156,6 +165,13 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       next.failures = recordStep(state.failures, SUMMARISER, event.model, false);
       next.summaryFailed = false;
       return next;
+    case 'claims':
+      next.claims = [...state.claims, event];
+      next.ledger = addClaims(state.ledger, event);
+      if (event.promptTokens > 0) next.promptSamples = [...state.promptSamples, sample(event, event.round)];
+      next.outputTokens = state.outputTokens + event.outputTokens;
+      next.summaryFailed = false;
+      return next;
     case 'step-failed':
       next.failures = recordStep(state.failures, SUMMARISER, summariserModel(state.scenario), true);
       next.summaryFailed = true;
@@ -189,8 +205,13 @@ function withoutFailuresInOpenRound(rounds: RoundRecord[]): RoundRecord[] {
   ];
 }
 
-function sample(event: TurnEndEvent | VoteCastEvent | SummaryEvent, round: number) {
-  return { round, model: event.model, promptChars: event.promptChars, promptTokens: event.promptTokens };
+function sample(event: TurnEndEvent | VoteCastEvent | SummaryEvent | ClaimsEvent, round: number) {
+  return {
+    round,
+    model: event.model ?? '',
+    promptChars: event.promptChars,
+    promptTokens: event.promptTokens,
+  };
 }
 
 export function rotationsOf(

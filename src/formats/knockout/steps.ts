@@ -14,5 +14,16 @@ export type KnockoutStep =
       messages: ChatMessage[];
     }
   | { kind: 'judge'; round: number; judges: string[] }
+  | {
+      kind: 'claims';
+      round: number;
+      agent: string;
+      position: 'X' | 'Y';
+      mode: 'model' | 'heuristic';
+      model: string;
+      messages: ChatMessage[];
+      /** Ids of the other side's claims that a claim may answer. */
+      answerIds: string[];
+    }
   | { kind: 'summarise'; throughRound: number; model: string; messages: ChatMessage[] }
   | { kind: 'decide'; event: Omit<RoundEndEvent, 'realMs'> };

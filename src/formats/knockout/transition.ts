@@ -2,6 +2,7 @@
  * The moderator's transition between rounds (SRS 2.2): a summary of the round just played and the
  * focus of the next. Built from the round's key points, without a model call.
  */
+import { type LedgerClaim, openClaimsAgainst } from '../../agents/claims-ledger.js';
 import { extractKeyPoints } from '../../agents/key-points.js';
 import type { RoundEndEvent, Tally } from '../../core/events.js';
 import type { RoundRecord } from './state.js';
@@ -14,12 +15,18 @@ export function buildTransition(
   nextDebater: string,
   xName: string,
   finalRound: boolean,
+  /** The claims ledger, when the run keeps one: the focus names the claims still unanswered. */
+  ledger: readonly LedgerClaim[] | null = null,
 ): RoundEndEvent['transition'] {
   // Emergency responses are not arguments: nobody is asked to answer them.
   const x = round.statements.find((statement) => statement.position === 'X' && !statement.degraded);
   const y = round.statements.find((statement) => statement.position === 'Y' && !statement.degraded);
-  const xPoint = x ? extractKeyPoints(x.text, 1)[0] : undefined;
-  const yPoint = y ? extractKeyPoints(y.text, 1)[0] : undefined;
+  const claimOf = (position: 'X' | 'Y') =>
+    ledger?.find(
+      (claim) => claim.round === round.number && claim.position === position && claim.kind === 'new',
+    )?.claim;
+  const xPoint = x ? (claimOf('X') ?? extractKeyPoints(x.text, 1)[0]) : undefined;
+  const yPoint = y ? (claimOf('Y') ?? extractKeyPoints(y.text, 1)[0]) : undefined;
   const mean = tally.meanScore === null ? 'no scores' : `mean score ${tally.meanScore.toFixed(2)}`;
   const votes =
     outcome === 'void'
@@ -50,8 +57,14 @@ export function buildTransition(
     .join(' ');
   if (finalRound) return { summary, focus: 'That was the final round.' };
   const focusParts = [`Focus for round ${round.number + 1}:`];
-  if (xPoint) focusParts.push(`${nextDebater} should answer "${xPoint}".`);
-  if (yPoint) focusParts.push(`${xName} should answer "${yPoint}".`);
-  if (!xPoint && !yPoint) focusParts.push('both sides should sharpen their strongest argument.');
+  // With a ledger: the strongest claim each side has left unanswered, wherever it was made.
+  const openForY = ledger ? openClaimsAgainst(ledger, 'Y')[0] : undefined;
+  const openForX = ledger ? openClaimsAgainst(ledger, 'X')[0] : undefined;
+  const forY = openForY ? `${openForY.claim} [${openForY.id}]` : xPoint;
+  const forX = openForX ? `${openForX.claim} [${openForX.id}]` : yPoint;
+  const openLabel = ledger ? 'the open claim ' : '';
+  if (forY) focusParts.push(`${nextDebater} should answer ${openLabel}"${forY}".`);
+  if (forX) focusParts.push(`${xName} should answer ${openLabel}"${forX}".`);
+  if (!forY && !forX) focusParts.push('both sides should sharpen their strongest argument.');
   return { summary, focus: focusParts.join(' ') };
 }

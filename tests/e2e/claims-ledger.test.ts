@@ -1,0 +1,172 @@
+/**
+ * The claims ledger behind agent memory, and summaries that stay faithful over a long debate: the
+ * simulator is scripted to plant distinct claims, and the prompts the engine sends are read back.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { MockOllama, ScriptRule } from '../../src/mock-ollama/index.js';
+import { runAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers } from '../helpers/mock-servers.js';
+import { testScenario } from '../helpers/scenario.js';
+import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
+
+const mock = useMockServers({ models: ['llama3', 'mistral'] });
+
+interface ChatBody {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+  options: { num_ctx: number; num_predict: number };
+}
+
+const bodies = (server: MockOllama) =>
+  server.requests
+    .filter((request) => request.path === '/api/chat')
+    .map((request) => request.body as ChatBody);
+
+const lastMessage = (body: ChatBody) => body.messages.at(-1)?.content ?? '';
+
+/** Statement and claims answers for one side in one round: a statement, and the claim it plants. */
+function plant(agent: string, round: number, rounds: number, claim: string, answers = ''): ScriptRule[] {
+  return [
+    {
+      match: { regex: `Your name: ${agent}\\n[^]*round ${round} of ${rounds}\\n` },
+      reply:
+        `${claim} I have evidence for this from the pilot programmes, and I will keep returning to it. `.repeat(
+          3,
+        ),
+    },
+    {
+      match: { text: `list the claims in ${agent}'s statement in round ${round}\n` },
+      json: { claims: [{ claim, kind: 'new', answers, evidence: 'pilot programmes' }] },
+    },
+  ];
+}
+
+async function run(server: MockOllama, data: Record<string, unknown>) {
+  const dir = tempDir();
+  const file = path.join(dir, 'scenario.yaml');
+  writeFileSync(file, stringify(data));
+  const out = path.join(dir, 'runs');
+  const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet'], {
+    timeoutMs: 300_000,
+  });
+  return { result, runDir: onlyRunDir(out) };
+}
+
+describe('the claims ledger', () => {
+  it('records each statement’s claims as events, answered from the other side, and builds memory from each side’s perspective', async () => {
+    const script = [
+      ...plant('Xavier', 1, 2, 'CLAIM-A: congestion charges cut traffic by a fifth.'),
+      ...plant('Yara', 1, 2, 'CLAIM-B: shops in the centre lose customers without parking.', 'X1.1'),
+      ...plant('Xavier', 2, 2, 'CLAIM-C: footfall rises when streets are pedestrianised.', 'Y1.1'),
+    ];
+    const server = await mock({ script });
+    const { result, runDir } = await run(server, testScenario({ rounds: 2 }));
+    expect(result.code).toBe(0);
+    const claims = readEvents(runDir).filter((event) => event.type === 'claims');
+    expect(claims.map((event) => `${event.round}:${event.agent}:${event.source}`)).toEqual([
+      '1:Xavier:model',
+      '1:Yara:model',
+      '2:Xavier:model',
+      '2:Yara:model',
+    ]);
+    // The extraction call is small and shares the debate's prefix (system and transcript messages).
+    const sent = bodies(server);
+    const extraction = sent.find((body) =>
+      lastMessage(body).includes("list the claims in Xavier's statement in round 1"),
+    );
+    const yaraSpeaks = sent.find((body) => /Your name: Yara\n[^]*round 1 of 2/.test(lastMessage(body)));
+    expect(extraction?.options.num_predict).toBe(320);
+    expect(extraction?.messages.slice(0, 2)).toEqual(yaraSpeaks?.messages.slice(0, 2));
+
+    // Yara, before speaking, is told about X's claim as unanswered (from her side's perspective).
+    expect(lastMessage(yaraSpeaks as ChatBody)).toMatch(
+      /not answered yet[^]*\[X1\.1\] Xavier, round 1: CLAIM-A/,
+    );
+    // In round 2 Xavier sees his own claim as his, Yara's answer to it, and her open claim.
+    const xavier2 = lastMessage(
+      sent.find((body) => /Your name: Xavier\n[^]*round 2 of 2/.test(lastMessage(body))) as ChatBody,
+    );
+    expect(xavier2).toMatch(/Claims you have made so far[^]*CLAIM-A/);
+    expect(xavier2).toMatch(/Claims of yours your opponent has rebutted[^]*\[X1\.1\]/);
+    expect(xavier2).toMatch(/not answered yet[^]*\[Y1\.1\] Yara, round 1: CLAIM-B/);
+    // The round transition's focus names the open claims.
+    const roundEnd = readEvents(runDir).find(
+      (event) => event.type === 'round-end' && event.round === 1,
+    ) as unknown as {
+      transition: { focus: string };
+    };
+    expect(roundEnd.transition.focus).toMatch(/Xavier should answer the open claim "CLAIM-B/);
+  });
+
+  it('off: no extraction call, and memory from key sentences as before', async () => {
+    const server = await mock();
+    const { result, runDir } = await run(
+      server,
+      testScenario({ rounds: 1, extra: { memory: { claims: 'off' } } }),
+    );
+    expect(result.code).toBe(0);
+    expect(readEvents(runDir).some((event) => event.type === 'claims')).toBe(false);
+    expect(bodies(server).some((body) => lastMessage(body).includes('list the claims'))).toBe(false);
+  });
+
+  it('heuristic: claims from key sentences, no extraction call', async () => {
+    const server = await mock();
+    const { result, runDir } = await run(
+      server,
+      testScenario({ rounds: 1, extra: { memory: { claims: 'heuristic' } } }),
+    );
+    expect(result.code).toBe(0);
+    const claims = readEvents(runDir).filter((event) => event.type === 'claims');
+    expect(claims).toHaveLength(2);
+    expect(claims.every((event) => event.source === 'heuristic')).toBe(true);
+    expect(bodies(server).some((body) => lastMessage(body).includes('list the claims'))).toBe(false);
+  });
+});
+
+describe('summaries over 30 rounds', () => {
+  it('the live claims of round 1 still reach the round-30 prompts, within num_ctx, with few summary calls', async () => {
+    const rounds = 30;
+    const script: ScriptRule[] = [];
+    for (let round = 1; round <= rounds; round += 1) {
+      script.push(
+        ...plant(
+          'Xavier',
+          round,
+          rounds,
+          `X-CLAIM-${round}: a distinct point for car-free streets number ${round}.`,
+        ),
+      );
+      script.push(
+        ...plant('Yara', round, rounds, `Y-CLAIM-${round}: a distinct point for drivers number ${round}.`),
+      );
+    }
+    const server = await mock({ script });
+    const data = testScenario({ rounds, maxTokens: 300, contextWindow: 4096, yCount: 4, threshold: 4 });
+    const { result, runDir } = await run(server, data);
+    expect(result.code).toBe(0);
+    const sent = bodies(server);
+    const round30 = sent.filter((body) => lastMessage(body).includes(`round ${rounds} of ${rounds}`));
+    expect(round30.length).toBeGreaterThanOrEqual(2);
+    for (const body of round30) {
+      const prompt = body.messages.map((message) => message.content).join('\n');
+      expect(prompt).toContain('X-CLAIM-1:');
+      expect(prompt).toContain('Y-CLAIM-1:');
+      expect(body.options.num_ctx).toBe(4096);
+    }
+    // Nothing sent was over the window (the simulator refuses that with truncate: false).
+    const events = readEvents(runDir);
+    expect(JSON.stringify(events)).not.toMatch(/exceeds the context length/);
+    const summaries = events.filter((event) => event.type === 'summary');
+    // Large steps: far fewer summaries than rounds (one per round would be 28 or 29).
+    expect(summaries.length).toBeGreaterThan(0);
+    expect(summaries.length).toBeLessThanOrEqual(10);
+    // The summariser has its own instruction, not a debater's.
+    const summariser = sent.find((body) => lastMessage(body).includes('the summary of rounds'));
+    expect(summariser?.messages[0]?.content).toMatch(/You are not a debater/);
+    // biome-ignore lint/suspicious/noConsole: the figure belongs in the test output
+    console.log(`30-round debate, 4096-token window: ${summaries.length} summary calls`);
+  }, 300_000);
+});
