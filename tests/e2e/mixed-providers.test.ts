@@ -79,4 +79,20 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
     );
     expect(server.requests.filter((request) => request.path.includes('chat'))).toHaveLength(0);
   });
+
+  it('doctor checks the OpenAI-compatible server: reachable, its models, each model’s window', async () => {
+    const server = await startMockOllama({ models: ['llama3', 'mistral'], contextLength: 6144 });
+    servers.push(server);
+    const { file } = await mixedScenario(`${server.url}/v1`);
+    const result = await runAgora(['doctor', file, '--host', server.url], {
+      env: { AGORA_TEST_LLM_KEY: KEY },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Provider local: ${server.url}/v1`);
+    expect(result.stdout).toContain('✓ reachable (agora-mock)');
+    expect(result.stdout).toContain('models on the server: llama3, mistral');
+    expect(result.stdout).toContain('✓ mistral, context window 6144 tokens');
+    expect(result.stdout).toContain('✓ llama3');
+    expect(result.stdout + result.stderr).not.toContain(KEY);
+  });
 });
