@@ -95,4 +95,23 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
     expect(result.stdout).toContain('✓ llama3');
     expect(result.stdout + result.stderr).not.toContain(KEY);
   });
+
+  it('runs the shipped mixed-providers scenario in the demo, both APIs on the simulator', async () => {
+    const out = path.join(tempDir(), 'runs');
+    const result = await runAgora([
+      'demo',
+      'scenarios/mixed-providers.yaml',
+      '--profile',
+      'instant',
+      '--speed',
+      '0',
+      '--rounds',
+      '1',
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ status: 'completed' });
+  });
 });
