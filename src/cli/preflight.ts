@@ -4,6 +4,7 @@ import { AgoraError, ExitCode } from '../core/errors.js';
 import { scenarioModels } from '../formats/scenario-models.js';
 import { isProviderError, ProviderError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
+import { RoutingProvider } from '../llm/routing-provider.js';
 
 export function requiredModels(scenario: Scenario): string[] {
   return scenarioModels(scenario).required;
@@ -36,12 +37,25 @@ export async function missingModels(provider: ModelProvider, scenario: Scenario)
 
 export async function preflight(provider: ModelProvider, scenario: Scenario): Promise<void> {
   await checkServer(provider);
-  const missing = await missingModels(provider, scenario);
-  if (missing.length > 0) {
+  const all = await missingModels(provider, scenario);
+  // Models that belong to another server get that server's advice, not `ollama pull`.
+  const routed = provider instanceof RoutingProvider ? all.filter((model) => provider.routeOf(model)) : [];
+  if (routed.length > 0 && provider instanceof RoutingProvider) {
+    const first = routed[0] as string;
+    const route = provider.routeOf(first);
     throw new ProviderError(
       'model-not-found',
-      `the Ollama at ${provider.host} lacks ${missing.length === 1 ? 'a model' : 'models'} this scenario uses: ${missing.join(', ')}. Fetch ${missing.length === 1 ? 'it' : 'them'} with ${missing.map((model) => `\`ollama pull ${model}\``).join(' and ')}, or change the models in ${scenario.file}`,
-      { host: provider.host, model: missing[0] },
+      `the server of provider "${route?.name}" (${route?.provider.host}) does not list ${routed.join(', ')}, which ${scenario.file} sends there; load ${routed.length === 1 ? 'it' : 'them'} on that server under exactly that name (its /models lists the names it serves), or correct providers.${route?.name}.models`,
+      { host: route?.provider.host ?? provider.host, model: first },
+    );
+  }
+  const missing = all;
+  if (missing.length > 0) {
+    const host = provider instanceof RoutingProvider ? provider.defaultHost : provider.host;
+    throw new ProviderError(
+      'model-not-found',
+      `the Ollama at ${host} lacks ${missing.length === 1 ? 'a model' : 'models'} this scenario uses: ${missing.join(', ')}. Fetch ${missing.length === 1 ? 'it' : 'them'} with ${missing.map((model) => `\`ollama pull ${model}\``).join(' and ')}, or change the models in ${scenario.file}`,
+      { host, model: missing[0] },
     );
   }
 }

@@ -5,14 +5,15 @@ import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { timeoutMilliseconds } from '../config/timeout-seconds.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { formatNamed } from '../formats/index.js';
-import { OllamaProvider } from '../llm/ollama-provider.js';
 import { createRunDir, driveDebate, type LoadedRun, newNamedRunDir } from '../manager/debate-manager.js';
 import { indexRun } from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
 import { openLiveLog } from '../store/live-log.js';
 import { writeFileAtomic } from '../store/write-files.js';
+import { fitContextWindow } from './context-window-fit.js';
 import type { CliIo } from './io.js';
+import { baseUrlVariable, createModelProvider } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
 import { describeSides, prepareScenario } from './prepare-scenario.js';
 
@@ -36,6 +37,16 @@ export function failureReport(failures: readonly string[]): string {
   return `Degraded: ${failures.length} failed step${failures.length === 1 ? '' : 's'} stand${failures.length === 1 ? 's' : ''} in this record:\n${shown.join('\n')}\n`;
 }
 
+/** Where the scenario's other model servers are (addresses only: keys stay in the environment). */
+function providerLines(scenario: Scenario, env: CliIo['env']): string {
+  return Object.entries(scenario.providers)
+    .map(
+      ([name, entry]) =>
+        `Provider ${name} (${entry.type}): ${env[baseUrlVariable(name)]?.trim() || entry.base_url} for ${entry.models.join(', ')}\n`,
+    )
+    .join('');
+}
+
 export interface ResumeTarget {
   loaded: LoadedRun;
   /** The caller holds the run's lock. */
@@ -54,10 +65,17 @@ export async function runDebate(
   const requestTimeoutMs =
     flags.requestTimeoutMs ?? timeoutMilliseconds(requested.reliability.request_timeout_seconds);
   // Nothing is written before the server and every model have been checked.
-  const checker = new OllamaProvider({ host, requestTimeoutMs });
+  const settings = { host, env: io.env, requestTimeoutMs };
+  const checker = createModelProvider(requested, settings);
   await checkServer(checker);
-  const scenario = resume ? requested : await prepareScenario(requested, checker);
+  let scenario = resume ? requested : await prepareScenario(requested, checker);
   await preflight(checker, scenario);
+  if (!resume) {
+    // A resumed run keeps the window its log started with.
+    const fit = await fitContextWindow(scenario, checker);
+    scenario = fit.scenario;
+    if (fit.warning) io.stderr.write(`warning: ${fit.warning}\n`);
+  }
 
   const { runId, paths } = resume
     ? { runId: resume.loaded.runId, paths: resume.loaded.paths }
@@ -76,7 +94,7 @@ export async function runDebate(
   if (!flags.json) {
     const progress = resume ? format.progress(resume.loaded.state) : undefined;
     io.stdout.write(
-      `${progress ? `Resuming run ${runId} (${progress.done} of ${progress.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\nOllama: ${host}\n`,
+      `${progress ? `Resuming run ${runId} (${progress.done} of ${progress.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\nOllama: ${host}\n${providerLines(scenario, io.env)}`,
     );
     const sides = describeSides(scenario);
     if (sides) io.stdout.write(`${sides}\n`);
@@ -105,7 +123,7 @@ export async function runDebate(
       ...(resume
         ? { existing: resume.loaded.events, lockHeld: resume.lockHeld }
         : { start: { runId, scenario } }),
-      provider: new OllamaProvider({ host, logger, requestTimeoutMs }),
+      provider: createModelProvider(scenario, { ...settings, logger }),
       logger,
       signal: abort.signal,
       stopRequested: () => stopRequested,

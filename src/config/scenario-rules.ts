@@ -14,9 +14,32 @@ const WEIGHT_TOLERANCE = 1e-6;
 type Findings = { problems: RuleFinding[]; warnings: RuleFinding[] };
 
 export function checkScenarioRules(scenario: ScenarioFile): Findings {
-  if (scenario.format === 'knockout') return checkKnockoutRules(scenario);
-  if (scenario.format === 'formal') return checkFormalRules(scenario);
-  return { problems: [], warnings: [] };
+  const findings =
+    scenario.format === 'knockout'
+      ? checkKnockoutRules(scenario)
+      : scenario.format === 'formal'
+        ? checkFormalRules(scenario)
+        : { problems: [], warnings: [] };
+  findings.problems.push(...providerProblems(scenario));
+  return findings;
+}
+
+/** A model sent to two servers would have no single answer to "where does this call go?". */
+function providerProblems(scenario: ScenarioFile): RuleFinding[] {
+  const owner = new Map<string, string>();
+  const problems: RuleFinding[] = [];
+  for (const [name, provider] of Object.entries(scenario.providers)) {
+    provider.models.forEach((model, index) => {
+      const earlier = owner.get(model);
+      if (earlier !== undefined) {
+        problems.push({
+          path: ['providers', name, 'models', index],
+          message: `"${model}" is already served by provider "${earlier}"; list each model under one provider`,
+        });
+      } else owner.set(model, name);
+    });
+  }
+  return problems;
 }
 
 function checkFormalRules(scenario: FormalFile): Findings {

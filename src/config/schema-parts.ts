@@ -119,6 +119,32 @@ export function stopSchema(defaults: StopDefaults) {
     .default(defaults);
 }
 
+/** One model server besides the default Ollama; its `models` are sent there, every other to Ollama. */
+export const providerSchema = z.strictObject({
+  type: z
+    .enum(['ollama', 'openai'], { error: 'must be "ollama" or "openai" (an OpenAI-compatible server)' })
+    .describe('ollama: the native Ollama API; openai: llama-server, vLLM, SGLang, LM Studio and the like.'),
+  base_url: z
+    .string({ error: 'must be a URL such as http://127.0.0.1:8080/v1' })
+    .refine((value) => /^https?:\/\//i.test(value.trim()) && URL.canParse(value.trim()), {
+      error: 'must be an http:// or https:// URL, e.g. http://127.0.0.1:8080/v1',
+    })
+    .describe(
+      'Where the server listens; for openai usually ending in /v1. AGORA_PROVIDER_<NAME>_URL overrides it.',
+    ),
+  api_key_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+      error: 'must be the NAME of an environment variable, e.g. LLM_API_KEY',
+    })
+    .optional()
+    .describe('Name of the environment variable holding the API key (sent as a bearer token, never stored).'),
+  models: z
+    .array(nonBlank('a model name as this server knows it'))
+    .min(1, { error: 'list the models this server serves' })
+    .describe('The models to send to this server; each model name belongs to one server.'),
+});
+
 export function commonFields(topicHint: string, stopDefaults: StopDefaults = STOP_DEFAULTS) {
   return {
     $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
@@ -134,6 +160,13 @@ export function commonFields(topicHint: string, stopDefaults: StopDefaults = STO
         host: z.string().optional().describe('Ollama address: host, host:port or http://host:port.'),
       })
       .default({}),
+    providers: z
+      .record(
+        z.string().regex(/^[a-z][a-z0-9_]*$/, { error: 'provider names are snake_case, e.g. lan_gpu' }),
+        providerSchema,
+      )
+      .default({})
+      .describe('Model servers besides Ollama, by name; each serves the models it lists.'),
     background: z
       .strictObject({
         knowledge: z

@@ -1,6 +1,7 @@
 /**
- * The one interface the engine uses to talk to a model. The Ollama adapter implements it; retries,
- * fallbacks and limiters wrap it. Nothing outside `src/llm/ollama-*` speaks HTTP to Ollama.
+ * The one interface the engine uses to talk to a model. The Ollama and OpenAI-compatible adapters
+ * implement it; routing, retries, fallbacks and limiters wrap it. Nothing outside `src/llm/ollama-*`
+ * and `src/llm/openai-*` speaks HTTP to a model server.
  */
 
 export type ChatRole = 'system' | 'user' | 'assistant';
@@ -30,6 +31,8 @@ export type StopReason = 'stop' | 'length';
 export interface ChatResult {
   text: string;
   promptTokens: number;
+  /** Prompt tokens the server reused from its prompt cache, when it says (OpenAI-compatible servers). */
+  cachedPromptTokens?: number;
   outputTokens: number;
   stopReason: StopReason;
   /** Of `outputTokens`, those the model spent thinking (never part of `text`). */
@@ -57,4 +60,9 @@ export interface ModelProvider {
   chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult>;
   listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]>;
   version(options?: { signal?: AbortSignal }): Promise<string>;
+  /**
+   * The context window the server gives `model`, for servers that fix it at start-up
+   * (llama-server, vLLM); undefined when the server does not say or takes it per request (Ollama).
+   */
+  contextWindow?(model: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
 }

@@ -77,6 +77,11 @@ export class Catalog {
     return this.entries.get(normalizeModelName(requested));
   }
 
+  /** Every model, in the order given. */
+  list(): ModelEntry[] {
+    return [...this.entries.values()];
+  }
+
   /** The /api/tags body. */
   tags(): { models: Record<string, unknown>[] } {
     return {

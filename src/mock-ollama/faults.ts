@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import { type Piece, pieceChunk } from './chunks.js';
 import type { Endpoint } from './completion.js';
 import { sendError, writeFlushed } from './http.js';
+import { openAiPieceEvent, sendOpenAiError } from './openai-api.js';
 import type { ScriptFault, ScriptRule } from './script.js';
 
 /** Default status and message of the faults that are plain error replies. */
@@ -28,6 +29,8 @@ export interface FaultContext {
   stream: boolean;
   /** The pieces a normal answer would have streamed; some are sent before the fault strikes. */
   pieces: Piece[];
+  /** Which wire the request came in on; default Ollama's. */
+  api?: 'ollama' | 'openai';
 }
 
 /** Plays `rule.fault` on `res`. Resolves once the fault is delivered (a hang resolves at once). */
@@ -36,11 +39,13 @@ export async function playFault(res: ServerResponse, rule: ScriptRule, ctx: Faul
   if (fault === undefined || fault === 'empty') return;
   const reply = ERROR_REPLIES[fault];
   if (reply !== undefined) {
-    sendError(res, rule.status ?? reply.status, rule.error ?? reply.message(ctx.model));
+    const send = ctx.api === 'openai' ? sendOpenAiError : sendError;
+    send(res, rule.status ?? reply.status, rule.error ?? reply.message(ctx.model));
     return;
   }
   // A hang leaves the response open; the socket ends when the client gives up or the server closes.
   if (fault === 'hang') return;
+  if (ctx.api === 'openai') return playOpenAiStreamFault(res, rule, ctx);
   const line = (piece: Piece): string => `${JSON.stringify(pieceChunk(ctx.endpoint, ctx.model, piece))}\n`;
   const lead = ctx.pieces.slice(0, 3);
   const fallback: Piece = { kind: 'content', text: 'The', tokens: 1 };
@@ -78,6 +83,31 @@ export async function playFault(res: ServerResponse, rule: ScriptRule, ctx: Faul
     res.writeHead(200, { 'Content-Type': 'application/x-ndjson' });
     await writeFlushed(res, lead.map(line).join(''));
   }
+  res.socket?.destroy();
+  res.destroy();
+}
+
+/** The stream faults on the OpenAI-compatible wire: an error event, a broken event, a cut. */
+async function playOpenAiStreamFault(
+  res: ServerResponse,
+  rule: ScriptRule,
+  ctx: FaultContext,
+): Promise<void> {
+  const lead = ctx.pieces.filter((piece) => piece.kind === 'content').slice(0, 3);
+  const events = (lead.length === 0 ? [{ text: 'The' }] : lead)
+    .map((piece) => openAiPieceEvent(ctx.model, piece.text))
+    .join('');
+  res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+  if (rule.fault === 'error-in-stream') {
+    const error = { error: { message: rule.error ?? STREAM_ERROR, type: 'server_error', code: 500 } };
+    res.end(`${events}data: ${JSON.stringify(error)}\n\n`);
+    return;
+  }
+  if (rule.fault === 'malformed-json') {
+    res.end(`${events}data: {"id":"chatcmpl-mock","choices":[{"delta":{"content":"unterminated\n\n`);
+    return;
+  }
+  await writeFlushed(res, events);
   res.socket?.destroy();
   res.destroy();
 }

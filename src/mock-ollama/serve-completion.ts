@@ -1,6 +1,7 @@
 /**
- * The /api/chat and /api/generate handler: validate, apply the script, then either play a fault
- * or run the request through the slot scheduler and deliver the answer with simulated timings.
+ * The /api/chat, /api/generate and /v1/chat/completions handler: validate, apply the script, then
+ * either play a fault or run the request through the slot scheduler and deliver the answer with
+ * simulated timings, on the wire the request came in on.
  */
 import type { ServerResponse } from 'node:http';
 import type { Catalog } from './catalog.js';
@@ -9,6 +10,13 @@ import { composeAnswer, type Endpoint, parseCompletion, promptTokensFor, request
 import { deliver } from './deliver.js';
 import { playFault } from './faults.js';
 import { sendError, sleep } from './http.js';
+import {
+  deliverOpenAi,
+  openAiContextLength,
+  parseOpenAiCompletion,
+  sendOpenAiError,
+  wantsUsage,
+} from './openai-api.js';
 import { type CostProfile, simulateTimes } from './profiles.js';
 import { createRng } from './random.js';
 import { QueueAbortedError, type Scheduler } from './scheduler.js';
@@ -25,6 +33,8 @@ export interface CompletionState {
   stats: StatsBook;
   profile: CostProfile;
   speed: number;
+  /** The window the /v1 side gives every model; undefined: each model's own length. */
+  openAiContextLength?: number;
 }
 
 /** Answers one completion request; resolves when the response is over (or abandoned). */
@@ -35,17 +45,28 @@ export async function serveCompletion(
   res: ServerResponse,
   record: RecordedRequest,
   signal: AbortSignal,
+  api: 'ollama' | 'openai' = 'ollama',
 ): Promise<void> {
-  const request = parseCompletion(endpoint, body);
+  const openAi = api === 'openai';
+  const fail = openAi ? sendOpenAiError : sendError;
+  const request = openAi ? parseOpenAiCompletion(body) : parseCompletion(endpoint, body);
   if ('error' in request) {
-    sendError(res, 400, request.error);
+    fail(res, 400, request.error);
     return;
   }
   const entry = state.catalog.find(request.model);
   if (entry === undefined) {
-    sendError(res, 404, `model "${request.model}" not found, try pulling it first`);
+    fail(
+      res,
+      404,
+      openAi
+        ? `The model \`${request.model}\` does not exist.`
+        : `model "${request.model}" not found, try pulling it first`,
+    );
     return;
   }
+  // These servers fix the window at start-up instead of taking it per request.
+  if (openAi) request.numCtx = openAiContextLength(entry, state.openAiContextLength);
   const rule = state.script.take({
     endpoint,
     model: entry.name,
@@ -61,13 +82,18 @@ export async function serveCompletion(
     state.stats.fault();
   }
   if (rule?.fault !== undefined && rule.fault !== 'empty') {
-    await playFault(res, rule, { endpoint, model: request.model, stream: request.stream, pieces });
+    await playFault(res, rule, { endpoint, model: request.model, stream: request.stream, pieces, api });
     return;
   }
 
   const promptTokens = promptTokensFor(request);
   if ('error' in promptTokens) {
-    sendError(res, 400, promptTokens.error);
+    // llama-server's words for a prompt longer than its window.
+    fail(
+      res,
+      400,
+      openAi ? 'the request exceeds the available context size, try increasing it' : promptTokens.error,
+    );
     return;
   }
   let lease: Awaited<ReturnType<Scheduler['acquire']>>;
@@ -93,6 +119,25 @@ export async function serveCompletion(
       outputTokens: answer.evalCount,
       simulatedSeconds: times.totalSeconds,
     });
+    if (openAi) {
+      await deliverOpenAi(
+        res,
+        {
+          model: request.model,
+          stream: request.stream,
+          usage: wantsUsage(body),
+          answer,
+          pieces,
+          numbers: { promptTokens: promptTokens.length, cachedTokens: lease.cached, times },
+          readyAt: lease.readyAt,
+          msPerSecond: state.speed * 1000,
+          decodeTokensPerSecond: state.profile.decodeTokensPerSecond,
+        },
+        signal,
+      );
+      record.finishedAt = Date.now();
+      return;
+    }
     const context = endpoint === 'generate' ? [...promptTokens, ...contentTokens].map(tokenId) : undefined;
     await deliver(
       res,

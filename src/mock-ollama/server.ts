@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { Catalog, DEFAULT_MODELS, detailsOf } from './catalog.js';
 import { readBody, sendError, sendJson, sendText } from './http.js';
+import { openAiModels, openAiProps, sendOpenAiError } from './openai-api.js';
 import { resolveProfile } from './profiles.js';
 import { Scheduler } from './scheduler.js';
 import { ScriptBook } from './script.js';
@@ -74,6 +75,17 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
   if (method === 'GET' && path === '/api/version') return sendJson(res, 200, { version: VERSION });
   if (method === 'GET' && path === '/api/tags') return sendJson(res, 200, state.catalog.tags());
   if (method === 'GET' && path === '/api/ps') return sendJson(res, 200, listModels(state));
+  // The OpenAI-compatible API of llama-server, vLLM and the like, beside Ollama's own.
+  if (method === 'GET' && path === '/v1/models') {
+    return sendJson(res, 200, openAiModels(state.catalog, state.openAiContextLength));
+  }
+  if (method === 'GET' && path === '/props') {
+    return sendJson(res, 200, openAiProps(state.catalog, state.openAiContextLength));
+  }
+  if (method === 'POST' && path === '/v1/chat/completions') {
+    if (parseError !== undefined) return sendOpenAiError(res, 400, `invalid JSON body: ${parseError}`);
+    return serveCompletion(state, 'chat', body, res, record, signal, 'openai');
+  }
   const endpoint = path === '/api/chat' ? 'chat' : path === '/api/generate' ? 'generate' : undefined;
   if (method === 'POST' && (endpoint !== undefined || path === '/api/show')) {
     if (parseError !== undefined) return sendError(res, 400, `invalid JSON body: ${parseError}`);
@@ -109,6 +121,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
     stats,
     profile,
     speed,
+    ...(options.contextLength === undefined ? {} : { openAiContextLength: options.contextLength }),
     closing: closing.signal,
   };
   const requests: RecordedRequest[] = [];
@@ -120,6 +133,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
       path,
       body: undefined,
       receivedAt: Date.now(),
+      ...(req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }),
     };
     requests.push(record);
     stats.request(path);

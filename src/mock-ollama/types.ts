@@ -17,6 +17,11 @@ export interface MockOllamaOptions {
   speed?: number;
   /** Scripted answers and faults, tried in order. */
   script?: ScriptRule[];
+  /**
+   * The context window the OpenAI-compatible endpoints give every model (reported in `/v1/models`
+   * and `/props`, enforced on `/v1/chat/completions`); default: each model's own length.
+   */
+  contextLength?: number;
 }
 
 /** One request as the server saw it. Times are ms since the epoch. */
@@ -34,6 +39,8 @@ export interface RecordedRequest {
   finishedAt?: number;
   /** Slot index a completion ran in. */
   slot?: number;
+  /** The Authorization header as sent, so tests can check an API key arrived. */
+  authorization?: string;
   /** The scripted fault applied, if any. */
   fault?: ScriptFault;
 }

@@ -109,7 +109,7 @@ describe('agora mock-ollama', () => {
   it('serves the Ollama API until interrupted', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'mock-ollama', '--port', '0'],
+      ['--import', 'tsx', 'src/cli/main.ts', 'mock-ollama', '--port', '0', '--context-length', '2048'],
       {
         cwd: projectRoot,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,6 +124,11 @@ describe('agora mock-ollama', () => {
     });
     const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: Array<{ name: string }> };
     expect(tags.models.map((model) => model.name)).toContain('llama3:latest');
+    // The same server speaks the OpenAI-compatible API, with the window it was given.
+    const openAi = (await (await fetch(`${url}/v1/models`)).json()) as {
+      data: Array<{ id: string; max_model_len: number }>;
+    };
+    expect(openAi.data).toContainEqual(expect.objectContaining({ id: 'llama3', max_model_len: 2048 }));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGINT');
     expect(await exited).toBe(0);

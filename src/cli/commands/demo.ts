@@ -9,12 +9,31 @@ import { UsageError } from '../../core/errors.js';
 import { scenarioModels } from '../../formats/scenario-models.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
 import type { CliIo } from '../io.js';
+import { baseUrlVariable } from '../model-providers.js';
 import { numberFlag, parseCommand } from '../parse.js';
 import { runDebate } from '../run-debate.js';
 import { debateFlags, debateOptions, scenarioFromArguments } from './run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
+
+/**
+ * Sends the scenario's other servers to the simulator too, which speaks their API: base URLs
+ * (and any override variables) point at it, and no API key is needed.
+ */
+function onSimulator(scenario: Scenario, url: string, io: CliIo): { scenario: Scenario; io: CliIo } {
+  const entries = Object.entries(scenario.providers);
+  if (entries.length === 0) return { scenario, io };
+  const env = { ...io.env };
+  const providers = Object.fromEntries(
+    entries.map(([name, entry]) => {
+      const baseUrl = entry.type === 'openai' ? `${url}/v1` : url;
+      env[baseUrlVariable(name)] = baseUrl;
+      return [name, { type: entry.type, base_url: baseUrl, models: entry.models }];
+    }),
+  );
+  return { scenario: { ...scenario, providers }, io: { ...io, env } };
+}
 
 /** The simulator, serving every model the scenario may call. */
 export function startDemoServer(
@@ -52,7 +71,8 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
         `Demo: Agora's built-in Ollama simulator is answering at ${server.url} (profile ${profile}). The statements are generated text, not a language model's.\n`,
       );
     }
-    return await runDebate(scenario, server.url, debateFlags(values, io), io);
+    const simulated = onSimulator(scenario, server.url, io);
+    return await runDebate(simulated.scenario, server.url, debateFlags(values, io), simulated.io);
   } finally {
     await server.close();
   }

@@ -1,11 +1,16 @@
-/** `agora doctor [scenario]`: is Ollama reachable, which version, which models are missing. */
+/**
+ * `agora doctor [scenario]`: is Ollama reachable, which version, which models are missing; and for
+ * each of the scenario's other servers, whether it answers, what it serves and its context window.
+ */
 import path from 'node:path';
 import { loadScenario } from '../../config/load-scenario.js';
 import { ExitCode } from '../../core/errors.js';
 import { isProviderError } from '../../llm/errors.js';
 import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
+import { RoutingProvider } from '../../llm/routing-provider.js';
 import type { CliIo } from '../io.js';
+import { createModelProvider } from '../model-providers.js';
 import { parseCommand } from '../parse.js';
 import { hasModel, requiredModels } from '../preflight.js';
 
@@ -18,6 +23,18 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
     env: io.env.OLLAMA_HOST,
   });
   const provider = new OllamaProvider({ host, requestTimeoutMs: 10_000 });
+  const routed = scenario
+    ? createModelProvider(scenario, { host, env: io.env, requestTimeoutMs: 10_000 })
+    : undefined;
+  const router = routed instanceof RoutingProvider ? routed : undefined;
+  const otherServers = router
+    ? await checkOtherServers(router, scenario ? requiredModels(scenario) : [], io)
+    : 0;
+  if (otherServers === ExitCode.unreachable) return otherServers;
+  // A scenario entirely on other servers needs no Ollama.
+  if (scenario && router && requiredModels(scenario).every((model) => router.routeOf(model))) {
+    return otherServers;
+  }
   io.stdout.write(`Ollama host: ${host}\n`);
   let version: string;
   try {
@@ -35,11 +52,46 @@ export async function doctorCommand(argv: string[], io: CliIo): Promise<number> 
   if (!scenario) return ExitCode.ok;
   let missing = 0;
   for (const model of requiredModels(scenario)) {
+    if (router?.routeOf(model)) continue;
     if (hasModel(available, model)) io.stdout.write(`✓ ${model}\n`);
     else {
       missing += 1;
       io.stdout.write(`✗ ${model} is missing: run \`ollama pull ${model}\`\n`);
     }
   }
-  return missing === 0 ? ExitCode.ok : ExitCode.modelMissing;
+  return missing === 0 ? otherServers : ExitCode.modelMissing;
+}
+
+/** Checks each OpenAI-compatible (or second Ollama) server; returns an exit code, 0 when all is well. */
+async function checkOtherServers(router: RoutingProvider, required: string[], io: CliIo): Promise<number> {
+  const names = [...new Set(required.map((model) => router.routeOf(model)?.name).filter(Boolean))];
+  let code: number = ExitCode.ok;
+  for (const name of names) {
+    const route = required.map((model) => router.routeOf(model)).find((found) => found?.name === name);
+    if (!route) continue;
+    io.stdout.write(`Provider ${name}: ${route.provider.host}\n`);
+    let available: string[];
+    try {
+      const version = await route.provider.version();
+      available = (await route.provider.listModels()).map((model) => model.name);
+      io.stdout.write(`✓ reachable (${version})\n`);
+    } catch (error) {
+      if (!isProviderError(error)) throw error;
+      io.stdout.write(`✗ not reachable: ${error.message}\n`);
+      return ExitCode.unreachable;
+    }
+    io.stdout.write(`  models on the server: ${available.length === 0 ? '(none)' : available.join(', ')}\n`);
+    for (const model of required.filter((wanted) => router.routeOf(wanted) === route)) {
+      if (!hasModel(available, model)) {
+        io.stdout.write(
+          `✗ ${model} is not served there: load it under that name, or fix providers.${name}.models\n`,
+        );
+        code = ExitCode.modelMissing;
+        continue;
+      }
+      const window = await route.provider.contextWindow?.(model).catch(() => undefined);
+      io.stdout.write(`✓ ${model}${window ? `, context window ${window} tokens` : ''}\n`);
+    }
+  }
+  return code;
 }

@@ -14,6 +14,7 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
     speed: { type: 'string' },
     script: { type: 'string' },
     models: { type: 'string' },
+    'context-length': { type: 'string' },
   });
   const profile = values.profile ?? 'instant';
   if (!(PROFILES as readonly string[]).includes(profile)) {
@@ -26,6 +27,9 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
     profile: profile as (typeof PROFILES)[number],
     speed: numberFlag('speed', values.speed, 0) ?? 0,
     ...(script ? { script } : {}),
+    ...(values['context-length']
+      ? { contextLength: integerFlag('context-length', values['context-length'], 1) as number }
+      : {}),
     ...(values.models
       ? {
           models: values.models
@@ -35,7 +39,9 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
         }
       : {}),
   });
-  io.stdout.write(`Mock Ollama listening on ${server.url} (profile ${profile}). Press Ctrl-C to stop.\n`);
+  io.stdout.write(
+    `Mock Ollama listening on ${server.url} (profile ${profile}); its OpenAI-compatible API is at ${server.url}/v1. Press Ctrl-C to stop.\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

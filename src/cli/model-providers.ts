@@ -1,0 +1,73 @@
+/**
+ * Builds the provider a run talks to: the Ollama host as before, plus the scenario's `providers`,
+ * each owning its listed models. Environment variables are read here, at the edge: a provider's
+ * base URL can be overridden with `AGORA_PROVIDER_<NAME>_URL`, and its API key comes from the
+ * variable its `api_key_env` names, so the key itself is never in the scenario or the run's log.
+ */
+import type { Logger } from 'pino';
+import type { Scenario } from '../config/scenario.js';
+import { AgoraError, ExitCode } from '../core/errors.js';
+import { normalizeOllamaHost } from '../llm/ollama-host.js';
+import { OllamaProvider } from '../llm/ollama-provider.js';
+import { OpenAiProvider } from '../llm/openai-provider.js';
+import type { ModelProvider } from '../llm/provider.js';
+import { type ProviderRoute, RoutingProvider } from '../llm/routing-provider.js';
+import { requiredModels } from './preflight.js';
+
+/** The environment variable that overrides provider `name`'s base_url. */
+export function baseUrlVariable(name: string): string {
+  return `AGORA_PROVIDER_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_URL`;
+}
+
+export interface ProviderSettings {
+  /** The Ollama host, already resolved from --host, the scenario and OLLAMA_HOST. */
+  host: string;
+  env: Record<string, string | undefined>;
+  requestTimeoutMs: number;
+  logger?: Logger;
+}
+
+export function createModelProvider(scenario: Scenario, settings: ProviderSettings): ModelProvider {
+  const { host, env, requestTimeoutMs, logger } = settings;
+  const ollama = new OllamaProvider({ host, requestTimeoutMs, ...(logger ? { logger } : {}) });
+  const entries = Object.entries(scenario.providers);
+  if (entries.length === 0) return ollama;
+  const routes: ProviderRoute[] = entries.map(([name, entry]) => {
+    const override = env[baseUrlVariable(name)]?.trim();
+    const baseUrl = override || entry.base_url.trim();
+    const where = override ? baseUrlVariable(name) : `providers.${name}.base_url in ${scenario.file}`;
+    if (!URL.canParse(baseUrl) || !/^https?:\/\//i.test(baseUrl)) {
+      throw new AgoraError(
+        `${where} is "${baseUrl}", which is not an http:// or https:// URL; write it like http://127.0.0.1:8080/v1`,
+        { exitCode: ExitCode.config },
+      );
+    }
+    let apiKey: string | undefined;
+    if (entry.api_key_env) {
+      apiKey = env[entry.api_key_env];
+      if (!apiKey) {
+        throw new AgoraError(
+          `providers.${name}.api_key_env in ${scenario.file} names the environment variable ${entry.api_key_env}, which is not set; export it with the server's API key, or remove api_key_env for a server that needs none`,
+          { exitCode: ExitCode.config },
+        );
+      }
+    }
+    const provider =
+      entry.type === 'ollama'
+        ? new OllamaProvider({
+            host: normalizeOllamaHost(baseUrl),
+            requestTimeoutMs,
+            ...(logger ? { logger } : {}),
+          })
+        : new OpenAiProvider({
+            baseUrl,
+            requestTimeoutMs,
+            ...(apiKey ? { apiKey } : {}),
+            ...(logger ? { logger } : {}),
+          });
+    return { name, provider, models: entry.models };
+  });
+  const router = new RoutingProvider(ollama, routes);
+  const fallbackUsed = requiredModels(scenario).some((model) => router.routeOf(model) === undefined);
+  return fallbackUsed ? router : new RoutingProvider(ollama, routes, false);
+}

@@ -1,0 +1,163 @@
+/**
+ * The OpenAI-compatible chat stream: `POST <base>/chat/completions` with `stream: true`, read as
+ * server-sent events. Each event's `data:` is one JSON chunk; `data: [DONE]` ends the stream;
+ * comment lines (`: ping`, sent by some servers to keep a long prefill's connection open), `event:`
+ * and `id:` fields and blank lines carry nothing Agora needs. Like the Ollama stream reader it uses
+ * undici's `request` with its own timeouts off: the caller's signal bounds the whole call.
+ */
+import { Agent, request } from 'undici';
+
+const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
+
+/** One chunk of an OpenAI-compatible chat stream (the fields Agora reads). */
+export interface OpenAiChunk {
+  choices?: Array<{ delta?: { content?: string | null }; finish_reason?: string | null }>;
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number } | null;
+  } | null;
+  /** llama-server's own counters: `cache_n` prompt tokens reused from the cache, durations in ms. */
+  timings?: { cache_n?: number; prompt_n?: number; prompt_ms?: number; predicted_ms?: number };
+  error?: unknown;
+}
+
+/** The server answered with an HTTP error status; `message` is its error text when it gave one. */
+export class OpenAiStatusError extends Error {
+  override name = 'OpenAiStatusError';
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The server reported an error inside a stream, or sent an event that is not JSON. */
+export class OpenAiStreamError extends Error {
+  override name = 'OpenAiStreamError';
+}
+
+/** The error text of an OpenAI-style (`{error: {message}}`), vLLM (`{message}`) or plain reply. */
+export function errorMessageOf(text: string, status: number): string {
+  try {
+    const parsed = JSON.parse(text) as { error?: unknown; message?: unknown; detail?: unknown };
+    const error = parsed.error as { message?: unknown } | string | undefined;
+    if (typeof error === 'string' && error !== '') return error;
+    if (error && typeof error === 'object' && typeof error.message === 'string') return error.message;
+    if (typeof parsed.message === 'string' && parsed.message !== '') return parsed.message;
+    if (typeof parsed.detail === 'string' && parsed.detail !== '') return parsed.detail;
+  } catch {
+    // Not JSON: the text itself (trimmed) says what went wrong, if anything.
+  }
+  return text.trim().slice(0, 300) || `HTTP ${status}`;
+}
+
+/** Headers of every request: JSON, and the API key when there is one. */
+export function requestHeaders(apiKey: string | undefined, accept: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept,
+    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+  };
+}
+
+/** `GET <url>` returning parsed JSON; HTTP errors become OpenAiStatusError. */
+export async function getJson(
+  url: string,
+  apiKey: string | undefined,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const response = await request(url, {
+    method: 'GET',
+    headers: requestHeaders(apiKey, 'application/json'),
+    signal,
+    dispatcher,
+  });
+  const text = await response.body.text();
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new OpenAiStreamError(`not JSON from ${url}: ${text.slice(0, 80)}`);
+  }
+}
+
+function parseData(data: string): OpenAiChunk {
+  let chunk: OpenAiChunk;
+  try {
+    chunk = JSON.parse(data) as OpenAiChunk;
+  } catch {
+    throw new OpenAiStreamError(`malformed event in the stream: ${data.slice(0, 80)}`);
+  }
+  if (chunk === null || typeof chunk !== 'object') {
+    throw new OpenAiStreamError(`malformed event in the stream: ${data.slice(0, 80)}`);
+  }
+  if (chunk.error !== undefined && chunk.error !== null) {
+    throw new OpenAiStreamError(errorMessageOf(JSON.stringify({ error: chunk.error }), 200));
+  }
+  return chunk;
+}
+
+/**
+ * Sends `body` to `<base>/chat/completions` and hands each chunk to `onChunk` as it arrives.
+ * Resolves with whether `data: [DONE]` was seen.
+ */
+export async function streamChatCompletion(
+  base: string,
+  apiKey: string | undefined,
+  body: unknown,
+  signal: AbortSignal,
+  onChunk: (chunk: OpenAiChunk) => void,
+): Promise<{ done: boolean }> {
+  const response = await request(`${base}/chat/completions`, {
+    method: 'POST',
+    headers: requestHeaders(apiKey, 'text/event-stream'),
+    body: JSON.stringify(body),
+    signal,
+    dispatcher,
+  });
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    const text = await response.body.text().catch(() => '');
+    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode);
+  }
+  response.body.setEncoding('utf8');
+  let pending = '';
+  let data: string[] = [];
+  let done = false;
+  // An event ends at a blank line; its `data:` lines join with newlines (the SSE rule).
+  const dispatch = () => {
+    if (data.length === 0 || done) return;
+    const payload = data.join('\n');
+    data = [];
+    if (payload.trim() === '[DONE]') done = true;
+    else onChunk(parseData(payload));
+  };
+  const take = (raw: string) => {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line === '') return dispatch();
+    if (line.startsWith(':')) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    if (field !== 'data') return;
+    const value = colon === -1 ? '' : line.slice(colon + 1);
+    data.push(value.startsWith(' ') ? value.slice(1) : value);
+  };
+  for await (const piece of response.body as AsyncIterable<string>) {
+    pending += piece;
+    let newline = pending.indexOf('\n');
+    if (newline === -1) continue;
+    let start = 0;
+    while (newline !== -1) {
+      take(pending.slice(start, newline));
+      start = newline + 1;
+      newline = pending.indexOf('\n', start);
+    }
+    pending = pending.slice(start);
+  }
+  if (pending !== '') take(pending);
+  dispatch();
+  return { done };
+}
