@@ -15,7 +15,7 @@ import type { FormatDefinition } from '../core/format.js';
 import type { LiveNotice } from '../core/live.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { dropTornTail, readEventLog } from '../store/event-log.js';
-import { makeRunId } from '../store/run-id.js';
+import { makeCouncilRunId, makeRunId } from '../store/run-id.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import { clearStopRequest, stopWasRequested } from '../store/stop-request.js';
 import { writeFileAtomic } from '../store/write-files.js';
@@ -47,9 +47,17 @@ export function createRunDir(
   scenario: Scenario,
   clock: Clock = systemClock,
 ): { runId: string; paths: RunPaths } {
-  const base = makeRunId(clock.now(), scenario.topic, scenario.seed);
-  let runId = base;
-  for (let suffix = 2; existsSync(path.join(outDir, runId)); suffix += 1) runId = `${base}-${suffix}`;
+  let runId: string;
+  if (scenario.format === 'council') {
+    // The packet's id form has no room for a counter: another random suffix is drawn instead.
+    const at = clock.now();
+    do runId = makeCouncilRunId(at);
+    while (existsSync(path.join(outDir, runId)));
+  } else {
+    const base = makeRunId(clock.now(), scenario.topic, scenario.seed);
+    runId = base;
+    for (let suffix = 2; existsSync(path.join(outDir, runId)); suffix += 1) runId = `${base}-${suffix}`;
+  }
   const runDir = path.join(outDir, runId);
   mkdirSync(runDir, { recursive: true });
   return { runId, paths: runPaths(runDir) };
