@@ -140,7 +140,8 @@ export async function buildPlan(spec: BatchPlan['spec']): Promise<BatchPlan> {
     for (const lineup of lineups) {
       for (const seed of seeds) {
         const idx = items.length;
-        const scenario = { ...applyLineup(base, lineup), seed };
+        // The plan fixes every seed, so a batch re-run finds the same runs: nothing is drawn.
+        const { randomSeed: _drawn, ...scenario } = { ...applyLineup(base, lineup), seed };
         items.push({
           idx,
           runId: `${batchId}-${String(idx + 1).padStart(3, '0')}-${slugify(base.topic, 24)}-s${seed}`,
