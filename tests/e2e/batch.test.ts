@@ -241,7 +241,9 @@ describe('agora batch', () => {
       results: Array<{ outcome: string; error: string | null }>;
     };
     expect(summary).toMatchObject({ completed: 1, failed: 1 });
-    expect(summary.results.find((item) => item.outcome === 'failed')?.error).toMatch(/model llama3 failed 2 steps in a row/);
+    expect(summary.results.find((item) => item.outcome === 'failed')?.error).toMatch(
+      /model llama3 failed 2 steps in a row/,
+    );
   });
 
   it('refuses --seeds together with --repeat, and nothing to run', async () => {

@@ -18,7 +18,7 @@ function unseeded(): { file: string; dir: string } {
   return { file, dir };
 }
 
-const seedOf = (runDir: string) => (readEvents(runDir)[0]?.scenario as { seed: number }).seed;
+const seedOf = (runDir: string) => (readEvents(runDir)[0]?.scenario as { seed?: number } | undefined)?.seed;
 const statements = (runDir: string) =>
   readEvents(runDir)
     .filter((event) => event.type === 'turn-end')
