@@ -26,6 +26,8 @@ export interface BatchPlan {
   items: BatchItem[];
   /** What the plan was made from, as given. */
   spec: { files: string[]; seeds: number[] | null; repeat: number | null; lineups: Lineup[] };
+  /** What the user should know about how the plan read the spec, one line each, naming the file. */
+  notices: string[];
 }
 
 /** Scenario files named directly, and every .yaml/.yml file in folders named, sorted. */
@@ -130,17 +132,59 @@ export function applyLineup(scenario: Scenario, lineup: Lineup | null): Scenario
   }
 }
 
+/** Whether a line-up names only this format's sides or roles (x/y for a knockout, a/b for a duel...). */
+function lineupFits(format: Scenario['format'], lineup: Lineup): boolean {
+  return Object.keys(lineup).every((key) => LINEUP_KEYS[format].includes(key));
+}
+
+const lineupText = (lineup: Lineup) =>
+  Object.entries(lineup)
+    .map(([key, model]) => `${key}=${model}`)
+    .join(',');
+
+/**
+ * The line-ups one scenario runs with. A line-up applies to the formats whose sides it names; a
+ * scenario whose format has none of them (a council or a critique among knockouts) runs once per
+ * seed with its own models, and says so. A line-up that names some of a format's roles and some
+ * unknown ones is most likely misspelt: refused, naming the file.
+ */
+function lineupsFor(
+  base: Scenario,
+  file: string,
+  lineups: Lineup[],
+  notices: string[],
+): Array<Lineup | null> {
+  if (lineups.length === 0) return [null];
+  const fitting = lineups.filter((lineup) => lineupFits(base.format, lineup));
+  if (fitting.length > 0) return fitting;
+  const keys = LINEUP_KEYS[base.format];
+  const partly = lineups.find((lineup) =>
+    Object.keys(lineup).some((key) => key !== 'all' && keys.includes(key)),
+  );
+  if (partly) {
+    throw new UsageError(
+      `${path.basename(file)}: --models ${lineupText(partly)} names roles a ${base.format} scenario does not have; use ${keys.join(', ')}`,
+    );
+  }
+  notices.push(
+    `${path.basename(file)}: --models does not apply to the ${base.format} format; run with its own models`,
+  );
+  return [null];
+}
+
 export async function buildPlan(spec: BatchPlan['spec']): Promise<BatchPlan> {
   const batchId = `batch-${createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 10)}`;
   const items: BatchItem[] = [];
-  for (const file of spec.files) {
-    const base = await loadScenario(file);
+  const notices: string[] = [];
+  const scenarios: Array<{ file: string; base: Scenario }> = [];
+  for (const file of spec.files) scenarios.push({ file, base: await loadScenario(file) });
+  for (const { file, base } of scenarios) {
     const seeds = spec.seeds ?? Array.from({ length: spec.repeat ?? 1 }, (_, index) => base.seed + index);
-    const lineups: Array<Lineup | null> = spec.lineups.length > 0 ? spec.lineups : [null];
-    for (const lineup of lineups) {
+    for (const lineup of lineupsFor(base, file, spec.lineups, notices)) {
       for (const seed of seeds) {
         const idx = items.length;
-        const scenario = { ...applyLineup(base, lineup), seed };
+        // The plan fixes every seed, so a batch re-run finds the same runs: nothing is drawn.
+        const { randomSeed: _drawn, ...scenario } = { ...applyLineup(base, lineup), seed };
         items.push({
           idx,
           runId: `${batchId}-${String(idx + 1).padStart(3, '0')}-${slugify(base.topic, 24)}-s${seed}`,
@@ -152,5 +196,17 @@ export async function buildPlan(spec: BatchPlan['spec']): Promise<BatchPlan> {
       }
     }
   }
-  return { batchId, items, spec };
+  // A line-up that fits no scenario at all would change nothing: a mistake, not a choice.
+  const unused = spec.lineups.find(
+    (lineup) => !scenarios.some(({ base }) => lineupFits(base.format, lineup)),
+  );
+  if (unused) {
+    const formats = [...new Set(scenarios.map(({ base }) => base.format))];
+    throw new UsageError(
+      `--models ${lineupText(unused)} fits none of the scenarios (${formats
+        .map((format) => `${format}: ${LINEUP_KEYS[format].join(', ')}`)
+        .join('; ')})`,
+    );
+  }
+  return { batchId, items, spec, notices };
 }

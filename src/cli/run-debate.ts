@@ -16,6 +16,7 @@ import type { CliIo } from './io.js';
 import { baseUrlVariable, createModelProvider } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
 import { describeSides, prepareScenario } from './prepare-scenario.js';
+import { seedText, settleSeed } from './scenario-overrides.js';
 
 export interface DebateFlags {
   out: string;
@@ -68,7 +69,8 @@ export async function runDebate(
   const settings = { host, env: io.env, requestTimeoutMs };
   const checker = createModelProvider(requested, settings);
   await checkServer(checker);
-  let scenario = resume ? requested : await prepareScenario(requested, checker);
+  // A new run settles its seed first: a formal debate's models and sides are drawn from it.
+  let scenario = resume ? requested : await prepareScenario(settleSeed(requested), checker);
   await preflight(checker, scenario);
   if (!resume) {
     // A resumed run keeps the window its log started with.
@@ -90,15 +92,19 @@ export async function runDebate(
     );
   }
   const live = !flags.quiet && !flags.json;
+  // With --quiet, a format's answer is all stdout carries; what the run says about itself goes to stderr.
+  const answerOnly = flags.quiet && format.answer !== undefined;
+  const info = answerOnly ? io.stderr : io.stdout;
   const view = live ? createLiveView(io.stdout, { color: Boolean(io.stdout.isTTY) }) : undefined;
   if (!flags.json) {
     const progress = resume ? format.progress(resume.loaded.state) : undefined;
-    io.stdout.write(
+    info.write(
       `${progress ? `Resuming run ${runId} (${progress.done} of ${progress.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\nOllama: ${host}\n${providerLines(scenario, io.env)}`,
     );
     const sides = describeSides(scenario);
-    if (sides) io.stdout.write(`${sides}\n`);
-    io.stdout.write(`${stopConditionsText(scenario)}\n`);
+    if (sides) info.write(`${sides}\n`);
+    if (!resume) info.write(`${seedText(scenario)}\n`);
+    info.write(`${stopConditionsText(scenario)}\n`);
   }
 
   // Viewers in other processes (`agora serve`) follow the step in flight through live.jsonl.
@@ -151,17 +157,21 @@ export async function runDebate(
         ? `${JSON.stringify(transcript, null, 2)}\n`
         : (format.solutionText?.(outcome.state) ?? format.markdown(outcome.state));
       writeFileAtomic(flags.output, text);
-      if (!flags.json) io.stdout.write(`Wrote ${flags.output}\n`);
+      if (!flags.json) info.write(`Wrote ${flags.output}\n`);
     }
     const failures = format.failures(outcome.state);
+    const answer = format.answer?.(outcome.state);
     if (flags.json) {
       const progress = format.progress(outcome.state);
       io.stdout.write(
-        `${JSON.stringify({ runId, runDir: paths.runDir, format: format.name, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, failedSteps: failures.length, failures, progress, stats: (transcript as { stats?: unknown }).stats ?? null, transcript: paths.transcriptJson }, null, 2)}\n`,
+        `${JSON.stringify({ runId, runDir: paths.runDir, format: format.name, seed: scenario.seed, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, failedSteps: failures.length, failures, progress, stats: (transcript as { stats?: unknown }).stats ?? null, ...(answer === undefined ? {} : { solution: answer }), transcript: paths.transcriptJson }, null, 2)}\n`,
       );
+    } else if (answerOnly) {
+      io.stdout.write(answer ?? '');
+      io.stderr.write(`${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`);
     } else {
       io.stdout.write(
-        `\n${format.report(outcome.state)}\n${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`,
+        `\n${format.report(outcome.state)}\n${answer ? `\n${answer}\n` : ''}${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`,
       );
     }
     if (transcript.status === 'completed') return ExitCode.ok;
@@ -172,7 +182,7 @@ export async function runDebate(
       return ExitCode.degraded;
     }
     if (transcript.status === 'stopped') {
-      if (!flags.json) io.stdout.write(`Stopped. Continue with: npm run agora -- resume ${paths.runDir}\n`);
+      if (!flags.json) info.write(`Stopped. Continue with: npm run agora -- resume ${paths.runDir}\n`);
       return ExitCode.interrupted;
     }
     if (outcome.error instanceof AgoraError) {

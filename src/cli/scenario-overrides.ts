@@ -1,4 +1,5 @@
 /** Command-line overrides of a scenario (--seed, --rounds, --topic), checked like the file itself. */
+import { randomInt } from 'node:crypto';
 import { checkBackgroundFits } from '../config/background-fit.js';
 import type { Scenario } from '../config/scenario.js';
 import { UsageError } from '../core/errors.js';
@@ -8,7 +9,7 @@ export function applyOverrides(
   overrides: { seed?: number | undefined; rounds?: number | undefined; topic?: string | undefined },
 ): Scenario {
   let result: Scenario = scenario;
-  if (overrides.seed !== undefined) result = { ...result, seed: overrides.seed };
+  if (overrides.seed !== undefined) result = withSeed(result, overrides.seed);
   if (overrides.topic !== undefined) {
     if (overrides.topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
     result = { ...result, topic: overrides.topic.trim() };
@@ -26,6 +27,27 @@ export function applyOverrides(
     else throw new UsageError('--rounds does not apply to a formal debate: its phases are fixed');
   }
   return result;
+}
+
+/** The scenario with its seed fixed (no longer drawn per run). */
+export function withSeed(scenario: Scenario, seed: number): Scenario {
+  const { randomSeed: _drawn, ...fixed } = scenario;
+  return { ...fixed, seed } as Scenario;
+}
+
+/**
+ * A new run's seed: the one given, or, without one, a fresh draw (a non-negative 32-bit integer,
+ * so every model server takes it), recorded in the run like a given one.
+ */
+export function settleSeed(scenario: Scenario): Scenario {
+  return scenario.randomSeed ? { ...scenario, seed: randomInt(0, 2 ** 31) } : scenario;
+}
+
+/** The seed line at the start of a run; a drawn seed says how to repeat the run. */
+export function seedText(scenario: Scenario): string {
+  return scenario.randomSeed
+    ? `Seed: ${scenario.seed} (random; --seed ${scenario.seed} repeats this run)`
+    : `Seed: ${scenario.seed}`;
 }
 
 /** One line that says what a scenario is, for `validate` and the start of a run. */

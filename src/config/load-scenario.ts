@@ -14,6 +14,7 @@ import type { ContextFile, Scenario } from './scenario.js';
 import { checkScenarioRules } from './scenario-rules.js';
 import { FORMAT_NAMES, FORMAT_SCHEMAS, type FormatName, type ScenarioFile } from './scenario-schema.js';
 import { allowedKeysAt } from './schema-lookup.js';
+import { BATCH_BASE_SEED } from './schema-parts.js';
 import { parseYamlSource, type YamlSource } from './yaml-source.js';
 
 /** Scenario files above this size are refused: a scenario is a page of settings, not a data set. */
@@ -117,7 +118,8 @@ export async function parseScenario(text: string, absolute: string, shown = abso
     }
     data = { ...data, agents };
   }
-  return { ...data, file: absolute, contextFiles: files, warnings } as Scenario;
+  const seed = data.seed === undefined ? { seed: BATCH_BASE_SEED, randomSeed: true } : { seed: data.seed };
+  return { ...data, ...seed, file: absolute, contextFiles: files, warnings } as Scenario;
 }
 
 function zodIssues(

@@ -14,11 +14,19 @@ export interface ScenarioExtras {
   contextFiles: ContextFile[];
   /** Valid but unusual values, to show the user. */
   warnings: ConfigIssue[];
+  /**
+   * Set when neither the file nor `--seed` gave a seed: a new run draws a fresh one and records it
+   * (then `seed` is that draw); until then `seed` holds a batch's base seed. Absent: the seed was given.
+   */
+  randomSeed?: true;
 }
 
-export type KnockoutScenario = KnockoutFile & ScenarioExtras;
-export type FormalScenario = FormalFile & ScenarioExtras;
-export type DuelScenario = DuelFile & ScenarioExtras;
-export type CritiqueScenario = CritiqueFile & ScenarioExtras;
-export type CouncilScenario = CouncilFile & ScenarioExtras;
+/** A loaded scenario always has a number for its seed, given or drawn. */
+type Seeded<T> = Omit<T, 'seed'> & { seed: number };
+
+export type KnockoutScenario = Seeded<KnockoutFile> & ScenarioExtras;
+export type FormalScenario = Seeded<FormalFile> & ScenarioExtras;
+export type DuelScenario = Seeded<DuelFile> & ScenarioExtras;
+export type CritiqueScenario = Seeded<CritiqueFile> & ScenarioExtras;
+export type CouncilScenario = Seeded<CouncilFile> & ScenarioExtras;
 export type Scenario = KnockoutScenario | FormalScenario | DuelScenario | CritiqueScenario | CouncilScenario;

@@ -99,6 +99,9 @@ export const STOP_DEFAULTS: StopDefaults = {
   judge_early_stop: false,
 };
 
+/** The seed a batch starts from for a scenario that names none, so that re-running it repeats it. */
+export const BATCH_BASE_SEED = 42;
+
 /** Fields every scenario has, whatever its format. */
 export function stopSchema(defaults: StopDefaults) {
   return z
@@ -150,11 +153,14 @@ export function commonFields(topicHint: string, stopDefaults: StopDefaults = STO
     $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
     title: z.string().optional(),
     topic: nonBlank(topicHint),
+    // No default here: a scenario without a seed gets a fresh one per run (see load-scenario.ts).
     seed: z
       .number({ error: 'must be a whole number' })
       .int({ error: 'must be a whole number' })
-      .default(42)
-      .describe('Seed for every random choice.'),
+      .optional()
+      .describe(
+        'Seed for every random choice. Omit it to draw a fresh seed for each run (a batch then uses 42 and up).',
+      ),
     ollama: z
       .strictObject({
         host: z.string().optional().describe('Ollama address: host, host:port or http://host:port.'),

@@ -68,6 +68,11 @@ export interface FormatDefinition<State, Step extends { kind: string }> {
   report(state: State): string;
   /** The outcome as text for `--output` (a solution, say); the Markdown transcript when absent. */
   solutionText?(state: State): string;
+  /**
+   * The answer the user ran the format for, printed whole after the report; with `--quiet` the only
+   * thing on stdout, so it can be redirected to a file.
+   */
+  answer?(state: State): string;
   /** Events that should refresh transcript.json and transcript.md (besides run-end). */
   checkpoints: ReadonlyArray<RunEvent['type']>;
 }

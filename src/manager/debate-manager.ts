@@ -16,7 +16,7 @@ import type { LiveNotice } from '../core/live.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { dropTornTail, readEventLog } from '../store/event-log.js';
 import { inspectRunFolder } from '../store/run-folder.js';
-import { makeRunId, startAdvice } from '../store/run-id.js';
+import { makeCouncilRunId, makeRunId, startAdvice } from '../store/run-id.js';
 import { acquireRunLock, lockOwner } from '../store/run-lock.js';
 import { clearStopRequest, stopWasRequested } from '../store/stop-request.js';
 import { guardStorage, storageFailure } from '../store/storage-failure.js';
@@ -49,10 +49,22 @@ export function createRunDir(
   scenario: Scenario,
   clock: Clock = systemClock,
 ): { runId: string; paths: RunPaths } {
-  const base = makeRunId(clock.now(), scenario.topic, scenario.seed);
+  // A council's id has the Final Packet's form, which has no room for a counter: another random
+  // suffix is drawn instead.
+  const nextId =
+    scenario.format === 'council'
+      ? () => makeCouncilRunId(clock.now())
+      : (() => {
+          const base = makeRunId(clock.now(), scenario.topic, scenario.seed);
+          let suffix = 0;
+          return () => {
+            suffix += 1;
+            return suffix === 1 ? base : `${base}-${suffix}`;
+          };
+        })();
   guardStorage(outDir, 'create the runs folder', () => mkdirSync(outDir, { recursive: true }));
-  for (let suffix = 1; ; suffix += 1) {
-    const runId = suffix === 1 ? base : `${base}-${suffix}`;
+  for (;;) {
+    const runId = nextId();
     const runDir = path.join(outDir, runId);
     try {
       // Not recursive: another process that picked the same name first keeps it.

@@ -18,6 +18,8 @@ export interface IndexRows {
   rounds: Row[];
   councilTurns: Row[];
   actions: Row[];
+  /** A council's outcome: its packet id, consensus and confidence scores and the selected option. */
+  councilDecisions: Row[];
 }
 
 function modelsOf(scenario: Scenario): string[] {
@@ -64,6 +66,7 @@ export function indexRows(
   const rounds: Row[] = [];
   const councilTurns: Row[] = [];
   const actions: Row[] = [];
+  let councilDecision: Row | null = null;
   const xModel =
     scenario.format === 'knockout'
       ? (scenario.agents.find((agent) => agent.position === 'X')?.model ?? null)
@@ -136,6 +139,12 @@ export function indexRows(
         break;
       }
       case 'artifact':
+        if (event.name === 'consensus' || event.name === 'final-packet') {
+          councilDecision = { ...(councilDecision ?? emptyDecision(runId)), ...decisionFields(event) };
+        }
+        if (event.name === 'writeback' && councilDecision && typeof event.data.note === 'string') {
+          councilDecision.decision_record = event.data.note;
+        }
         if (event.name === 'final-packet') {
           for (const action of (event.data.next_actions as Array<Record<string, string>> | undefined) ?? []) {
             actions.push({
@@ -257,5 +266,42 @@ export function indexRows(
     rounds,
     councilTurns,
     actions,
+    councilDecisions: councilDecision ? [councilDecision] : [],
+  };
+}
+
+function emptyDecision(runId: string): Row {
+  return {
+    run_id: runId,
+    packet_run_id: null,
+    consensus_score: null,
+    confidence_score: null,
+    majority_stance: null,
+    selected_option: null,
+    finished_at: null,
+    decision_record: null,
+  };
+}
+
+/** The consensus artifact gives the scores; the packet, once written, gives its id and the decision. */
+function decisionFields(event: { name: string; data: Record<string, unknown> }): Row {
+  const number = (value: unknown) => (typeof value === 'number' ? value : null);
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  if (event.name === 'consensus') {
+    return {
+      consensus_score: number(event.data.consensus_score),
+      confidence_score: number(event.data.confidence_score),
+      majority_stance: text(event.data.majority_stance),
+    };
+  }
+  const consensus = (event.data.consensus ?? {}) as Record<string, unknown>;
+  const decision = (event.data.decision ?? {}) as Record<string, unknown>;
+  const timestamps = (event.data.timestamps ?? {}) as Record<string, unknown>;
+  return {
+    packet_run_id: text(event.data.run_id),
+    consensus_score: number(consensus.consensus_score),
+    confidence_score: number(consensus.confidence_score),
+    selected_option: text(decision.selected_option),
+    finished_at: text(timestamps.finished_at),
   };
 }

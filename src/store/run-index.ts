@@ -1,6 +1,7 @@
 /**
  * The run index (`<runs folder>/index.sqlite`): every run's summary, turns, evaluations,
- * judgements and rotations, and the batches, in SQLite for querying. The event logs stay the
+ * judgements and rotations, councils' turns, actions and decisions (with the views `debate_runs`,
+ * `debate_turns` and `debate_actions` over them), and the batches, in SQLite for querying. The event logs stay the
  * source of truth; `agora reindex` rebuilds the index from them.
  *
  * The index is an ordinary SQLite file opened through better-sqlite3 in WAL mode: a change writes
@@ -41,9 +42,29 @@ CREATE TABLE IF NOT EXISTS council_turns (
   abstained INTEGER, PRIMARY KEY (run_id, seq));
 CREATE TABLE IF NOT EXISTS actions (
   run_id TEXT, id TEXT, action TEXT, owner TEXT, due TEXT, status TEXT, PRIMARY KEY (run_id, id));
+CREATE TABLE IF NOT EXISTS council_decisions (
+  run_id TEXT PRIMARY KEY, packet_run_id TEXT, consensus_score REAL, confidence_score REAL, majority_stance TEXT,
+  selected_option TEXT, finished_at TEXT, decision_record TEXT);
 CREATE TABLE IF NOT EXISTS batches (batch_id TEXT PRIMARY KEY, created_at TEXT, plan TEXT, debates INTEGER);
 CREATE TABLE IF NOT EXISTS batch_runs (batch_id TEXT, idx INTEGER, run_id TEXT, scenario_file TEXT, seed INTEGER, lineup TEXT,
   PRIMARY KEY (batch_id, idx));
+`;
+
+/**
+ * Seed 003's three questions, asked directly: councils with their scores and selected option, their
+ * turns, their next actions. Views over the tables above, so they need no filling of their own.
+ */
+const VIEWS = `
+CREATE VIEW IF NOT EXISTS debate_runs AS
+  SELECT r.run_id, COALESCE(d.packet_run_id, r.run_id) AS packet_run_id, r.topic AS problem, r.status,
+    r.stop_reason, r.models, d.consensus_score, d.confidence_score, d.majority_stance, d.selected_option,
+    r.started_at, COALESCE(d.finished_at, r.updated_at) AS finished_at, r.run_dir, d.decision_record, r.batch_id
+  FROM runs r LEFT JOIN council_decisions d ON d.run_id = r.run_id WHERE r.format = 'council';
+CREATE VIEW IF NOT EXISTS debate_turns AS
+  SELECT run_id, round, role, model, claim, challenges AS challenge, revision, stance, abstained, seq
+  FROM council_turns;
+CREATE VIEW IF NOT EXISTS debate_actions AS
+  SELECT run_id, id AS action_id, action, owner, due, status FROM actions;
 `;
 
 export const INDEX_TABLES = [
@@ -55,6 +76,7 @@ export const INDEX_TABLES = [
   'rounds',
   'council_turns',
   'actions',
+  'council_decisions',
   'batches',
   'batch_runs',
 ] as const;
@@ -100,6 +122,7 @@ export class RunIndex {
         // The index can always be rebuilt from the logs: a commit need not wait for the disk.
         db.pragma('synchronous = NORMAL');
         db.exec(SCHEMA);
+        db.exec(VIEWS);
         // An index written before runs counted their failed steps gains the column (reindex fills it).
         const columns = db.pragma('table_info(runs)') as Array<{ name: string }>;
         if (!columns.some((column) => column.name === 'failed_steps'))
@@ -134,6 +157,7 @@ export class RunIndex {
     this.write(() => {
       for (const table of INDEX_TABLES) this.db.exec(`DROP TABLE IF EXISTS ${table}`);
       this.db.exec(SCHEMA);
+      this.db.exec(VIEWS);
       fill({ putRun: (rows) => this.writeRun(rows), putBatch: (batch) => this.writeBatch(batch) });
     });
   }
@@ -164,6 +188,7 @@ export class RunIndex {
     this.insert('rounds', rows.rounds);
     this.insert('council_turns', rows.councilTurns);
     this.insert('actions', rows.actions);
+    this.insert('council_decisions', rows.councilDecisions);
   }
 
   private writeBatch(batch: { batchId: string; createdAt: string; plan: unknown; runs: Row[] }): void {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { type BatchPlan, buildPlan, expandScenarioPaths, parseLineup } from '../../batch/batch-plan.js';
 import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
 import { batchFolder, runBatch } from '../../batch/run-batch.js';
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { AgoraError, ExitCode, UsageError } from '../../core/errors.js';
 import { LimitedProvider } from '../../llm/limited-provider.js';
 import { normalizeOllamaHost, resolveOllamaHost } from '../../llm/ollama-host.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
@@ -46,6 +46,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     repeat: integerFlag('repeat', values.repeat, 1) ?? null,
     lineups: (values.models ?? []).map(parseLineup),
   });
+  for (const notice of plan.notices) io.stderr.write(`${notice}\n`);
   const hosts = values.host?.length
     ? values.host.map((host) => normalizeOllamaHost(host))
     : [resolveOllamaHost({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST })];
@@ -55,7 +56,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   // Every host must answer and have every model before the first debate starts.
   for (const provider of providers) {
     await checkServer(provider);
-    for (const item of plan.items) await preflight(provider, item.scenario);
+    for (const item of plan.items) await preflightNamed(provider, item);
   }
   const provider = new LimitedProvider(providers, perHost);
 
@@ -141,4 +142,17 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   if (summary.stopped > 0) return ExitCode.interrupted;
   if (summary.failed > 0) return ExitCode.runFailed;
   return summary.degraded > 0 ? ExitCode.degraded : ExitCode.ok;
+}
+
+/** A missing model or a refused scenario names the scenario file it is about. */
+async function preflightNamed(provider: OllamaProvider, item: BatchPlan['items'][number]): Promise<void> {
+  try {
+    await preflight(provider, item.scenario);
+  } catch (error) {
+    if (!(error instanceof AgoraError)) throw error;
+    throw new AgoraError(`${path.basename(item.scenarioFile)}: ${error.message}`, {
+      exitCode: error.exitCode,
+      cause: error,
+    });
+  }
 }

@@ -143,7 +143,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   });
   const scenario = await scenarioFromArguments('run', positionals, values, io);
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${warning.path} ${warning.message}\n`);
-  if (values.topic !== undefined && !values.json) io.stdout.write(`Topic accepted: "${scenario.topic}"\n`);
+  // With --quiet, stdout may be meant for the answer alone (a critique's solution).
+  if (values.topic !== undefined && !values.json)
+    (values.quiet ? io.stderr : io.stdout).write(`Topic accepted: "${scenario.topic}"\n`);
   const host = resolveOllamaHost({
     flag: values.host,
     scenario: scenario.ollama.host,

@@ -14,7 +14,10 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
   for (const file of positionals) {
     try {
       const scenario = await loadScenario(file);
-      io.stdout.write(`ok ${file}: ${describeScenario(scenario)}\n   ${stopConditionsText(scenario)}\n`);
+      const seed = scenario.randomSeed ? 'seed: random per run' : `seed: ${scenario.seed}`;
+      io.stdout.write(
+        `ok ${file}: ${describeScenario(scenario)}\n   ${seed}\n   ${stopConditionsText(scenario)}\n`,
+      );
       for (const warning of scenario.warnings) io.stderr.write(`warning ${formatConfigIssue(warning)}\n`);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;

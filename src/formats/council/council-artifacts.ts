@@ -92,8 +92,21 @@ export function consensus(state: CouncilState) {
   };
 }
 
-/** The packet's run id in the seed's form (debate_, date, time, three hex digits), from the run's start and id. */
+/**
+ * The id the packet, the decision record and the run index carry: the run's own id, which also
+ * names its folder. Runs recorded before the two were one keep the packet id they were given: read
+ * from their packet, or, when they stopped before it, derived as it was then (from the start time
+ * and a hash of the folder's id). A new run's intake records `packet_run_id`, which tells them apart.
+ */
 export function packetRunId(state: CouncilState): string {
+  const written = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data.run_id;
+  if (typeof written === 'string') return written;
+  const intakeData = state.artifacts.find((artifact) => artifact.name === 'intake')?.data;
+  if (intakeData && typeof intakeData.packet_run_id !== 'string') return legacyPacketRunId(state);
+  return state.runId;
+}
+
+function legacyPacketRunId(state: CouncilState): string {
   const stamp = state.startedAt.replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
   return `debate_${stamp}_${createHash('sha256').update(state.runId).digest('hex').slice(0, 3)}`;
 }

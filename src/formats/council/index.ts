@@ -141,7 +141,8 @@ async function executeCouncilStep(
       context.append({
         type: 'artifact',
         name: 'intake',
-        data: request,
+        // The marker says this run's packet carries the run's own id (see packetRunId).
+        data: { ...request, packet_run_id: state.runId },
         files: [writeRunFile(context.runDir, 'request.json', json(request))],
       });
       return;
@@ -245,7 +246,8 @@ async function executeCouncilStep(
     case 'writeback': {
       const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data ?? {};
       const folder = notesFolder(state, context.runDir);
-      const note = path.join(folder, `${packetRunId(state)}.md`);
+      const packetId = packetRunId(state);
+      const note = path.join(folder, `${packetId}.md`);
       const decision = (packet.decision as { selected_option?: string } | undefined)?.selected_option ?? '';
       writeFileAtomicInFolder(
         note,
@@ -253,7 +255,8 @@ async function executeCouncilStep(
           '---',
           'type: decision',
           `run_id: ${state.runId}`,
-          `packet_run_id: ${packetRunId(state)}`,
+          // Only a run recorded before the ids were one has a packet id of its own.
+          ...(packetId === state.runId ? [] : [`packet_run_id: ${packetId}`]),
           `packet: ${path.join(context.runDir, 'final-packet.json')}`,
           `run_dir: ${context.runDir}`,
           '---',

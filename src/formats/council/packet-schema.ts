@@ -2,7 +2,8 @@
 import { z } from 'zod';
 
 export const finalPacketSchema = z.strictObject({
-  run_id: z.string().regex(/^debate_\d{8}_\d{6}_[a-z0-9]{3}$/),
+  // debate_YYYYMMDD_HHMMSS_xxx when Agora names the run; an id given with --run-id or by a batch as given.
+  run_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/),
   mode: z.literal('debate-v0.1'),
   problem: z.string(),
   constraints: z.array(z.string()),

@@ -328,7 +328,7 @@ function critiqueReport(state: CritiqueState): string {
     }
   }
   const { totals, solution } = transcript;
-  return `${table.toString()}\nTotals: ${totals.contributions} contributions, ${totals.modelCalls} model calls, ${totals.promptTokens} prompt and ${totals.outputTokens} output tokens, ${(totals.latencyMs / 1000).toFixed(1)} s of model latency.\nResult: ${transcript.status} (${transcript.stopReason}).${solution ? ` Solution confidence ${solution.confidence}/100: ${firstLine(String(solution.description))}` : ' No solution.'}`;
+  return `${table.toString()}\nTotals: ${totals.contributions} contributions, ${totals.modelCalls} model calls, ${totals.promptTokens} prompt and ${totals.outputTokens} output tokens, ${(totals.latencyMs / 1000).toFixed(1)} s of model latency.\nResult: ${transcript.status} (${transcript.stopReason}).${solution ? ` Solution confidence ${solution.confidence}/100; the solution follows.` : ' No solution.'}`;
 }
 
 export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {
@@ -354,5 +354,6 @@ export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {
   markdown: critiqueMarkdown,
   report: critiqueReport,
   solutionText: critiqueSolutionText,
+  answer: critiqueSolutionText,
   checkpoints: ['assessment'],
 };
