@@ -10,11 +10,14 @@ import { createRunDir, driveDebate, type LoadedRun, newNamedRunDir } from '../ma
 import { indexRun } from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
+import { wordWrapped } from '../render/word-wrapped.js';
+import { fitLines } from '../render/wrap-text.js';
 import { openLiveLog } from '../store/live-log.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import type { CliIo } from './io.js';
 import { checkServer, preflight } from './preflight.js';
 import { describeSides, prepareScenario } from './prepare-scenario.js';
+import { terminalLayout } from './terminal-layout.js';
 
 export interface DebateFlags {
   out: string;
@@ -72,15 +75,21 @@ export async function runDebate(
     );
   }
   const live = !flags.quiet && !flags.json;
-  const view = live ? createLiveView(io.stdout, { color: Boolean(io.stdout.isTTY) }) : undefined;
+  const layout = terminalLayout(io.stdout, io.env);
+  // Statements wrap at word boundaries instead of wherever the screen cuts them; on a terminal one
+  // column short, since a line exactly as wide as the screen makes some terminals add an empty line.
+  const viewOut = wordWrapped(io.stdout, io.stdout.isTTY ? layout.width - 1 : layout.width);
+  const view = live ? createLiveView(viewOut, { color: Boolean(io.stdout.isTTY) }) : undefined;
+  // Lines wider than the screen are wrapped at word boundaries; tables are drawn to fit.
+  const say = (text: string) => io.stdout.write(fitLines(text, layout.width));
   if (!flags.json) {
     const progress = resume ? format.progress(resume.loaded.state) : undefined;
-    io.stdout.write(
+    say(
       `${progress ? `Resuming run ${runId} (${progress.done} of ${progress.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\nOllama: ${host}\n`,
     );
     const sides = describeSides(scenario);
-    if (sides) io.stdout.write(`${sides}\n`);
-    io.stdout.write(`${stopConditionsText(scenario)}\n`);
+    if (sides) say(`${sides}\n`);
+    say(`${stopConditionsText(scenario)}\n`);
   }
 
   // Viewers in other processes (`agora serve`) follow the step in flight through live.jsonl.
@@ -142,8 +151,9 @@ export async function runDebate(
         `${JSON.stringify({ runId, runDir: paths.runDir, format: format.name, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, failedSteps: failures.length, failures, progress, stats: (transcript as { stats?: unknown }).stats ?? null, transcript: paths.transcriptJson }, null, 2)}\n`,
       );
     } else {
-      io.stdout.write(
-        `\n${format.report(outcome.state)}\n${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`,
+      viewOut.flush();
+      say(
+        `\n${format.report(outcome.state, layout)}\n${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`,
       );
     }
     if (transcript.status === 'completed') return ExitCode.ok;
