@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { formatNamed } from '../formats/index.js';
+import { outcomeLine } from '../formats/outcome-line.js';
 import { runFolders } from '../store/run-index.js';
 import { lockOwner } from '../store/run-lock.js';
 import { loadRun } from './debate-manager.js';
@@ -17,6 +18,12 @@ export interface RunListing {
   stopReason: string;
   /** Failed steps that stand in the run's record. */
   failedSteps: number;
+  /** When the run started (ISO time), '' when unknown. */
+  startedAt: string;
+  /** Time spent running, pauses between a stop and a resume left out; null when unknown. */
+  activeMs: number | null;
+  /** How it came out, in one line; '' while undecided. */
+  outcome: string;
 }
 
 export async function listRuns(outDir: string): Promise<RunListing[]> {
@@ -24,7 +31,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
   const indexed = new Map<string, RunListing>();
   try {
     const result = index.query(
-      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason, failed_steps FROM runs ORDER BY run_id',
+      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason, failed_steps, started_at, active_ms, outcome FROM runs ORDER BY run_id',
     );
     for (const [
       runId,
@@ -38,6 +45,9 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
       total,
       stopReason,
       failedSteps,
+      startedAt,
+      activeMs,
+      outcome,
     ] of result.rows) {
       indexed.set(String(runId), {
         runId: String(runId),
@@ -50,6 +60,9 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
         progress: `${done}/${total}`,
         stopReason: stopReason === null ? '' : String(stopReason),
         failedSteps: Number(failedSteps ?? 0),
+        startedAt: startedAt === null ? '' : String(startedAt),
+        activeMs: activeMs === null ? null : Number(activeMs),
+        outcome: outcome === null ? '' : String(outcome),
       });
     }
   } finally {
@@ -75,6 +88,12 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           progress: `${progress.done}/${progress.total}`,
           stopReason: progress.stopReason ?? '',
           failedSteps: progress.failedSteps,
+          startedAt: loaded.events[0]?.at ?? '',
+          // Not indexed yet: the time from the first event to the last, pauses included.
+          activeMs:
+            listing?.activeMs ??
+            Math.max(0, Date.parse(loaded.events.at(-1)?.at ?? '') - Date.parse(loaded.events[0]?.at ?? '')),
+          outcome: outcomeLine(progress.format, loaded.format.transcript(loaded.state)) ?? '',
         };
       } catch (error) {
         listing = {
@@ -88,6 +107,9 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           progress: '',
           stopReason: (error as Error).message,
           failedSteps: 0,
+          startedAt: '',
+          activeMs: null,
+          outcome: '',
         };
       }
     }

@@ -27,6 +27,8 @@ export interface KnockoutResult {
   decidedInRound: number | null;
   /** One sentence for reports and pages. */
   summary: string;
+  /** A few words for a list of runs. */
+  headline: string;
 }
 
 export function knockoutResult(state: KnockoutState): KnockoutResult {
@@ -58,6 +60,7 @@ export function knockoutResult(state: KnockoutState): KnockoutResult {
     verdict,
     finalDebater: last?.debater ?? null,
     decidedInRound: last?.number ?? null,
+    headline: `${!last ? 'Undecided' : verdict === 'x-prevails' ? `X (${xPosition}) prevails` : `Y (${yPosition}) holds, ${last.debater} kept`}; ${knockedOut.length} of ${faced.length} Y knocked out`,
     summary: `${tally}${knockedOut.length > 0 ? ` (${knockedOut.join(', ')})` : ''}; ${ending}`,
   };
 }
