@@ -68,6 +68,7 @@ function followRun(root) {
   source.addEventListener('view', (message) => {
     const data = JSON.parse(message.data);
     replace('run-header', data.header);
+    replace('result', data.result);
     replace('scoreboard', data.scoreboard);
     replace('charts', data.charts);
     replace('controls', data.controls);

@@ -28,8 +28,18 @@ export function progressLine(counts: ProgressCounts, concurrency: number): strin
   return `${counts.done + counts.skipped}/${counts.total} done (${counts.skipped} already finished), ${counts.running.size} running, ${counts.failed} failed, ETA ${eta(counts, concurrency)}`;
 }
 
+/**
+ * A line cut to fit a terminal `columns` wide, one column short: a line that reaches the last column
+ * can wrap, and the cursor-up that redraws the block would then stop short and leave copies behind.
+ */
+export function fitToTerminal(line: string, columns: number): string {
+  const characters = [...line];
+  const room = Math.max(10, columns - 1);
+  return characters.length <= room ? line : `${characters.slice(0, room - 1).join('')}…`;
+}
+
 export function createProgressReporter(
-  out: Writable & { isTTY?: boolean },
+  out: Writable & { isTTY?: boolean; columns?: number },
   concurrency: number,
   intervalMs?: number,
 ) {
@@ -40,10 +50,12 @@ export function createProgressReporter(
   const draw = () => {
     if (!counts) return;
     if (tty) {
+      // Read at every redraw: the terminal may have been resized.
+      const columns = out.columns && out.columns > 0 ? out.columns : 80;
       const lines = [
         progressLine(counts, concurrency),
         ...[...counts.running].map(([run, step]) => `  ${run}: ${step}`),
-      ];
+      ].map((line) => fitToTerminal(line, columns));
       out.write(
         `${drawn > 0 ? `\u001b[${drawn}A` : ''}${lines.map((line) => `\u001b[2K${line}`).join('\n')}\n`,
       );

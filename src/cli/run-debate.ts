@@ -9,6 +9,8 @@ import { createRunDir, driveDebate, type LoadedRun, newNamedRunDir } from '../ma
 import { indexRun } from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
+import { wordWrapped } from '../render/word-wrapped.js';
+import { fitLines } from '../render/wrap-text.js';
 import { openLiveLog } from '../store/live-log.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import { fitContextWindow } from './context-window-fit.js';
@@ -17,6 +19,7 @@ import { baseUrlVariable, createModelProvider } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
 import { describeSides, prepareScenario } from './prepare-scenario.js';
 import { seedText, settleSeed } from './scenario-overrides.js';
+import { terminalLayout } from './terminal-layout.js';
 
 export interface DebateFlags {
   out: string;
@@ -95,16 +98,22 @@ export async function runDebate(
   // With --quiet, a format's answer is all stdout carries; what the run says about itself goes to stderr.
   const answerOnly = flags.quiet && format.answer !== undefined;
   const info = answerOnly ? io.stderr : io.stdout;
-  const view = live ? createLiveView(io.stdout, { color: Boolean(io.stdout.isTTY) }) : undefined;
+  const layout = terminalLayout(io.stdout, io.env);
+  // Statements wrap at word boundaries instead of wherever the screen cuts them; on a terminal one
+  // column short, since a line exactly as wide as the screen makes some terminals add an empty line.
+  const viewOut = wordWrapped(io.stdout, io.stdout.isTTY ? layout.width - 1 : layout.width);
+  const view = live ? createLiveView(viewOut, { color: Boolean(io.stdout.isTTY) }) : undefined;
+  // Lines wider than the screen are wrapped at word boundaries; tables are drawn to fit.
+  const say = (text: string) => info.write(fitLines(text, layout.width));
   if (!flags.json) {
     const progress = resume ? format.progress(resume.loaded.state) : undefined;
-    info.write(
+    say(
       `${progress ? `Resuming run ${runId} (${progress.done} of ${progress.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\nOllama: ${host}\n${providerLines(scenario, io.env)}`,
     );
     const sides = describeSides(scenario);
-    if (sides) info.write(`${sides}\n`);
-    if (!resume) info.write(`${seedText(scenario)}\n`);
-    info.write(`${stopConditionsText(scenario)}\n`);
+    if (sides) say(`${sides}\n`);
+    if (!resume) say(`${seedText(scenario)}\n`);
+    say(`${stopConditionsText(scenario)}\n`);
   }
 
   // Viewers in other processes (`agora serve`) follow the step in flight through live.jsonl.
@@ -170,9 +179,11 @@ export async function runDebate(
       io.stdout.write(answer ?? '');
       io.stderr.write(`${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`);
     } else {
-      io.stdout.write(
-        `\n${format.report(outcome.state)}\n${answer ? `\n${answer}\n` : ''}${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`,
-      );
+      viewOut.flush();
+      say(`\n${format.report(outcome.state, layout)}\n`);
+      // The answer (a critique's solution) as written, not re-wrapped: it may hold code or tables.
+      if (answer) io.stdout.write(`\n${answer}\n`);
+      say(`${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`);
     }
     if (transcript.status === 'completed') return ExitCode.ok;
     if (transcript.status === 'degraded') {

@@ -1,5 +1,5 @@
 /** Tables as text, JSON or CSV: every table the CLI prints can be had in all three. */
-import Table from 'cli-table3';
+import { renderTextTable, type TextLayout, WIDE_LAYOUT } from '../render/text-table.js';
 
 export type TableFormat = 'table' | 'json' | 'csv';
 type Cell = string | number | null | undefined;
@@ -10,7 +10,13 @@ function csvCell(value: Cell): string {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function renderTable(columns: string[], rows: Cell[][], format: TableFormat): string {
+/** `layout` fits a text table to the screen (see terminal-layout.ts); JSON and CSV ignore it. */
+export function renderTable(
+  columns: string[],
+  rows: Cell[][],
+  format: TableFormat,
+  layout: TextLayout = WIDE_LAYOUT,
+): string {
   if (format === 'json') {
     return `${JSON.stringify(
       rows.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index] ?? null]))),
@@ -21,8 +27,5 @@ export function renderTable(columns: string[], rows: Cell[][], format: TableForm
   if (format === 'csv') {
     return `${[columns, ...rows].map((row) => row.map((cell) => csvCell(cell)).join(',')).join('\n')}\n`;
   }
-  const table = new Table({ head: columns, style: { head: [], border: [] } });
-  for (const row of rows)
-    table.push(row.map((cell) => (cell === null || cell === undefined ? '' : String(cell))));
-  return `${table.toString()}\n`;
+  return `${renderTextTable(columns, rows, layout)}\n`;
 }

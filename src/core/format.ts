@@ -7,6 +7,7 @@ import type { ModelProvider } from '../llm/provider.js';
 import type { Clock } from './clock.js';
 import type { RunEvent, RunEventBody, RunStatus } from './events.js';
 import type { LiveNotice } from './live.js';
+import type { TextLayout } from './text-layout.js';
 
 export interface DoneStep {
   kind: 'done';
@@ -64,8 +65,8 @@ export interface FormatDefinition<State, Step extends { kind: string }> {
   };
   /** transcript.md: the run as a document. */
   markdown(state: State): string;
-  /** The result and statistics shown at the end of a terminal run. */
-  report(state: State): string;
+  /** The result and statistics shown at the end of a terminal run, fitted to `layout`. */
+  report(state: State, layout?: TextLayout): string;
   /** The outcome as text for `--output` (a solution, say); the Markdown transcript when absent. */
   solutionText?(state: State): string;
   /**

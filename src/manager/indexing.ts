@@ -1,6 +1,7 @@
 /** Keeps the run index in step with the event logs: one run at a time, or rebuilt from scratch. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { outcomeLine } from '../formats/outcome-line.js';
 import { indexRows } from '../store/index-rows.js';
 import { INDEX_FILE, RunIndex, runFolders, updateIndex } from '../store/run-index.js';
 import { type FormatLookup, loadRun } from './debate-manager.js';
@@ -23,7 +24,8 @@ export const BATCHES_FOLDER = 'batches';
 
 function rowsFor(runDir: string, formats: FormatLookup, batchId: string | null) {
   const loaded = loadRun(runDir, formats);
-  return indexRows(loaded.events, loaded.format.progress(loaded.state), runDir, batchId);
+  const outcome = outcomeLine(loaded.format.name, loaded.format.transcript(loaded.state));
+  return indexRows(loaded.events, loaded.format.progress(loaded.state), runDir, batchId, outcome);
 }
 
 /** Which batch each run belongs to, from the batch plans: the first plan that lists it. */

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { formatNamed } from '../formats/index.js';
+import { outcomeLine } from '../formats/outcome-line.js';
 import { inspectRunFolder, type RunFolderState } from '../store/run-folder.js';
 import { startAdvice } from '../store/run-id.js';
 import { RunIndex } from '../store/run-index.js';
@@ -20,6 +21,12 @@ export interface RunListing {
   stopReason: string;
   /** Failed steps that stand in the run's record. */
   failedSteps: number;
+  /** When the run started (ISO time), '' when unknown. */
+  startedAt: string;
+  /** Time spent running, pauses between a stop and a resume left out; null when unknown. */
+  activeMs: number | null;
+  /** How it came out, in one line; '' while undecided. */
+  outcome: string;
 }
 
 function blankListing(runId: string, runDir: string): RunListing {
@@ -34,6 +41,9 @@ function blankListing(runId: string, runDir: string): RunListing {
     progress: '',
     stopReason: '',
     failedSteps: 0,
+    startedAt: '',
+    activeMs: null,
+    outcome: '',
   };
 }
 
@@ -60,7 +70,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
   const indexed = new Map<string, RunListing>();
   try {
     const result = index.query(
-      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason, failed_steps FROM runs ORDER BY run_id',
+      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason, failed_steps, started_at, active_ms, outcome FROM runs ORDER BY run_id',
     );
     for (const [
       runId,
@@ -74,6 +84,9 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
       total,
       stopReason,
       failedSteps,
+      startedAt,
+      activeMs,
+      outcome,
     ] of result.rows) {
       indexed.set(String(runId), {
         runId: String(runId),
@@ -86,6 +99,9 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
         progress: `${done}/${total}`,
         stopReason: stopReason === null ? '' : String(stopReason),
         failedSteps: Number(failedSteps ?? 0),
+        startedAt: startedAt === null ? '' : String(startedAt),
+        activeMs: activeMs === null ? null : Number(activeMs),
+        outcome: outcome === null ? '' : String(outcome),
       });
     }
   } finally {
@@ -125,6 +141,12 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           progress: `${progress.done}/${progress.total}`,
           stopReason: progress.stopReason ?? '',
           failedSteps: progress.failedSteps,
+          startedAt: loaded.events[0]?.at ?? '',
+          // Not indexed yet: the time from the first event to the last, pauses included.
+          activeMs:
+            listing?.activeMs ??
+            Math.max(0, Date.parse(loaded.events.at(-1)?.at ?? '') - Date.parse(loaded.events[0]?.at ?? '')),
+          outcome: outcomeLine(progress.format, loaded.format.transcript(loaded.state)) ?? '',
         };
       } catch (error) {
         listing = { ...blankListing(name, runDir), status: 'damaged', stopReason: (error as Error).message };

@@ -52,6 +52,8 @@ export function indexRows(
   progress: RunProgress,
   runDir: string,
   batchId: string | null,
+  /** How the run came out, in one line (see formats/outcome-line.ts). */
+  outcome: string | null = null,
 ): IndexRows {
   const start = events[0];
   if (start?.type !== 'run-start') throw new Error('a run log must begin with run-start');
@@ -258,6 +260,7 @@ export function indexRows(
       done: progress.done,
       total: progress.total,
       failed_steps: progress.failedSteps,
+      outcome,
     },
     turns,
     evaluations,

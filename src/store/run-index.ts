@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS runs (
   run_id TEXT PRIMARY KEY, run_dir TEXT, batch_id TEXT, scenario_file TEXT, format TEXT, topic TEXT,
   seed INTEGER, models TEXT, status TEXT, stop_reason TEXT, error TEXT, started_at TEXT, updated_at TEXT,
   active_ms INTEGER, prompt_tokens INTEGER, output_tokens INTEGER, model_calls INTEGER, done INTEGER, total INTEGER,
-  failed_steps INTEGER DEFAULT 0);
+  failed_steps INTEGER DEFAULT 0, outcome TEXT);
 CREATE TABLE IF NOT EXISTS turns (
   run_id TEXT, seq INTEGER, round INTEGER, phase TEXT, agent TEXT, position TEXT, model TEXT,
   prompt_tokens INTEGER, output_tokens INTEGER, simulated_seconds REAL, truncated INTEGER, degraded INTEGER,
@@ -127,6 +127,8 @@ export class RunIndex {
         const columns = db.pragma('table_info(runs)') as Array<{ name: string }>;
         if (!columns.some((column) => column.name === 'failed_steps'))
           db.exec('ALTER TABLE runs ADD COLUMN failed_steps INTEGER DEFAULT 0');
+        if (!columns.some((column) => column.name === 'outcome'))
+          db.exec('ALTER TABLE runs ADD COLUMN outcome TEXT');
       }
     } catch (error) {
       db?.close();

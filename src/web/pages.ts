@@ -2,6 +2,7 @@
 import type { LeaderTable } from '../analytics/leaderboard.js';
 import type { RunListing } from '../manager/run-listing.js';
 import { html, type SafeHtml, trusted } from './html.js';
+import { dateText, durationText, modelsText, resultHtml } from './outcome-html.js';
 import {
   chartsHtml,
   currentRound,
@@ -36,9 +37,10 @@ ${options.banner ? html`<p class="banner">${options.banner}</p>` : ''}
 
 export function runsRowsHtml(runs: RunListing[]): SafeHtml {
   if (runs.length === 0) return html`<tr><td colspan="6" class="muted">No runs yet.</td></tr>`;
+  // Each cell names its column (data-label) for the stacked layout of a phone's width.
   return html`${runs.map(
     (run) =>
-      html`<tr><td><a href="/runs/${encodeURIComponent(run.runId)}">${run.runId}</a></td><td>${run.format}</td><td><span class="status status-${run.status}">${run.status}</span>${run.failedSteps > 0 ? ` (${run.failedSteps} failed steps)` : ''}</td><td>${run.topic}</td><td>${run.progress}</td><td>${run.stopReason}</td></tr>`,
+      html`<tr><td data-label="Run"><a class="run-topic" href="/runs/${encodeURIComponent(run.runId)}">${run.topic || run.runId}</a><br><code class="run-id">${run.runId}</code></td><td data-label="Started"><time datetime="${run.startedAt}">${dateText(run.startedAt)}</time></td><td data-label="Format">${run.format}<br><span class="muted">${modelsText(run)}</span></td><td data-label="Duration">${durationText(run.activeMs)}</td><td data-label="Status"><span class="status status-${run.status}">${run.status}</span> <span class="muted">${run.progress}${run.failedSteps > 0 ? ` · ${run.failedSteps} failed steps` : ''}${run.stopReason ? ` · ${run.stopReason}` : ''}</span></td><td data-label="Outcome" class="outcome">${run.outcome || '–'}</td></tr>`,
   )}`;
 }
 
@@ -59,7 +61,7 @@ export function runsPage(runs: RunListing[], filters: RunFilters, formats: strin
 <label>Topic contains <input name="topic" value="${filters.topic ?? ''}"></label>
 <button type="submit">Filter</button> <a class="button" href="/new">New debate</a>
 </form>
-<table id="runs"><thead><tr><th>Run</th><th>Format</th><th>Status</th><th>Topic</th><th>Progress</th><th>Stop reason</th></tr></thead>
+<table id="runs" class="stack"><thead><tr><th>Run</th><th>Started</th><th>Format and models</th><th>Duration</th><th>Status</th><th>Outcome</th></tr></thead>
 <tbody id="runs-body" data-refresh="/fragments/runs">${runsRowsHtml(runs)}</tbody></table>`;
 }
 
@@ -93,6 +95,7 @@ export function runPage(view: RunView, start: StartRecordView | null): SafeHtml 
   return html`<div id="run" data-run-id="${view.runId}">
 <div class="layout"><div>
 <header id="run-header">${headerHtml(view)}</header>
+<section class="panel" id="result">${resultHtml(view)}</section>
 ${
   start
     ? html`<div class="notice ok" id="start-notices"><p>Topic accepted: “${start.topic}”.</p>${start.notices.map((notice) => html`<p>${notice}</p>`)}</div>`

@@ -11,6 +11,7 @@ import { LIVE_FILE, LineTail, type LiveLine } from '../store/live-log.js';
 import { lockOwner } from '../store/run-lock.js';
 import { parseVotes, SPECTATOR_FILE, type SpectatorVote } from '../store/spectator-votes.js';
 import { eventHtml } from './event-html.js';
+import { resultHtml } from './outcome-html.js';
 import { controlsHtml, spectatorHtml } from './pages.js';
 import { buildRunView, chartsHtml, headerHtml, type RunView, scoreboardHtml, statusOf } from './run-view.js';
 import { logTail, readStartRecord } from './start-record.js';
@@ -21,6 +22,7 @@ export type FeedMessage =
       kind: 'view';
       data: {
         header: string;
+        result: string;
         scoreboard: string;
         charts: string;
         controls: string;
@@ -149,6 +151,7 @@ export class RunFeed {
       kind: 'view',
       data: {
         header: headerHtml(view).value,
+        result: resultHtml(view).value,
         scoreboard: scoreboardHtml(view).value,
         charts: chartsHtml(view).value,
         controls: controlsHtml(view).value,

@@ -65,7 +65,7 @@ export function scoreboardHtml(view: RunView): SafeHtml {
     return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Y</th><th title="Judges' votes: rotate · continue · abstained">Votes R·C·A</th><th>Mean</th><th>Outcome</th><th>Spectators</th></tr></thead><tbody>
 ${rounds.map(
   (round) =>
-    html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${round.tally.rotateVotes} · ${round.tally.continueVotes} · ${round.tally.abstentions}</td><td>${round.tally.meanScore === null ? '–' : round.tally.meanScore.toFixed(2)}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
+    html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${round.tally.rotateVotes} · ${round.tally.continueVotes} · ${round.tally.abstentions}</td><td>${round.tally.meanScore === null ? '–' : `${round.tally.meanScore.toFixed(2)} / 5`}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
 )}
 </tbody></table>`;
   }

@@ -17,6 +17,7 @@ import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { checkServer, preflight } from '../preflight.js';
 import { prepareScenario } from '../prepare-scenario.js';
 import { renderTable } from '../table-output.js';
+import { terminalLayout } from '../terminal-layout.js';
 
 export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('batch', argv, {
@@ -133,6 +134,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
           `${(result.realMs / 1000).toFixed(1)} s`,
         ]),
         'table',
+        terminalLayout(io.stdout, io.env),
       ),
     );
     io.stdout.write(

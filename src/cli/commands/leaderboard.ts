@@ -6,6 +6,7 @@ import { openRunIndex } from '../../manager/indexing.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
 import { renderTable } from '../table-output.js';
+import { terminalLayout } from '../terminal-layout.js';
 
 const TABLES = ['models', 'agents', 'ranking', 'judges'] as const;
 
@@ -42,7 +43,9 @@ export async function leaderboardCommand(argv: string[], io: CliIo): Promise<num
       return 0;
     }
     for (const table of chosen) {
-      io.stdout.write(`\n${table.title}\n${renderTable(table.columns, table.rows, 'table')}`);
+      io.stdout.write(
+        `\n${table.title}\n${renderTable(table.columns, table.rows, 'table', terminalLayout(io.stdout, io.env))}`,
+      );
       if (table.note) io.stdout.write(`${table.note}\n`);
     }
     return 0;

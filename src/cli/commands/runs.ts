@@ -8,6 +8,7 @@ import { listRuns } from '../../manager/run-listing.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
 import { renderTable } from '../table-output.js';
+import { terminalLayout } from '../terminal-layout.js';
 
 export async function runsCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommand('runs', argv, {
@@ -51,6 +52,8 @@ export async function runsCommand(argv: string[], io: CliIo): Promise<number> {
     run.progress,
     run.stopReason,
   ]);
-  io.stdout.write(renderTable(columns, rows, values.csv ? 'csv' : 'table'));
+  io.stdout.write(
+    renderTable(columns, rows, values.csv ? 'csv' : 'table', terminalLayout(io.stdout, io.env)),
+  );
   return 0;
 }

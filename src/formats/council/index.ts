@@ -4,11 +4,12 @@
  * degrades the run (recorded and visible) instead of ending it.
  */
 import path from 'node:path';
-import Table from 'cli-table3';
 import { mapConcurrent } from '../../core/concurrency.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkBudget, checkFailures, limitsOf } from '../../core/stop-conditions.js';
+import type { TextLayout } from '../../core/text-layout.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
+import { textTable } from '../../render/text-table.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import {
@@ -321,9 +322,9 @@ export function councilFailures(state: CouncilState): string[] {
   ];
 }
 
-function councilReport(state: CouncilState): string {
+function councilReport(state: CouncilState, layout?: TextLayout): string {
   const transcript = councilTranscript(state);
-  const table = new Table({ head: ['Round', 'Role', 'Model', 'Claim'], style: { head: [], border: [] } });
+  const table = textTable(['Round', 'Role', 'Model', 'Claim'], layout);
   for (const round of transcript.rounds) {
     for (const output of round.outputs as Array<Record<string, unknown>>) {
       table.push([

@@ -3,13 +3,15 @@
  * other proposal, and refines its own; the judge synthesises a solution at the end, or after every
  * round when a confidence threshold may stop the debate early.
  */
-import Table from 'cli-table3';
+
 import { z } from 'zod';
 import { mapConcurrentInOrder } from '../../core/concurrency.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
+import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
+import { renderTextTable } from '../../render/text-table.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
@@ -302,12 +304,9 @@ function critiqueMarkdown(state: CritiqueState): string {
   return lines.join('\n');
 }
 
-function critiqueReport(state: CritiqueState): string {
+function critiqueReport(state: CritiqueState, layout?: TextLayout): string {
   const transcript = critiqueTranscript(state);
-  const table = new Table({
-    head: ['Round', 'Phase', 'Agent', 'On', 'First line', 'Tokens in/out', 'Latency'],
-    style: { head: [], border: [] },
-  });
+  const rows: Array<Array<string | number>> = [];
   for (const round of transcript.rounds) {
     for (const [phase, items] of [
       ['proposal', round.proposals],
@@ -315,7 +314,7 @@ function critiqueReport(state: CritiqueState): string {
       ['refinement', round.refinements],
     ] as const) {
       for (const item of items) {
-        table.push([
+        rows.push([
           round.number,
           phase,
           item.agent,
@@ -328,7 +327,12 @@ function critiqueReport(state: CritiqueState): string {
     }
   }
   const { totals, solution } = transcript;
-  return `${table.toString()}\nTotals: ${totals.contributions} contributions, ${totals.modelCalls} model calls, ${totals.promptTokens} prompt and ${totals.outputTokens} output tokens, ${(totals.latencyMs / 1000).toFixed(1)} s of model latency.\nResult: ${transcript.status} (${transcript.stopReason}).${solution ? ` Solution confidence ${solution.confidence}/100; the solution follows.` : ' No solution.'}`;
+  const table = renderTextTable(
+    ['Round', 'Phase', 'Agent', 'On', 'First line', 'Tokens in/out', 'Latency'],
+    rows,
+    layout ?? WIDE_LAYOUT,
+  );
+  return `${table}\nTotals: ${totals.contributions} contributions, ${totals.modelCalls} model calls, ${totals.promptTokens} prompt and ${totals.outputTokens} output tokens, ${(totals.latencyMs / 1000).toFixed(1)} s of model latency.\nResult: ${transcript.status} (${transcript.stopReason}).${solution ? ` Solution confidence ${solution.confidence}/100; the solution follows.` : ' No solution.'}`;
 }
 
 export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {

@@ -2,11 +2,13 @@
  * The judged duel (seed 000): each round Debater A, Debater B, then the Judge, each step persisted
  * before the next; stops at max_rounds, the shared limits, or the Judge's early stop.
  */
-import Table from 'cli-table3';
+
 import { z } from 'zod';
 import { type DoneStep, type FormatDefinition, runProgress } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
+import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
+import { renderTextTable } from '../../render/text-table.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
@@ -195,26 +197,27 @@ function duelMarkdown(state: DuelState): string {
   return lines.join('\n');
 }
 
-function duelReport(state: DuelState): string {
+function duelReport(state: DuelState, layout?: TextLayout): string {
   const transcript = duelTranscript(state);
-  const table = new Table({
-    head: ['Round', 'A tokens', 'B tokens', 'Stronger', 'New arguments'],
-    style: { head: [], border: [] },
-  });
-  for (const round of transcript.rounds) {
+  const rows = transcript.rounds.map((round) => {
     const tokens = (side: string) =>
       round.statements.find((statement) => statement.side === side)?.outputTokens ?? '—';
     const judgement = round.judgement as Record<string, unknown> | null;
-    table.push([
+    return [
       round.number,
       tokens('a'),
       tokens('b'),
       judgement && !judgement.abstained ? String(judgement.stronger).toUpperCase() : '—',
       judgement && !judgement.abstained ? (judgement.no_new_arguments ? 'none' : 'yes') : '—',
-    ]);
-  }
+    ];
+  });
+  const table = renderTextTable(
+    ['Round', 'A tokens', 'B tokens', 'Stronger', 'New arguments'],
+    rows,
+    layout ?? WIDE_LAYOUT,
+  );
   const won = transcript.stats.roundsWon;
-  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${transcript.stats.rounds} rounds. Rounds won: ${transcript.debaters.a.name} ${won.a}, ${transcript.debaters.b.name} ${won.b}, even ${won.even}.\n${table.toString()}`;
+  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${transcript.stats.rounds} rounds. Rounds won: ${transcript.debaters.a.name} ${won.a}, ${transcript.debaters.b.name} ${won.b}, even ${won.even}.\n${table}`;
 }
 
 export const duelFormat: FormatDefinition<DuelState, DuelStep> = {

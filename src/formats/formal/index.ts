@@ -2,13 +2,15 @@
  * The formal debate (seed 001) as a format: a fixed plan of statements, then an optional verdict,
  * on the shared runner, log, resume, stop conditions and safe model calls.
  */
-import Table from 'cli-table3';
+
 import { z } from 'zod';
 import { timeoutMilliseconds } from '../../config/timeout-seconds.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
+import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
+import { renderTextTable } from '../../render/text-table.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
@@ -248,30 +250,25 @@ function formalMarkdown(state: FormalState): string {
   return `${lines.join('\n')}\n`;
 }
 
-function formalReport(state: FormalState): string {
+function formalReport(state: FormalState, layout?: TextLayout): string {
   const transcript = formalTranscript(state);
-  const table = new Table({
-    head: ['Phase', 'Speaker', 'Side', 'Tokens', 'Notes'],
-    style: { head: [], border: [] },
-  });
-  for (const statement of [...transcript.preparation, ...transcript.statements]) {
-    table.push([
-      PHASE_TITLES[statement.phase as PlannedStatement['phase']] +
-        (statement.phase === 'cross-question'
-          ? ' (asks)'
-          : statement.phase === 'cross-answer'
-            ? ' (answers)'
-            : ''),
-      statement.speaker,
-      statement.side,
-      statement.outputTokens,
-      notes(statement).join('; '),
-    ]);
-  }
+  const rows = [...transcript.preparation, ...transcript.statements].map((statement) => [
+    PHASE_TITLES[statement.phase as PlannedStatement['phase']] +
+      (statement.phase === 'cross-question'
+        ? ' (asks)'
+        : statement.phase === 'cross-answer'
+          ? ' (answers)'
+          : ''),
+    statement.speaker,
+    statement.side,
+    statement.outputTokens,
+    notes(statement).join('; '),
+  ]);
+  const table = renderTextTable(['Phase', 'Speaker', 'Side', 'Tokens', 'Notes'], rows, layout ?? WIDE_LAYOUT);
   const verdict = transcript.verdict as Record<string, unknown> | null;
   const verdictLine =
     verdict && !verdict.abstained ? `\nVerdict: ${verdict.winner} wins. ${verdict.reasons}` : '';
-  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}. Affirmative: ${transcript.sides.affirmative.name} (${transcript.sides.affirmative.model}); negative: ${transcript.sides.negative.name} (${transcript.sides.negative.model}).${verdictLine}\n${table.toString()}`;
+  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}. Affirmative: ${transcript.sides.affirmative.name} (${transcript.sides.affirmative.model}); negative: ${transcript.sides.negative.name} (${transcript.sides.negative.model}).${verdictLine}\n${table}`;
 }
 
 export const formalFormat: FormatDefinition<FormalState, FormalStep> = {

@@ -37,9 +37,9 @@ export const knockoutFormat: FormatDefinition<KnockoutState, KnockoutStep> = {
     ),
   transcript: transcriptOf,
   markdown: (state) => knockoutMarkdown(transcriptOf(state)),
-  report: (state) => {
+  report: (state, layout) => {
     const transcript = knockoutTranscript(state);
-    return `${resultSummary(transcript)}\n${agentTable(transcript)}\n${roundTable(transcript)}`;
+    return `${resultSummary(transcript)}\n\n${agentTable(transcript, layout)}\n\n${roundTable(transcript, layout)}`;
   },
   checkpoints: ['round-end'],
 };

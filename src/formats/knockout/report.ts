@@ -1,12 +1,14 @@
-/** The final result and statistics tables (cli-table3). */
-import Table from 'cli-table3';
+/** The final result and statistics tables, fitted to the terminal they are shown on. */
+import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
+import { renderTextTable } from '../../render/text-table.js';
 import type { KnockoutTranscript } from './transcript.js';
 
-const plain = { head: [], border: [] };
+/** A judge's weighted score with its scale, so 3.4 is not read as a percentage or a rank. */
+export const outOfFive = (score: number) => `${score.toFixed(2)} / 5`;
 
-export function agentTable(transcript: KnockoutTranscript): string {
-  const table = new Table({
-    head: [
+export function agentTable(transcript: KnockoutTranscript, layout: TextLayout = WIDE_LAYOUT): string {
+  return renderTextTable(
+    [
       'Agent',
       'Pos',
       'Model',
@@ -19,62 +21,61 @@ export function agentTable(transcript: KnockoutTranscript): string {
       'Tokens out',
       'Real time',
     ],
-    style: plain,
-  });
-  for (const agent of transcript.stats.agents) {
-    table.push([
+    transcript.stats.agents.map((agent) => [
       agent.name,
       agent.position,
       agent.model,
       agent.roundsDebated,
-      agent.meanScore === null ? '—' : agent.meanScore.toFixed(2),
+      agent.meanScore === null ? '—' : outOfFive(agent.meanScore),
       agent.votesAgainst,
       agent.knockedOut ? 'yes' : 'no',
       `${agent.simulatedSeconds.toFixed(1)} s`,
       agent.tokensIn,
       agent.tokensOut,
       `${(agent.realMs / 1000).toFixed(1)} s`,
-    ]);
-  }
-  return table.toString();
+    ]),
+    layout,
+  );
 }
 
-export function roundTable(transcript: KnockoutTranscript): string {
-  const table = new Table({
-    head: ['Round', 'Speakers', 'Judges: score / vote', 'Outcome', 'Real time'],
-    style: plain,
-  });
-  for (const round of transcript.rounds) {
-    const judges = round.evaluations
-      .map((item) =>
-        item.abstained
-          ? `${item.judge}: abstained`
-          : `${item.judge}: ${item.total_score?.toFixed(2)} / ${item.continue_vote ? 'continue' : 'rotate'}`,
-      )
-      .join('\n');
-    const outcome = round.outcome
-      ? round.outcome.result === 'void'
-        ? 'VOID (failure)'
-        : `${round.outcome.result === 'rotation' ? 'rotation' : round.outcome.result.replace(/-/g, ' ')}${round.outcome.decidedBy === 'votes' ? '' : ` (tie broken by ${round.outcome.decidedBy})`}`
-      : 'in progress';
-    table.push([
-      round.number,
-      round.statements.map((statement) => `${statement.agent} (${statement.position})`).join('\n'),
-      judges || '—',
-      outcome,
-      round.realMs === null ? '—' : `${(round.realMs / 1000).toFixed(1)} s${round.slow ? ' SLOW' : ''}`,
-    ]);
-  }
-  return table.toString();
+export function roundTable(transcript: KnockoutTranscript, layout: TextLayout = WIDE_LAYOUT): string {
+  return renderTextTable(
+    ['Round', 'Speakers', 'Judges: score / vote', 'Outcome', 'Real time'],
+    transcript.rounds.map((round) => {
+      const judges = round.evaluations
+        .map((item) =>
+          item.abstained
+            ? `${item.judge}: abstained`
+            : `${item.judge}: ${outOfFive(item.total_score ?? 0)}, ${item.continue_vote ? 'continue' : 'rotate'}`,
+        )
+        .join('\n');
+      const outcome = round.outcome
+        ? round.outcome.result === 'void'
+          ? 'VOID (failure)'
+          : `${round.outcome.result === 'rotation' ? 'rotation' : round.outcome.result.replace(/-/g, ' ')}${round.outcome.decidedBy === 'votes' ? '' : ` (tie broken by ${round.outcome.decidedBy})`}`
+        : 'in progress';
+      return [
+        round.number,
+        round.statements.map((statement) => `${statement.agent} (${statement.position})`).join('\n'),
+        judges || '—',
+        outcome,
+        round.realMs === null ? '—' : `${(round.realMs / 1000).toFixed(1)} s${round.slow ? ' SLOW' : ''}`,
+      ];
+    }),
+    layout,
+  );
 }
 
 export function resultSummary(transcript: KnockoutTranscript): string {
-  const { stats } = transcript;
+  const { stats, result } = transcript;
   const y = stats.agents.filter((agent) => agent.position === 'Y' && agent.meanScore !== null);
   const best = [...y].sort((a, b) => (b.meanScore ?? 0) - (a.meanScore ?? 0))[0];
   const lines = [
-    `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${stats.rounds} rounds, ${stats.rotations} rotation${stats.rotations === 1 ? '' : 's'}.`,
-    best ? `Best-scored Position Y debater: ${best.name} (mean ${best.meanScore?.toFixed(2)}).` : '',
+    `Result for X (${result.xPosition}): ${result.summary}`,
+    `Run: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${stats.rounds} rounds, ${stats.rotations} rotation${stats.rotations === 1 ? '' : 's'}.`,
+    best
+      ? `Best-scored Position Y debater: ${best.name} (mean ${outOfFive(best.meanScore ?? 0)}, judges score 1-5).`
+      : '',
     `Simulated speaking time: ${transcript.positions.x} (X) ${stats.simulatedSecondsPerSide.X.toFixed(1)} s, ${transcript.positions.y} (Y) ${stats.simulatedSecondsPerSide.Y.toFixed(1)} s.`,
     `Model calls: ${stats.modelCalls}; prompt tokens ${stats.promptTokens}; output tokens ${stats.outputTokens}; abstentions ${stats.abstentions}.`,
     stats.slowRounds.length > 0 ? `Rounds over the 30 s target: ${stats.slowRounds.join(', ')}.` : '',

@@ -1,4 +1,6 @@
 /** transcript.json for a knockout run: the debate as data, built from the state. */
+
+import { knockoutResult } from './result.js';
 import { type KnockoutState, rotationsOf, statusOf } from './state.js';
 import { type KnockoutStats, knockoutStats } from './stats.js';
 import { SLOW_ROUND_MS } from './thresholds.js';
@@ -70,6 +72,8 @@ export function knockoutTranscript(state: KnockoutState) {
       model: summary.model,
       text: summary.text,
     })),
+    // How the knockout ended for Position X (see result.ts).
+    result: knockoutResult(state),
     stats,
     startedAt: state.startedAt,
     updatedAt: state.updatedAt,

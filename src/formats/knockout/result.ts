@@ -1,0 +1,66 @@
+/**
+ * How the knockout ended for Position X. X faces one Position Y debater after another; the panel of
+ * sitting Y agents decides after each round whether the current Y debater held up. So:
+ * - X "knocked out" a Y debater when a vote removed that debater from the floor (a rotation, or a
+ *   vote against in the final round);
+ * - the verdict is the panel's last decision with a verdict (void votes have none): against the
+ *   Y debater on the floor, X prevails; for them, Y holds; no verdict at all, undecided.
+ * The rotation limit and a lack of eligible replacements keep a beaten debater on the floor, but
+ * the vote still went against them, so it counts as X prevailing when it is the last verdict.
+ */
+import type { KnockoutState } from './state.js';
+import { xAgentOf } from './state.js';
+
+/** The knockout's outcome for Position X, as transcript.json carries it. */
+export interface KnockoutResult {
+  x: string;
+  /** Position X's label (e.g. "Pro-Choice"). */
+  xPosition: string;
+  yPosition: string;
+  /** Position Y agents who debated X, in the order they took the floor. */
+  faced: string[];
+  /** Those of them a vote removed from the floor. */
+  knockedOut: string[];
+  verdict: 'x-prevails' | 'y-holds' | 'undecided';
+  /** The Y debater the last verdict was about, and its round; null without any verdict. */
+  finalDebater: string | null;
+  decidedInRound: number | null;
+  /** One sentence for reports and pages. */
+  summary: string;
+  /** A few words for a list of runs. */
+  headline: string;
+}
+
+export function knockoutResult(state: KnockoutState): KnockoutResult {
+  const { scenario } = state;
+  const x = xAgentOf(scenario).name;
+  const ended = state.rounds.filter((round) => round.end);
+  const faced = [...new Set(ended.map((round) => round.debater))];
+  const knockedOut = faced.filter((name) =>
+    ended.some(
+      (round) =>
+        round.debater === name && (round.end?.outcome === 'rotation' || round.end?.outcome === 'debate-over'),
+    ),
+  );
+  const last = ended.filter((round) => round.end?.outcome !== 'void').at(-1);
+  const verdict = !last ? 'undecided' : last.end?.tally.decision === 'rotate' ? 'x-prevails' : 'y-holds';
+  const { x: xPosition, y: yPosition } = scenario.positions;
+  const tally = `${x} knocked out ${knockedOut.length} of the ${faced.length} Position Y debater${faced.length === 1 ? '' : 's'} it faced`;
+  const ending = !last
+    ? 'no round ended with a verdict, so the result is undecided.'
+    : verdict === 'x-prevails'
+      ? `the last verdict (round ${last.number}) went against ${last.debater}, so X prevails.`
+      : `the last verdict (round ${last.number}) kept ${last.debater}, so Y (${yPosition}) holds.`;
+  return {
+    x,
+    xPosition,
+    yPosition,
+    faced,
+    knockedOut,
+    verdict,
+    finalDebater: last?.debater ?? null,
+    decidedInRound: last?.number ?? null,
+    headline: `${!last ? 'Undecided' : verdict === 'x-prevails' ? `X (${xPosition}) prevails` : `Y (${yPosition}) holds, ${last.debater} kept`}; ${knockedOut.length} of ${faced.length} Y knocked out`,
+    summary: `${tally}${knockedOut.length > 0 ? ` (${knockedOut.join(', ')})` : ''}; ${ending}`,
+  };
+}

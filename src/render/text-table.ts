@@ -1,0 +1,140 @@
+/**
+ * Tables for the terminal that fit its width: the natural table when it fits, narrower columns with
+ * words wrapped when that is enough, else one "key: value" block per row. On a terminal the table
+ * has box-drawing borders; in a pipe or a file it is plain text.
+ */
+import Table from 'cli-table3';
+import type { TextLayout } from '../core/text-layout.js';
+import { WIDE_LAYOUT } from '../core/text-layout.js';
+import { visibleLength, wrapLine } from './wrap-text.js';
+
+export { type TextLayout, WIDE_LAYOUT } from '../core/text-layout.js';
+
+/** A table cell as callers have it; empty for null and undefined. */
+export type TextCell = string | number | null | undefined;
+
+// Below this, a column is too narrow to read and the row is better stacked.
+const NARROWEST_COLUMN = 6;
+// A long word (a model name, a path) may be cut to this width rather than stack the whole table.
+const LONGEST_UNCUT_WORD = 14;
+
+const cellText = (cell: TextCell) => (cell === null || cell === undefined ? '' : String(cell));
+const widest = (lines: string[]) => Math.max(0, ...lines.map((line) => visibleLength(line)));
+
+function columnWidths(head: string[], rows: string[][], room: number): number[] | null {
+  const columns = head.map((title, index) => [title, ...rows.map((row) => row[index] ?? '')]);
+  const natural = columns.map((cells) => widest(cells.flatMap((cell) => cell.split('\n'))));
+  if (natural.reduce((sum, width) => sum + width, 0) <= room) return natural;
+  const least = columns.map((cells, index) => {
+    const longestWord = widest(cells.flatMap((cell) => cell.split(/[\s]+/)));
+    return Math.min(
+      natural[index] ?? 0,
+      Math.max(NARROWEST_COLUMN, Math.min(longestWord, LONGEST_UNCUT_WORD)),
+    );
+  });
+  let spare = room - least.reduce((sum, width) => sum + width, 0);
+  if (spare < 0) return null;
+  const widths = [...least];
+  // Columns that lack little get their natural width first (a short "Real time" column is cheap to
+  // keep whole); what is left is shared out a column at a time among the rest.
+  const order = widths.map((_, index) => index);
+  order.sort((a, b) => (natural[a] ?? 0) - (least[a] ?? 0) - ((natural[b] ?? 0) - (least[b] ?? 0)));
+  const open: number[] = [];
+  for (const index of order) {
+    const lack = (natural[index] ?? 0) - (widths[index] ?? 0);
+    if (lack <= spare && open.length === 0) {
+      widths[index] = natural[index] ?? 0;
+      spare -= lack;
+    } else if (lack > 0) open.push(index);
+  }
+  for (let at = 0; spare > 0 && open.length > 0; at = (at + 1) % open.length) {
+    const index = open[at] ?? 0;
+    widths[index] = (widths[index] ?? 0) + 1;
+    spare--;
+    if ((widths[index] ?? 0) >= (natural[index] ?? 0)) {
+      open.splice(at, 1);
+      at--;
+    }
+  }
+  return widths;
+}
+
+const wrapCell = (cell: string, width: number) =>
+  cell.split('\n').flatMap((line) => wrapLine(line, width, true));
+
+function bordered(head: string[], rows: string[][], widths: number[]): string {
+  const table = new Table({
+    head,
+    colWidths: widths.map((width) => width + 2),
+    wordWrap: true,
+    style: { head: [], border: [] },
+  });
+  for (const row of rows) table.push(row.map((cell, index) => wrapCell(cell, widths[index] ?? 1).join('\n')));
+  return table.toString();
+}
+
+function plain(head: string[], rows: string[][], widths: number[]): string {
+  const draw = (row: string[]) => {
+    const cells = row.map((cell, index) => wrapCell(cell, widths[index] ?? 1));
+    const height = Math.max(...cells.map((lines) => lines.length));
+    return Array.from({ length: height }, (_, line) =>
+      cells
+        .map((lines, index) => {
+          const text = lines[line] ?? '';
+          return text + ' '.repeat(Math.max(0, (widths[index] ?? 0) - visibleLength(text)));
+        })
+        .join('  ')
+        .trimEnd(),
+    ).join('\n');
+  };
+  // Rows of several lines are told apart by a blank line between them.
+  const tall = rows.some((row) => row.some((cell, index) => wrapCell(cell, widths[index] ?? 1).length > 1));
+  return [draw(head), ...rows.map(draw)].join(tall ? '\n\n' : '\n');
+}
+
+function stacked(head: string[], rows: string[][], width: number): string {
+  const blocks = rows.map((row) =>
+    row
+      .flatMap((cell, index) => {
+        const label = `${head[index] ?? ''}: `;
+        const indent = index === 0 ? '' : '  ';
+        const hang = ' '.repeat(indent.length + label.length);
+        const room = Math.max(NARROWEST_COLUMN, width - hang.length);
+        const value = cell === '' ? '—' : cell;
+        // A label too long to hang values beside goes on a line of its own.
+        if (hang.length > width / 2)
+          return [
+            `${indent}${label.trimEnd()}`,
+            ...wrapCell(value, Math.max(NARROWEST_COLUMN, width - indent.length - 2)).map(
+              (line) => `${indent}  ${line}`,
+            ),
+          ];
+        const lines = wrapCell(value, room);
+        return lines.map((line, at) => (at === 0 ? `${indent}${label}${line}` : `${hang}${line}`));
+      })
+      .join('\n'),
+  );
+  return blocks.join('\n\n');
+}
+
+/** A table drawn to fit `layout.width`: narrower columns with wrapping, or stacked rows. */
+export function renderTextTable(head: string[], rows: TextCell[][], layout: TextLayout): string {
+  const cells = rows.map((row) => head.map((_, index) => cellText(row[index])));
+  const count = head.length;
+  // Borders take "│ " before each column, " " after it and a closing "│"; plain columns, two spaces between.
+  const frame = layout.borders ? 3 * count + 1 : 2 * (count - 1);
+  const widths = columnWidths(head, cells, layout.width - frame);
+  if (!widths) return stacked(head, cells, layout.width);
+  return layout.borders ? bordered(head, cells, widths) : plain(head, cells, widths);
+}
+
+/** A table filled row by row, like cli-table3's, drawn to fit `layout` by `toString()`. */
+export function textTable(head: string[], layout: TextLayout = WIDE_LAYOUT) {
+  const rows: TextCell[][] = [];
+  return {
+    push(...added: TextCell[][]) {
+      rows.push(...added);
+    },
+    toString: () => renderTextTable(head, rows, layout),
+  };
+}

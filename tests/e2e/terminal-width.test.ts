@@ -1,0 +1,69 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { runAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers } from '../helpers/mock-servers.js';
+import { testScenario, Y_NAMES } from '../helpers/scenario.js';
+
+const mock = useMockServers({ models: ['llama3', 'mistral'] });
+
+// A short topic keeps the run folder's name, printed whole, within 80 columns.
+async function knockout(columns: string, args: string[] = []) {
+  const server = await mock();
+  const dir = tempDir();
+  mkdirSync(path.join(dir, 'runs'));
+  writeFileSync(
+    path.join(dir, 'scenario.yaml'),
+    stringify(testScenario({ rounds: 4, extra: { topic: 'Ban cars?' } })),
+  );
+  const result = await runAgora(['run', 'scenario.yaml', '--host', server.url, '--out', 'runs', ...args], {
+    cwd: dir,
+    env: { COLUMNS: columns },
+  });
+  const runs = await runAgora(['runs', '--out', 'runs'], { cwd: dir, env: { COLUMNS: columns } });
+  return { ...result, runs: runs.stdout };
+}
+
+const BOX = /[┌┐└┘│─┼├┤┬┴]/;
+
+describe('terminal output fits the width it is given', () => {
+  it('keeps every line of a knockout, live view and final tables, within COLUMNS=80 in plain text', async () => {
+    const result = await knockout('80');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines.filter((line) => line.length > 80)).toEqual([]);
+    expect(result.stdout).not.toMatch(BOX);
+    expect(result.stdout).not.toContain('\u001b[');
+    // The facts survive the narrow layout: the result for X, every agent, scores with their scale.
+    expect(result.stdout).toMatch(/^Result for X \(Car-free\): Xavier knocked out \d of the \d/m);
+    for (const name of ['Xavier', ...Y_NAMES.slice(0, 4)]) expect(result.stdout).toContain(`Agent: ${name}`);
+    expect(result.stdout).toMatch(/Mean score: \d\.\d\d \/ 5/);
+    expect(result.stdout).toMatch(/Knocked out: (yes|no)/);
+    expect(result.stdout).toMatch(/Transcript:\s+\S+\/transcript\.md/);
+    // `agora runs` lists the run within the same width.
+    expect(result.runs.split('\n').filter((line) => line.length > 80)).toEqual([]);
+    expect(result.runs).toMatch(/Ban cars\?/);
+    expect(result.runs).not.toMatch(BOX);
+  });
+
+  it('uses the wide table, one line per agent, with COLUMNS=160', async () => {
+    const result = await knockout('160', ['--quiet']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines.filter((line) => line.length > 160)).toEqual([]);
+    const header = lines.find((line) => line.startsWith('Agent'));
+    expect(header).toMatch(
+      /Agent\s+Pos\s+Model\s+Rounds\s+Mean score\s+Votes against\s+Knocked out.*Real time$/,
+    );
+    for (const name of ['Xavier', ...Y_NAMES.slice(0, 4)]) {
+      expect(lines).toContainEqual(
+        expect.stringMatching(
+          new RegExp(
+            `^${name}\\s+[XY]\\s+\\S+\\s+\\d\\s+(—|\\d\\.\\d\\d / 5)\\s+\\d+\\s+(yes|no)\\s.*\\d s$`,
+          ),
+        ),
+      );
+    }
+  });
+});
