@@ -26,6 +26,8 @@ export interface DebateFlags {
   output?: string;
   /** The new run's id (its folder name) instead of one made from the time, topic and seed. */
   runId?: string;
+  /** `host` is Agora's built-in simulator: recorded in the log, so every view marks the run as a demo. */
+  simulated?: boolean;
 }
 
 /** The failed steps that stand in a finished run's record, for the end-of-run report. */
@@ -105,6 +107,7 @@ export async function runDebate(
       ...(resume
         ? { existing: resume.loaded.events, lockHeld: resume.lockHeld }
         : { start: { runId, scenario } }),
+      ...(flags.simulated ? { simulated: true } : {}),
       provider: new OllamaProvider({ host, logger, requestTimeoutMs }),
       logger,
       signal: abort.signal,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isSimulated } from '../core/events.js';
 import { formatNamed } from '../formats/index.js';
 import { runFolders } from '../store/run-index.js';
 import { lockOwner } from '../store/run-lock.js';
@@ -17,6 +18,10 @@ export interface RunListing {
   stopReason: string;
   /** Failed steps that stand in the run's record. */
   failedSteps: number;
+  /** Spoken by Agora's built-in simulator (a demo), not by models. */
+  simulated: boolean;
+  /** When the run began (ISO time); empty for a run whose log cannot be read. */
+  startedAt: string;
 }
 
 export async function listRuns(outDir: string): Promise<RunListing[]> {
@@ -24,7 +29,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
   const indexed = new Map<string, RunListing>();
   try {
     const result = index.query(
-      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason, failed_steps FROM runs ORDER BY run_id',
+      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason, failed_steps, simulated, started_at FROM runs ORDER BY run_id',
     );
     for (const [
       runId,
@@ -38,6 +43,8 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
       total,
       stopReason,
       failedSteps,
+      simulated,
+      startedAt,
     ] of result.rows) {
       indexed.set(String(runId), {
         runId: String(runId),
@@ -50,6 +57,8 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
         progress: `${done}/${total}`,
         stopReason: stopReason === null ? '' : String(stopReason),
         failedSteps: Number(failedSteps ?? 0),
+        simulated: simulated === 1,
+        startedAt: startedAt === null ? '' : String(startedAt),
       });
     }
   } finally {
@@ -75,6 +84,8 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           progress: `${progress.done}/${progress.total}`,
           stopReason: progress.stopReason ?? '',
           failedSteps: progress.failedSteps,
+          simulated: isSimulated(loaded.events),
+          startedAt: loaded.events[0]?.at ?? '',
         };
       } catch (error) {
         listing = {
@@ -88,6 +99,8 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           progress: '',
           stopReason: (error as Error).message,
           failedSteps: 0,
+          simulated: false,
+          startedAt: '',
         };
       }
     }

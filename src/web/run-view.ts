@@ -3,7 +3,7 @@
  * them, and the page parts drawn from both (header, scoreboard, charts, transcript).
  */
 import type { Scenario } from '../config/scenario.js';
-import type { RunEvent } from '../core/events.js';
+import { isSimulated, type RunEvent } from '../core/events.js';
 import type { RunProgress } from '../core/format.js';
 import type { AnyFormat, FormatLookup } from '../manager/debate-manager.js';
 import { type SpectatorVote, tallySpectatorVotes } from '../store/spectator-votes.js';
@@ -51,7 +51,7 @@ export function headerHtml(view: RunView): SafeHtml {
   const status = statusOf(view);
   const progress = view.progress;
   return html`<h1 class="topic">${progress?.topic ?? view.scenario?.topic ?? view.runId}</h1>
-<p class="meta"><span class="status status-${status}">${status}</span> ${progress ? html`${progress.format} · ${progress.done} of ${progress.total} done` : ''}${progress?.stopReason ? html` · ${progress.stopReason}` : ''}</p>
+<p class="meta"><span class="status status-${status}">${status}</span> ${progress ? html`${progress.format}${isSimulated(view.events) ? html` <span class="demo">(demo)</span>` : ''} · ${progress.done} of ${progress.total} done` : ''}${progress?.stopReason ? html` · ${progress.stopReason}` : ''}</p>
 <p class="meta muted">Run <code>${view.runId}</code>${view.scenario ? html` · seed ${view.scenario.seed}` : ''}</p>`;
 }
 

@@ -52,7 +52,7 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
         `Demo: Agora's built-in Ollama simulator is answering at ${server.url} (profile ${profile}). The statements are generated text, not a language model's.\n`,
       );
     }
-    return await runDebate(scenario, server.url, debateFlags(values, io), io);
+    return await runDebate(scenario, server.url, { ...debateFlags(values, io), simulated: true }, io);
   } finally {
     await server.close();
   }
