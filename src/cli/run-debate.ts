@@ -74,7 +74,7 @@ export async function runDebate(
     );
   }
   const live = !flags.quiet && !flags.json;
-  const view = live ? createLiveView(io.stdout, { color: Boolean(io.stdout.isTTY) }) : undefined;
+  const view = live ? createLiveView(io.stdout, { color: Boolean(io.stdout.isTTY), scenario }) : undefined;
   if (!flags.json) {
     const progress = resume ? format.progress(resume.loaded.state) : undefined;
     io.stdout.write(
