@@ -93,6 +93,9 @@ function followRun(root) {
       case 'turn-delta':
         box(notice.agent).querySelector('.text').append(document.createTextNode(notice.text));
         break;
+      case 'parallel-start':
+        activity.textContent = `${notice.heading}: generating ${notice.who.join(', ')}`;
+        break;
       case 'judging-start':
         activity.textContent = `Judges scoring ${notice.subject}: ${notice.judges.join(', ')}`;
         break;

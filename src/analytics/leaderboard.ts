@@ -27,8 +27,19 @@ function rows<T extends Record<string, Cell>>(index: RunIndex, sql: string, para
   );
 }
 
-export function leaderboard(index: RunIndex, options: { batchId?: string } = {}): LeaderTable[] {
-  const filter = options.batchId ? 'WHERE r.batch_id = ?' : '';
+/** Which runs count: one batch's, and simulated (demo) runs only when asked for. */
+export interface LeaderboardOptions {
+  batchId?: string;
+  /** Count runs spoken by the built-in simulator too; they measure the simulator, not the models. */
+  includeDemo?: boolean;
+}
+
+export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): LeaderTable[] {
+  const conditions = [
+    ...(options.batchId ? ['r.batch_id = ?'] : []),
+    ...(options.includeDemo ? [] : ['COALESCE(r.simulated, 0) = 0']),
+  ];
+  const filter = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
   const params: Cell[] = options.batchId ? [options.batchId] : [];
   const runsIn = `(SELECT run_id FROM runs r ${filter})`;
 

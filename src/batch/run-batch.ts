@@ -126,6 +126,7 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
       onNotice: (notice: Parameters<NonNullable<Parameters<typeof driveDebate>[0]['onNotice']>>[0]) => {
         if (notice.type === 'turn-start') step(`${notice.heading}: ${notice.agent} speaking`);
         else if (notice.type === 'judging-start') step(`round ${notice.round}: judging`);
+        else if (notice.type === 'parallel-start') step(`${notice.heading}: ${notice.who.join(', ')}`);
         else if (notice.type === 'summary-start') step('summarising');
       },
     };

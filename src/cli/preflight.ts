@@ -16,15 +16,19 @@ export function hasModel(available: readonly string[], wanted: string): boolean 
   return available.some((name) => normal(name) === normal(wanted));
 }
 
-export async function checkServer(provider: ModelProvider): Promise<string> {
+/** What to suggest when no Ollama answers: the terminal's demo, unless the caller has its own. */
+const DEMO_HINT =
+  "`npm run demo` runs the same debate on Agora's built-in simulator (simulated text, no model needed)";
+
+export async function checkServer(provider: ModelProvider, demoHint = DEMO_HINT): Promise<string> {
   try {
     return await provider.version();
   } catch (error) {
     if (isProviderError(error) && error.kind === 'unreachable') {
-      throw new AgoraError(
-        `${error.message}. No Ollama on this machine? \`npm run demo\` runs the same debate on Agora's built-in simulator (simulated text, no model needed).`,
-        { exitCode: ExitCode.unreachable, cause: error },
-      );
+      throw new AgoraError(`${error.message}. No Ollama on this machine? ${demoHint}.`, {
+        exitCode: ExitCode.unreachable,
+        cause: error,
+      });
     }
     throw error;
   }

@@ -31,6 +31,8 @@ export interface DebateFlags {
   output?: string;
   /** The new run's id (its folder name) instead of one made from the time, topic and seed. */
   runId?: string;
+  /** `host` is Agora's built-in simulator: recorded in the log, so every view marks the run as a demo. */
+  simulated?: boolean;
 }
 
 /** The failed steps that stand in a finished run's record, for the end-of-run report. */
@@ -102,7 +104,7 @@ export async function runDebate(
   // Statements wrap at word boundaries instead of wherever the screen cuts them; on a terminal one
   // column short, since a line exactly as wide as the screen makes some terminals add an empty line.
   const viewOut = wordWrapped(io.stdout, io.stdout.isTTY ? layout.width - 1 : layout.width);
-  const view = live ? createLiveView(viewOut, { color: Boolean(io.stdout.isTTY) }) : undefined;
+  const view = live ? createLiveView(viewOut, { color: Boolean(io.stdout.isTTY), scenario }) : undefined;
   // Lines wider than the screen are wrapped at word boundaries; tables are drawn to fit.
   const say = (text: string) => info.write(fitLines(text, layout.width));
   if (!flags.json) {
@@ -138,6 +140,7 @@ export async function runDebate(
       ...(resume
         ? { existing: resume.loaded.events, lockHeld: resume.lockHeld }
         : { start: { runId, scenario } }),
+      ...(flags.simulated ? { simulated: true } : {}),
       provider: createModelProvider(scenario, { ...settings, logger }),
       logger,
       signal: abort.signal,

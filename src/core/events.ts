@@ -36,6 +36,8 @@ export interface RunStartEvent {
   /** The scenario exactly as used, context files included, so a run can resume without its file. */
   scenario: Scenario;
   engineVersion: string;
+  /** The run spoke to Agora's built-in Ollama simulator (`agora demo`, `serve --demo`): its text is generated, not a model's. */
+  simulated?: boolean;
 }
 
 export interface TurnEndEvent {
@@ -214,6 +216,15 @@ export interface ClaimsEvent {
 export interface RunResumeEvent {
   type: 'run-resume';
   engineVersion: string;
+  /** This segment runs on the built-in simulator (`resume --demo`), which makes the whole run a simulated one. */
+  simulated?: boolean;
+}
+
+/** Whether any part of a run was spoken by the built-in simulator, from its log. */
+export function isSimulated(events: readonly RunEventBody[]): boolean {
+  return events.some(
+    (event) => (event.type === 'run-start' || event.type === 'run-resume') && event.simulated === true,
+  );
 }
 
 /** A step that failed for good and left nothing else behind (a summary; turns and votes record their own failures). */

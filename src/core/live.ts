@@ -13,6 +13,12 @@ export type LiveNotice =
     }
   | { type: 'turn-delta'; round: number; agent: string; text: string }
   | { type: 'judging-start'; round: number; judges: string[]; subject: string }
+  /**
+   * Several contributions are generated side by side (`who`: "Ada", or "Ada on Per"): views show
+   * each one whole as it is recorded, instead of streams that interleave, until `parallel-end`.
+   */
+  | { type: 'parallel-start'; round: number; heading: string; who: string[] }
+  | { type: 'parallel-end'; round: number }
   | { type: 'judge-retry'; round: number; judge: string; reason: string }
   | { type: 'summary-start'; throughRound: number; model: string }
   | { type: 'moderation'; agent: string; passed: boolean; reason: string }

@@ -195,6 +195,8 @@ export interface DriveOptions {
   existing?: RunEvent[];
   /** The caller already holds the run's lock (a resume takes it before reading the log). */
   lockHeld?: boolean;
+  /** The provider is Agora's built-in simulator: the log says so, so no view takes the text for a model's. */
+  simulated?: boolean;
   provider: ModelProvider;
   logger: Logger;
   clock?: Clock;
@@ -247,8 +249,13 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
           format: format.name,
           scenario: options.start.scenario,
           engineVersion: ENGINE_VERSION,
+          ...(options.simulated ? { simulated: true } : {}),
         }
-      : { type: 'run-resume' as const, engineVersion: ENGINE_VERSION };
+      : {
+          type: 'run-resume' as const,
+          engineVersion: ENGINE_VERSION,
+          ...(options.simulated ? { simulated: true } : {}),
+        };
     logger.info(
       { runDir: paths.runDir, host: options.provider.host, resumed: !options.start },
       'run segment start',

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { isSimulated } from '../core/events.js';
 import { formatNamed } from '../formats/index.js';
 import { outcomeLine } from '../formats/outcome-line.js';
 import { inspectRunFolder, type RunFolderState } from '../store/run-folder.js';
@@ -27,6 +28,8 @@ export interface RunListing {
   activeMs: number | null;
   /** How it came out, in one line; '' while undecided. */
   outcome: string;
+  /** Spoken by Agora's built-in simulator (a demo), not by models. */
+  simulated: boolean;
 }
 
 function blankListing(runId: string, runDir: string): RunListing {
@@ -44,6 +47,7 @@ function blankListing(runId: string, runDir: string): RunListing {
     startedAt: '',
     activeMs: null,
     outcome: '',
+    simulated: false,
   };
 }
 
@@ -70,7 +74,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
   const indexed = new Map<string, RunListing>();
   try {
     const result = index.query(
-      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason, failed_steps, started_at, active_ms, outcome FROM runs ORDER BY run_id',
+      'SELECT run_id, run_dir, format, status, topic, models, batch_id, done, total, stop_reason, failed_steps, started_at, active_ms, outcome, simulated FROM runs ORDER BY run_id',
     );
     for (const [
       runId,
@@ -87,6 +91,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
       startedAt,
       activeMs,
       outcome,
+      simulated,
     ] of result.rows) {
       indexed.set(String(runId), {
         runId: String(runId),
@@ -102,6 +107,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
         startedAt: startedAt === null ? '' : String(startedAt),
         activeMs: activeMs === null ? null : Number(activeMs),
         outcome: outcome === null ? '' : String(outcome),
+        simulated: simulated === 1,
       });
     }
   } finally {
@@ -147,6 +153,7 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
             listing?.activeMs ??
             Math.max(0, Date.parse(loaded.events.at(-1)?.at ?? '') - Date.parse(loaded.events[0]?.at ?? '')),
           outcome: outcomeLine(progress.format, loaded.format.transcript(loaded.state)) ?? '',
+          simulated: isSimulated(loaded.events),
         };
       } catch (error) {
         listing = { ...blankListing(name, runDir), status: 'damaged', stopReason: (error as Error).message };

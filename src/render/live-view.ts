@@ -1,17 +1,71 @@
 /** The terminal's live view of a run, for every format: statements as they stream, judges, outcomes. */
 import type { Writable } from 'node:stream';
-import type { RunEvent } from '../core/events.js';
+import type { Scenario } from '../config/scenario.js';
+import type { AssessmentEvent, RunEvent, StatementEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
+import { councilAnswerText, councilStanceText, duelRoundText, formalVerdictText } from './judgement-text.js';
 
 export interface LiveView {
   onNotice(notice: LiveNotice): void;
   onEvent(event: RunEvent): void;
 }
 
-export function createLiveView(out: Writable, options: { color: boolean }): LiveView {
+/** `scenario` (as run, debaters resolved) names the sides in the judges' calls. */
+export function createLiveView(
+  out: Writable,
+  options: { color: boolean; scenario?: Scenario | undefined },
+): LiveView {
   const dim = (text: string) => (options.color ? `\u001b[2m${text}\u001b[22m` : text);
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
   const write = (text: string) => out.write(text);
+  // Contributions generated side by side: who is still to come, shown whole when each is recorded.
+  let parallel: string[] | null = null;
+  const recorded = (key: string) => {
+    if (!parallel) return;
+    parallel = parallel.filter((who) => who !== key);
+    if (parallel.length > 0) write(`${dim(`still to come: ${parallel.join(', ')}…`)}\n`);
+  };
+  const wholeStatement = (event: StatementEvent) => {
+    const what = event.target ? `${event.phase} of ${event.target}` : event.phase;
+    write(`\n${bold(`${event.speaker} (${event.side}), ${what}:`)}\n`);
+    if (!event.degraded) write(event.text.trim());
+  };
+  const assessmentLines = (event: AssessmentEvent, result: Record<string, unknown>): string => {
+    const said = (key: string) => (typeof result[key] === 'string' ? (result[key] as string).trim() : '');
+    switch (event.phase) {
+      case 'judgement': {
+        const fresh = result.no_new_arguments === true ? dim(' · no new arguments') : '';
+        return `${bold(`${event.judge}: ${duelRoundText(options.scenario, event.round, result)}`)}${fresh}\n${said('why')}\n${dim(said('summary'))}\n`;
+      }
+      case 'verdict':
+        return `${bold(`Verdict (${event.judge}): ${formalVerdictText(options.scenario, result)}`)}\n${said('reasons') || said('summary')}\n`;
+      case 'round-1':
+      case 'round-3': {
+        const stance = councilStanceText(result);
+        const verb = event.phase === 'round-1' ? 'claims' : 'revises';
+        return `${bold(`${event.judge} ${verb}`)}${stance ? ` (${stance})` : ''}: ${councilAnswerText(event)}\n`;
+      }
+      case 'round-2': {
+        const challenges = Array.isArray(result.challenges)
+          ? (result.challenges as Array<Record<string, unknown>>)
+          : [];
+        return challenges
+          .map(
+            (item) =>
+              `${bold(`${event.judge} challenges ${String(item.target_role)}`)}: ${String(item.challenge)}\n`,
+          )
+          .join('');
+      }
+      case 'decision': {
+        const why = Array.isArray(result.why_selected) ? (result.why_selected as unknown[]).map(String) : [];
+        return `${bold(`Decision (${event.judge})`)}: ${said('selected_option')}\n${why.map((line) => `  - ${line}\n`).join('')}`;
+      }
+      case 'synthesis': {
+        const confidence = typeof result.confidence === 'number' ? `, confidence ${result.confidence}` : '';
+        return `${bold(`Synthesis (${event.judge}${confidence})`)}: ${said('description')}\n`;
+      }
+    }
+  };
   const statementEnd = (event: {
     outputTokens: number;
     truncated: boolean;
@@ -40,11 +94,19 @@ export function createLiveView(out: Writable, options: { color: boolean }): Live
     onNotice(notice) {
       switch (notice.type) {
         case 'turn-start':
+          if (parallel) return;
           write(`\n${bold(`${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model}`)}\n`);
           write(`${dim(`${notice.agent} is generating (up to ${notice.tokenLimit} tokens)…`)}\n`);
           return;
         case 'turn-delta':
-          write(notice.text);
+          if (!parallel) write(notice.text);
+          return;
+        case 'parallel-start':
+          parallel = [...notice.who];
+          write(`\n${bold(notice.heading)}\n${dim(`generating: ${notice.who.join(', ')}…`)}\n`);
+          return;
+        case 'parallel-end':
+          parallel = null;
           return;
         case 'judging-start':
           write(`\n${dim(`Judges scoring ${notice.subject}: ${notice.judges.join(', ')}…`)}\n`);
@@ -75,6 +137,7 @@ export function createLiveView(out: Writable, options: { color: boolean }): Live
           statementEnd({ ...event, agentName: event.agent, extra: `${event.simulatedSeconds} s simulated` });
           return;
         case 'statement':
+          if (parallel) wholeStatement(event);
           statementEnd({
             ...event,
             agentName: event.speaker,
@@ -86,6 +149,7 @@ export function createLiveView(out: Writable, options: { color: boolean }): Live
               .filter((note) => note !== '')
               .join(', '),
           });
+          recorded(event.target ? `${event.speaker} on ${event.target}` : event.speaker);
           return;
         case 'vote-cast':
           if (event.evaluation) {
@@ -99,12 +163,10 @@ export function createLiveView(out: Writable, options: { color: boolean }): Live
         case 'assessment': {
           if (!event.result) {
             write(`  ${event.judge}: abstained (${event.reason ?? 'no usable answer'})\n`);
-            return;
+          } else {
+            write(assessmentLines(event, event.result));
           }
-          const summary = typeof event.result.summary === 'string' ? event.result.summary : '';
-          write(
-            `${bold(`${event.phase === 'verdict' ? 'Verdict' : `Judge on round ${event.round}`} (${event.judge})`)}: ${summary}\n`,
-          );
+          recorded(event.judge);
           return;
         }
         case 'round-end': {
@@ -134,6 +196,7 @@ export function createLiveView(out: Writable, options: { color: boolean }): Live
           );
           return;
         case 'run-end':
+          parallel = null;
           write(
             `\n${bold(`Run ${event.status}: ${event.stopReason}`)}${event.error ? ` — ${event.error}` : ''}\n`,
           );

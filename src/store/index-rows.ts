@@ -3,7 +3,7 @@
  * index from the logs gives exactly the same rows.
  */
 import type { Scenario } from '../config/scenario.js';
-import type { RunEvent } from '../core/events.js';
+import { isSimulated, type RunEvent } from '../core/events.js';
 import type { RunProgress } from '../core/format.js';
 
 export type SqlValue = string | number | null;
@@ -261,6 +261,7 @@ export function indexRows(
       total: progress.total,
       failed_steps: progress.failedSteps,
       outcome,
+      simulated: bool(isSimulated(events)),
     },
     turns,
     evaluations,

@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS runs (
   run_id TEXT PRIMARY KEY, run_dir TEXT, batch_id TEXT, scenario_file TEXT, format TEXT, topic TEXT,
   seed INTEGER, models TEXT, status TEXT, stop_reason TEXT, error TEXT, started_at TEXT, updated_at TEXT,
   active_ms INTEGER, prompt_tokens INTEGER, output_tokens INTEGER, model_calls INTEGER, done INTEGER, total INTEGER,
-  failed_steps INTEGER DEFAULT 0, outcome TEXT);
+  failed_steps INTEGER DEFAULT 0, outcome TEXT, simulated INTEGER DEFAULT 0);
 CREATE TABLE IF NOT EXISTS turns (
   run_id TEXT, seq INTEGER, round INTEGER, phase TEXT, agent TEXT, position TEXT, model TEXT,
   prompt_tokens INTEGER, output_tokens INTEGER, simulated_seconds REAL, truncated INTEGER, degraded INTEGER,
@@ -99,6 +99,28 @@ function cell(value: unknown): SqlValue {
   return String(value);
 }
 
+/** Columns added to `runs` after its first version, each with its default for older rows. */
+const ADDED_RUN_COLUMNS = [
+  // Failed steps (reindex fills them in).
+  ['failed_steps', 'INTEGER DEFAULT 0'],
+  // The mark of runs on the built-in simulator; logs written before it existed have none.
+  ['simulated', 'INTEGER DEFAULT 0'],
+  // The one-line outcome shown by the runs page.
+  ['outcome', 'TEXT'],
+] as const;
+
+function missingColumns(db: Database.Database) {
+  const columns = db.pragma('table_info(runs)') as Array<{ name: string }>;
+  // An index with no runs table yet gets the whole schema on its first write.
+  if (columns.length === 0) return [];
+  return ADDED_RUN_COLUMNS.filter(([name]) => !columns.some((column) => column.name === name));
+}
+
+/** An index written by an earlier version gains the columns added since. */
+function addMissingColumns(db: Database.Database) {
+  for (const [name, type] of missingColumns(db)) db.exec(`ALTER TABLE runs ADD COLUMN ${name} ${type}`);
+}
+
 export class RunIndex {
   private constructor(
     private readonly db: Database.Database,
@@ -122,13 +144,14 @@ export class RunIndex {
         // The index can always be rebuilt from the logs: a commit need not wait for the disk.
         db.pragma('synchronous = NORMAL');
         db.exec(SCHEMA);
+        addMissingColumns(db);
         db.exec(VIEWS);
-        // An index written before runs counted their failed steps gains the column (reindex fills it).
-        const columns = db.pragma('table_info(runs)') as Array<{ name: string }>;
-        if (!columns.some((column) => column.name === 'failed_steps'))
-          db.exec('ALTER TABLE runs ADD COLUMN failed_steps INTEGER DEFAULT 0');
-        if (!columns.some((column) => column.name === 'outcome'))
-          db.exec('ALTER TABLE runs ADD COLUMN outcome TEXT');
+      } else if (missingColumns(db).length > 0) {
+        // An older index is brought up to date once, so that readers can ask for every column.
+        db.close();
+        RunIndex.open(file).close();
+        db = new Database(file, { readonly: true, fileMustExist: true });
+        db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       }
     } catch (error) {
       db?.close();

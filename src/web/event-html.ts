@@ -1,6 +1,7 @@
 /** One run event as an HTML fragment, for the live page, the run page and the HTML export alike. */
 import type { Scenario } from '../config/scenario.js';
-import type { RunEvent } from '../core/events.js';
+import type { AssessmentEvent, RunEvent } from '../core/events.js';
+import { duelRoundText, formalVerdictText } from '../render/judgement-text.js';
 import { html, type SafeHtml } from './html.js';
 
 /** Paragraphs of a model's text, every character of it escaped. */
@@ -98,6 +99,16 @@ const PHASE_TITLES: Record<string, string> = {
   decision: "Judge's decision",
 };
 
+/** The judge's call in words, above the answer's fields: who took the round, who won the debate. */
+function headline(event: AssessmentEvent, result: Record<string, unknown>, scenario: Scenario | undefined) {
+  if (event.phase === 'judgement')
+    return html`<p class="verdict">${duelRoundText(scenario, event.round, result)}</p>`;
+  if (event.phase === 'verdict') return html`<p class="verdict">${formalVerdictText(scenario, result)}</p>`;
+  if (event.phase === 'decision' && typeof result.selected_option === 'string')
+    return html`<p class="verdict">Decision: ${result.selected_option}</p>`;
+  return html``;
+}
+
 /** The fragment for one event; `scenario` supplies the side labels. */
 export function eventHtml(event: RunEvent, scenario: Scenario | undefined): SafeHtml {
   const id = `e-${event.seq}`;
@@ -171,8 +182,8 @@ ${event.transition.summary ? html`<p class="notes">${event.transition.summary}</
       )}</ul></details>`;
     case 'assessment':
       return html`<section class="event assessment" id="${id}" data-seq="${event.seq}">
-<h3>${PHASE_TITLES[event.phase] ?? event.phase}${event.round > 0 ? ` · round ${event.round}` : ''}: ${event.judge} <code>${event.model}</code></h3>
-${event.result ? definitions(event.result) : html`<p class="vote-abstain">abstained: ${event.reason ?? 'no usable answer'}</p>`}
+<h3>${PHASE_TITLES[event.phase] ?? event.phase}${event.round > 0 && event.phase !== 'verdict' && event.phase !== 'decision' ? ` · round ${event.round}` : ''}: ${event.judge} <code>${event.model}</code></h3>
+${event.result ? html`${headline(event, event.result, scenario)}${definitions(event.result)}` : html`<p class="vote-abstain">abstained: ${event.reason ?? 'no usable answer'}</p>`}
 </section>`;
     case 'artifact':
       return html`<details class="event artifact" id="${id}" data-seq="${event.seq}"><summary>${event.name.replace(/-/g, ' ')}${event.files.length > 0 ? ` · ${event.files.join(', ')}` : ''}</summary>${definitions(event.data)}</details>`;

@@ -21,6 +21,10 @@ export interface PageOptions {
   banner?: string | undefined;
 }
 
+/** The notice on the page of a run spoken by the built-in simulator, whichever way it was started. */
+export const SIMULATED_RUN_BANNER =
+  "Demo run: this debate ran on Agora's built-in Ollama simulator; the text is generated, not a model's.";
+
 export function page(title: string, body: SafeHtml, options: PageOptions): string {
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -40,7 +44,7 @@ export function runsRowsHtml(runs: RunListing[]): SafeHtml {
   // Each cell names its column (data-label) for the stacked layout of a phone's width.
   return html`${runs.map(
     (run) =>
-      html`<tr><td data-label="Run"><a class="run-topic" href="/runs/${encodeURIComponent(run.runId)}">${run.topic || run.runId}</a><br><code class="run-id">${run.runId}</code></td><td data-label="Started"><time datetime="${run.startedAt}">${dateText(run.startedAt)}</time></td><td data-label="Format">${run.format}<br><span class="muted">${modelsText(run)}</span></td><td data-label="Duration">${durationText(run.activeMs)}</td><td data-label="Status"><span class="status status-${run.status}">${run.status}</span> <span class="muted">${run.progress}${run.failedSteps > 0 ? ` · ${run.failedSteps} failed steps` : ''}${run.stopReason ? ` · ${run.stopReason}` : ''}</span></td><td data-label="Outcome" class="outcome">${run.outcome || '–'}</td></tr>`,
+      html`<tr><td data-label="Run"><a class="run-topic" href="/runs/${encodeURIComponent(run.runId)}">${run.topic || run.runId}</a><br><code class="run-id">${run.runId}</code></td><td data-label="Started"><time datetime="${run.startedAt}">${dateText(run.startedAt)}</time></td><td data-label="Format">${run.format}${run.simulated ? html` <span class="demo">(demo)</span>` : ''}<br><span class="muted">${modelsText(run)}</span></td><td data-label="Duration">${durationText(run.activeMs)}</td><td data-label="Status"><span class="status status-${run.status}">${run.status}</span> <span class="muted">${run.progress}${run.failedSteps > 0 ? ` · ${run.failedSteps} failed steps` : ''}${run.stopReason ? ` · ${run.stopReason}` : ''}</span></td><td data-label="Outcome" class="outcome">${run.outcome || '–'}</td></tr>`,
   )}`;
 }
 
@@ -164,9 +168,14 @@ ${form.modelsError ? html`<p class="notes">${form.modelsError}</p>` : ''}
 </form>`;
 }
 
-export function leaderboardPage(tables: LeaderTable[], batch: string | undefined): SafeHtml {
+export function leaderboardPage(
+  tables: LeaderTable[],
+  batch: string | undefined,
+  includeDemo = false,
+): SafeHtml {
   return html`<h1>Leaderboard</h1>
-<form class="filters" method="get" action="/leaderboard"><label>Batch <input name="batch" value="${batch ?? ''}"></label><button type="submit">Show</button></form>
+<form class="filters" method="get" action="/leaderboard"><label>Batch <input name="batch" value="${batch ?? ''}"></label><label><input type="checkbox" name="demo" value="1"${includeDemo ? trusted(' checked') : ''}> Include demo runs</label><button type="submit">Show</button></form>
+<p class="notes">${includeDemo ? 'Demo runs (on the built-in simulator) are counted.' : 'Demo runs (on the built-in simulator) are left out.'}</p>
 ${tables.map(
   (table) => html`<section class="panel"><h2>${table.title}</h2>
 <table><thead><tr>${table.columns.map((column) => html`<th>${column}</th>`)}</tr></thead><tbody>

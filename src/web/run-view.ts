@@ -3,9 +3,17 @@
  * them, and the page parts drawn from both (header, scoreboard, charts, transcript).
  */
 import type { Scenario } from '../config/scenario.js';
-import type { RunEvent } from '../core/events.js';
+import {
+  type ArtifactEvent,
+  type AssessmentEvent,
+  isSimulated,
+  type RunEvent,
+  type Stored,
+} from '../core/events.js';
 import type { RunProgress } from '../core/format.js';
+import { COUNCIL_ROUND_TITLES } from '../formats/council/round-titles.js';
 import type { AnyFormat, FormatLookup } from '../manager/debate-manager.js';
+import { councilAnswerText, duelRoundText, formalVerdictText } from '../render/judgement-text.js';
 import { type SpectatorVote, tallySpectatorVotes } from '../store/spectator-votes.js';
 import { runCharts } from './charts.js';
 import { eventHtml, participants } from './event-html.js';
@@ -51,7 +59,7 @@ export function headerHtml(view: RunView): SafeHtml {
   const status = statusOf(view);
   const progress = view.progress;
   return html`<h1 class="topic">${progress?.topic ?? view.scenario?.topic ?? view.runId}</h1>
-<p class="meta"><span class="status status-${status}">${status}</span> ${progress ? html`${progress.format} · ${progress.done} of ${progress.total} done` : ''}${progress?.stopReason ? html` · ${progress.stopReason}` : ''}</p>
+<p class="meta"><span class="status status-${status}">${status}</span> ${progress ? html`${progress.format}${isSimulated(view.events) ? html` <span class="demo">(demo)</span>` : ''} · ${progress.done} of ${progress.total} done` : ''}${progress?.stopReason ? html` · ${progress.stopReason}` : ''}</p>
 <p class="meta muted">Run <code>${view.runId}</code>${view.scenario ? html` · seed ${view.scenario.seed}` : ''}</p>`;
 }
 
@@ -71,19 +79,65 @@ ${rounds.map(
   }
   const assessments = view.events.filter((event) => event.type === 'assessment');
   if (assessments.length === 0) return html`<p class="muted">No round has been decided yet.</p>`;
+  if (view.scenario?.format === 'council') return councilScoreboardHtml(view.events, assessments);
   return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Judgement</th><th>Judge</th><th>Result</th><th>Spectators</th></tr></thead><tbody>
 ${assessments.map((event) => {
-  const result = event.result ?? {};
   const headline =
     event.abstained || !event.result
       ? `abstained${event.reason ? `: ${event.reason}` : ''}`
-      : ['winner', 'decision', 'confidence', 'stance', 'no_new_arguments']
-          .filter((key) => result[key] !== undefined)
-          .map((key) => `${key.replace(/_/g, ' ')}: ${String(result[key])}`)
-          .join(' · ') || 'see transcript';
-  return html`<tr><td>${event.round}</td><td>${event.phase}</td><td>${event.judge}</td><td>${headline}</td><td>${audience(event.round) || '–'}</td></tr>`;
+      : resultText(view, event);
+  // The verdict comes after the last phase, not in a round of its own.
+  const round = event.phase === 'verdict' ? 'Verdict' : String(event.round);
+  return html`<tr><td>${round}</td><td>${event.phase}</td><td>${event.judge}</td><td>${headline}</td><td>${event.phase === 'verdict' ? '–' : audience(event.round) || '–'}</td></tr>`;
 })}
 </tbody></table>`;
+}
+
+/** A judge's answer in one line: who took the round, who won and by what scores, how confident. */
+function resultText(view: RunView, event: AssessmentEvent): string {
+  const result = event.result ?? {};
+  switch (event.phase) {
+    case 'judgement':
+      return `${duelRoundText(view.scenario, event.round, result)} · ${result.no_new_arguments === true ? 'no new arguments' : 'new arguments'}`;
+    case 'verdict':
+      return formalVerdictText(view.scenario, result);
+    case 'synthesis':
+      return typeof result.confidence === 'number' ? `confidence ${result.confidence}` : 'see transcript';
+    default:
+      return 'see transcript';
+  }
+}
+
+/** The council: each role's answer, round by round, then the Judge's decision and the packet. */
+function councilScoreboardHtml(events: RunEvent[], assessments: AssessmentEvent[]): SafeHtml {
+  const answers = assessments.filter((event) => event.phase.startsWith('round-'));
+  const decision = assessments.find((event) => event.phase === 'decision');
+  const packet = events.find(
+    (event): event is Stored<ArtifactEvent> => event.type === 'artifact' && event.name === 'final-packet',
+  )?.data;
+  const said = (record: Record<string, unknown> | undefined, key: string) =>
+    typeof record?.[key] === 'string' ? (record[key] as string) : '';
+  const consensus = packet?.consensus as Record<string, unknown> | undefined;
+  const count = (key: string) => (Array.isArray(packet?.[key]) ? (packet[key] as unknown[]).length : 0);
+  const score = (key: string) =>
+    typeof consensus?.[key] === 'number' ? (consensus[key] as number).toFixed(2) : '–';
+  return html`<table class="scoreboard council"><thead><tr><th>Round</th><th>Role</th><th>Stance</th><th>Claim, challenge or revision</th><th>Confidence</th></tr></thead><tbody>
+${answers.map((event) => {
+  const result = event.result;
+  const what = event.phase === 'round-1' ? 'claim' : event.phase === 'round-2' ? 'challenges' : 'revision';
+  return html`<tr><td title="${COUNCIL_ROUND_TITLES[event.round] ?? ''}">${event.round} · ${what}</td><td>${event.judge}</td><td>${said(result ?? undefined, 'stance') || '–'}</td><td>${result ? councilAnswerText(event) : `abstained${event.reason ? `: ${event.reason}` : ''}`}</td><td>${typeof result?.confidence === 'number' ? result.confidence.toFixed(2) : '–'}</td></tr>`;
+})}
+</tbody></table>
+${
+  decision
+    ? html`<p class="decision"><strong>Decision:</strong> ${decision.result ? said(decision.result, 'selected_option') : `the Judge abstained (${decision.reason ?? 'no usable answer'})`}</p>`
+    : ''
+}
+${
+  packet
+    ? html`<p class="notes">Final Packet: consensus ${score('consensus_score')} · confidence ${score('confidence_score')} · ${count('risks')} risks · ${count('next_actions')} next actions</p>`
+    : ''
+}`;
 }
 
 export function chartsHtml(view: RunView): SafeHtml {

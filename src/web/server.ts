@@ -9,10 +9,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { leaderboard } from '../analytics/leaderboard.js';
+import { type LeaderboardOptions, leaderboard } from '../analytics/leaderboard.js';
 import { checkServer, preflight } from '../cli/preflight.js';
 import { FORMAT_NAMES } from '../config/scenario-schema.js';
 import { AgoraError } from '../core/errors.js';
+import { isSimulated } from '../core/events.js';
 import { formatNamed } from '../formats/index.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
 import { openRunIndex } from '../manager/indexing.js';
@@ -43,6 +44,7 @@ import {
   runPage,
   runsPage,
   runsRowsHtml,
+  SIMULATED_RUN_BANNER,
 } from './pages.js';
 import { RunFeed } from './run-feed.js';
 import { currentRound, spectatorChoices } from './run-view.js';
@@ -65,8 +67,11 @@ export interface ViewerOptions {
   accessToken?: string;
   launcher: WorkerLauncher;
   logger: Logger;
-  /** A line shown on every page. */
-  banner?: string;
+  /**
+   * The Ollama host is Agora's built-in simulator (`serve --demo`): debates started here are
+   * recorded as simulated, and the new-debate form carries this banner.
+   */
+  simulator?: { banner: string };
   /** How often a live page's run is polled; default 200 ms. */
   pollMs?: number;
 }
@@ -75,6 +80,19 @@ export interface Viewer {
   url: string;
   port: number;
   close(): Promise<void>;
+}
+
+/** What the viewer suggests when there is no Ollama: its own demo mode, not the terminal demo. */
+const VIEWER_DEMO_HINT =
+  "`agora serve --demo` (or `npm run agora -- serve --demo`) serves this viewer on Agora's built-in simulator (simulated text, no model needed)";
+
+/** Which runs the leaderboard counts: `?batch=` for one batch, `?demo=1` to count simulated runs too. */
+function leaderboardOptions(url: URL): LeaderboardOptions {
+  const batch = url.searchParams.get('batch') || undefined;
+  return {
+    ...(batch ? { batchId: batch } : {}),
+    ...(url.searchParams.get('demo') === '1' ? { includeDemo: true } : {}),
+  };
 }
 
 /** The path's segments, decoded; broken percent-encoding is the client's error, not the server's. */
@@ -97,7 +115,10 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     );
   }
   const csrf = randomBytes(24).toString('base64url');
-  const pageOptions = { csrf, banner: options.banner };
+  const pageOptions = { csrf };
+  // The demo's notice belongs where simulated text is made or shown, not on real runs.
+  const formOptions = { csrf, banner: options.simulator?.banner };
+  const simulatedFlag = options.simulator ? ['--simulated'] : [];
   const assets = { 'app.js': readWebAsset('app.js'), 'style.css': readWebAsset('style.css') };
   const streams = new Set<ServerResponse>();
   const pollMs = options.pollMs ?? 200;
@@ -180,7 +201,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       cwd: options.cwd,
     });
     const checker = provider();
-    await checkServer(checker);
+    await checkServer(checker, VIEWER_DEMO_HINT);
     await preflight(checker, request.scenario);
     const base = makeRunId(new Date(), request.scenario.topic, request.scenario.seed);
     let runId = base;
@@ -200,6 +221,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       '--host',
       options.ollamaHost,
       '--quiet',
+      ...simulatedFlag,
     ];
     const logFile = workerLogFile(outDir, runId, 'run');
     const pid = options.launcher.launch(args, logFile);
@@ -235,9 +257,9 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
           formats: [...FORMAT_NAMES],
           error,
         },
-        pageOptions,
+        formOptions,
       ),
-      pageOptions,
+      formOptions,
     );
   };
 
@@ -253,6 +275,8 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         (!format || run.format === format) &&
         (!topic || run.topic.toLowerCase().includes(topic.toLowerCase())),
     );
+    // Newest first: the run just started is the one a visitor looks for.
+    runs.sort((left, right) => right.startedAt.localeCompare(left.startedAt));
     return { runs, filters: { status, format, topic } };
   };
 
@@ -316,10 +340,15 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       if (first === 'new' && parts.length === 1) return sendHtml(response, 200, await newRunForm({}, null));
       if (first === 'leaderboard' && parts.length === 1) {
         const batch = url.searchParams.get('batch') || undefined;
+        const includeDemo = url.searchParams.get('demo') === '1';
         const index = openIndex();
         try {
-          const tables = leaderboard(index, batch ? { batchId: batch } : {});
-          return sendHtml(response, 200, page('Leaderboard', leaderboardPage(tables, batch), pageOptions));
+          const tables = leaderboard(index, leaderboardOptions(url));
+          return sendHtml(
+            response,
+            200,
+            page('Leaderboard', leaderboardPage(tables, batch, includeDemo), pageOptions),
+          );
         } finally {
           index.close();
         }
@@ -339,7 +368,13 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
           return sendHtml(
             response,
             200,
-            page(view.progress?.topic ?? second, runPage(view, record), pageOptions),
+            page(
+              view.progress?.topic ?? second,
+              runPage(view, record),
+              isSimulated(view.events) || record?.args.includes('--simulated')
+                ? { csrf, banner: SIMULATED_RUN_BANNER }
+                : pageOptions,
+            ),
           );
         }
       }
@@ -372,10 +407,9 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         );
       }
       if (isApi && second === 'leaderboard' && parts.length === 2) {
-        const batch = url.searchParams.get('batch') || undefined;
         const index = openIndex();
         try {
-          return sendJson(response, 200, leaderboard(index, batch ? { batchId: batch } : {}));
+          return sendJson(response, 200, leaderboard(index, leaderboardOptions(url)));
         } finally {
           index.close();
         }
@@ -430,7 +464,16 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         if (view.progress.status === 'completed' || view.progress.status === 'degraded')
           throw new HttpError(409, 'this debate is complete');
         const logFile = workerLogFile(outDir, third, 'resume');
-        const args = ['resume', third, '--out', outDir, '--host', options.ollamaHost, '--quiet'];
+        const args = [
+          'resume',
+          third,
+          '--out',
+          outDir,
+          '--host',
+          options.ollamaHost,
+          '--quiet',
+          ...simulatedFlag,
+        ];
         const pid = options.launcher.launch(args, logFile);
         logger.info({ runId: third, pid }, 'debate resumed');
         return sendJson(response, 202, { message: `Resuming in process ${pid}…`, pid });
@@ -486,8 +529,13 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         return;
       }
       const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+      const title = status === 404 ? 'Not found' : 'Something went wrong';
       if (wantsHtml)
-        sendHtml(response, status, page('Error', messagePage('Something went wrong', message), pageOptions));
+        sendHtml(
+          response,
+          status,
+          page(status === 404 ? 'Not found' : 'Error', messagePage(title, message), pageOptions),
+        );
       else sendJson(response, status, { error: message });
     } catch (failure) {
       logger.error({ err: failure, url: request.url }, 'could not answer a failed request');

@@ -31,7 +31,7 @@ const lastMessage = (body: ChatBody) => body.messages.at(-1)?.content ?? '';
 function plant(agent: string, round: number, rounds: number, claim: string, answers = ''): ScriptRule[] {
   return [
     {
-      match: { regex: `Your name: ${agent}\\n[^]*round ${round} of ${rounds}\\n` },
+      match: { regex: `Your name: ${agent}\\n[\\s\\S]*round ${round} of ${rounds}\\n` },
       reply:
         `${claim} I have evidence for this from the pilot programmes, and I will keep returning to it. `.repeat(
           3,
@@ -77,21 +77,21 @@ describe('the claims ledger', () => {
     const extraction = sent.find((body) =>
       lastMessage(body).includes("list the claims in Xavier's statement in round 1"),
     );
-    const yaraSpeaks = sent.find((body) => /Your name: Yara\n[^]*round 1 of 2/.test(lastMessage(body)));
+    const yaraSpeaks = sent.find((body) => /Your name: Yara\n[\s\S]*round 1 of 2/.test(lastMessage(body)));
     expect(extraction?.options.num_predict).toBe(320);
     expect(extraction?.messages.slice(0, 2)).toEqual(yaraSpeaks?.messages.slice(0, 2));
 
     // Yara, before speaking, is told about X's claim as unanswered (from her side's perspective).
     expect(lastMessage(yaraSpeaks as ChatBody)).toMatch(
-      /not answered yet[^]*\[X1\.1\] Xavier, round 1: CLAIM-A/,
+      /not answered yet[\s\S]*\[X1\.1\] Xavier, round 1: CLAIM-A/,
     );
     // In round 2 Xavier sees his own claim as his, Yara's answer to it, and her open claim.
     const xavier2 = lastMessage(
-      sent.find((body) => /Your name: Xavier\n[^]*round 2 of 2/.test(lastMessage(body))) as ChatBody,
+      sent.find((body) => /Your name: Xavier\n[\s\S]*round 2 of 2/.test(lastMessage(body))) as ChatBody,
     );
-    expect(xavier2).toMatch(/Claims you have made so far[^]*CLAIM-A/);
-    expect(xavier2).toMatch(/Claims of yours your opponent has rebutted[^]*\[X1\.1\]/);
-    expect(xavier2).toMatch(/not answered yet[^]*\[Y1\.1\] Yara, round 1: CLAIM-B/);
+    expect(xavier2).toMatch(/Claims you have made so far[\s\S]*CLAIM-A/);
+    expect(xavier2).toMatch(/Claims of yours your opponent has rebutted[\s\S]*\[X1\.1\]/);
+    expect(xavier2).toMatch(/not answered yet[\s\S]*\[Y1\.1\] Yara, round 1: CLAIM-B/);
     // The round transition's focus names the open claims.
     const roundEnd = readEvents(runDir).find(
       (event) => event.type === 'round-end' && event.round === 1,

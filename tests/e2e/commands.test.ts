@@ -102,6 +102,14 @@ describe('agora resume --demo', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toMatch(/resuming on Agora's built-in Ollama simulator/);
     expect(readTranscript(onlyRunDir(out)).status).toBe('completed');
+    // The log says which segments the simulator spoke.
+    const marks = readFileSync(path.join(onlyRunDir(out), 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; simulated?: boolean })
+      .filter((event) => event.type === 'run-start' || event.type === 'run-resume')
+      .map((event) => `${event.type}:${event.simulated === true}`);
+    expect(marks).toEqual(['run-start:true', 'run-resume:true']);
   });
 });
 

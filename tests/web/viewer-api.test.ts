@@ -287,13 +287,33 @@ describe('agora serve: the HTTP API', () => {
     );
   });
 
+  it('answers a browser asking for an unknown run with the HTML not-found page', async () => {
+    const outDir = tempDir();
+    const web = await viewer({ outDir, ollamaHost: 'http://127.0.0.1:9' });
+    const missing = await fetch(`${web.url}/runs/20260101-000000-nobody-s1`, {
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toContain('text/html');
+    const body = await missing.text();
+    expect(body).toContain('<title>Not found · Agora</title>');
+    expect(body).toContain('<h1>Not found</h1>');
+    expect(body).toContain('there is no run 20260101-000000-nobody-s1');
+    // A program asking for JSON still gets JSON.
+    const api = await fetch(`${web.url}/api/runs/20260101-000000-nobody-s1`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({ error: `there is no run 20260101-000000-nobody-s1 in ${outDir}` });
+  });
+
   it('says when Ollama is not there, without starting anything', async () => {
     const outDir = tempDir();
     const web = await viewer({ outDir, ollamaHost: 'http://127.0.0.1:9' });
     const token = await pageToken(web);
     const response = await postJson(web, '/api/runs', { format: 'knockout', topic: 'Nobody home' }, token);
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error).toContain('npm run demo');
+    const error = ((await response.json()) as { error: string }).error;
+    expect(error).toContain('`agora serve --demo` (or `npm run agora -- serve --demo`)');
+    expect(error).not.toContain('npm run demo');
     expect(await (await fetch(`${web.url}/new`)).text()).toContain('Could not list the models of the Ollama');
   });
 

@@ -72,7 +72,12 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
       );
     }
     const simulated = onSimulator(scenario, server.url, io);
-    return await runDebate(simulated.scenario, server.url, debateFlags(values, io), simulated.io);
+    return await runDebate(
+      simulated.scenario,
+      server.url,
+      { ...debateFlags(values, io), simulated: true },
+      simulated.io,
+    );
   } finally {
     await server.close();
   }

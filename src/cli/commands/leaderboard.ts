@@ -17,13 +17,17 @@ export async function leaderboardCommand(argv: string[], io: CliIo): Promise<num
     json: { type: 'boolean' },
     csv: { type: 'boolean' },
     table: { type: 'string' },
+    'include-demo': { type: 'boolean' },
   });
   const picked = values.table ? TABLES.indexOf(values.table as (typeof TABLES)[number]) : -1;
   if (values.table && picked === -1) throw new UsageError(`--table must be one of ${TABLES.join(', ')}`);
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
   const index = openRunIndex(outDir, formatNamed);
   try {
-    const tables = leaderboard(index, values.batch ? { batchId: values.batch } : {});
+    const tables = leaderboard(index, {
+      ...(values.batch ? { batchId: values.batch } : {}),
+      ...(values['include-demo'] ? { includeDemo: true } : {}),
+    });
     const chosen = picked === -1 ? tables : [tables[picked] as (typeof tables)[number]];
     if (values.json) {
       io.stdout.write(

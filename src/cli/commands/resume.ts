@@ -20,6 +20,8 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
     verbose: { type: 'boolean' },
     timeout: { type: 'string' },
     demo: { type: 'boolean' },
+    // Set by `serve --demo` on the workers it starts: the host it passes is its simulator.
+    simulated: { type: 'boolean' },
   });
   const out = path.resolve(io.cwd, values.out ?? 'transcripts');
   const runDir = findRunDir(positionals[0], out, 'resume');
@@ -53,6 +55,7 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
           json: values.json ?? false,
           verbose: values.verbose ?? false,
           ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+          ...(simulator || values.simulated ? { simulated: true } : {}),
         },
         io,
         { loaded, lockHeld: true },

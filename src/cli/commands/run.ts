@@ -140,6 +140,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     ...debateOptions,
     host: { type: 'string' },
     'run-id': { type: 'string' },
+    // Set by `serve --demo` on the workers it starts: the host it passes is its simulator.
+    simulated: { type: 'boolean' },
   });
   const scenario = await scenarioFromArguments('run', positionals, values, io);
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${warning.path} ${warning.message}\n`);
@@ -157,7 +159,16 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       `--run-id must be letters, digits, dots, dashes and underscores (at most 120), starting with a letter or digit; got "${runId}"`,
     );
   }
-  return runDebate(scenario, host, { ...debateFlags(values, io), ...(runId ? { runId } : {}) }, io);
+  return runDebate(
+    scenario,
+    host,
+    {
+      ...debateFlags(values, io),
+      ...(runId ? { runId } : {}),
+      ...(values.simulated ? { simulated: true } : {}),
+    },
+    io,
+  );
 }
 
 /** The flags every debate-running command shares, read once. */

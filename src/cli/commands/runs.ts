@@ -44,7 +44,8 @@ export async function runsCommand(argv: string[], io: CliIo): Promise<number> {
   const columns = ['Run', 'Format', 'Status', 'Failed steps', 'Topic', 'Models', 'Progress', 'Stop reason'];
   const rows = runs.map((run) => [
     run.runId,
-    run.format,
+    // A demo's text is the simulator's, not a model's: never let it pass for a real run.
+    run.simulated ? `${run.format} (demo)` : run.format,
     run.status,
     run.failedSteps,
     run.topic,

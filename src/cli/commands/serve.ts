@@ -1,7 +1,8 @@
 /**
  * `agora serve [--port 4747]`: the live web viewer on http://127.0.0.1:4747. Runs, one run live,
  * the leaderboard; debates started there run in their own processes. `--demo` points it at the
- * built-in Ollama simulator, and says so on every page.
+ * built-in Ollama simulator: the debates it starts are recorded as simulated, and the new-debate form
+ * says so.
  */
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
@@ -64,8 +65,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       logger,
       ...(simulator
         ? {
-            banner:
-              "Demo: debates started here run on Agora's built-in Ollama simulator; the text is generated, not a model's.",
+            simulator: {
+              banner:
+                "Demo: debates started here run on Agora's built-in Ollama simulator; the text is generated, not a model's.",
+            },
           }
         : {}),
     });

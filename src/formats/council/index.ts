@@ -36,6 +36,7 @@ import {
   openingSchema,
   revisionSchema,
 } from './packet-schema.js';
+import { COUNCIL_ROUND_TITLES } from './round-titles.js';
 
 export const COUNCIL_STATES = [
   'Intake',
@@ -157,10 +158,10 @@ async function executeCouncilStep(
             ? challengeSchema(DEBATING_ROLES.filter((other) => other !== role))
             : revisionSchema;
       context.notify({
-        type: 'judging-start',
+        type: 'parallel-start',
         round: step.round,
-        judges: step.roles,
-        subject: `round ${step.round}`,
+        heading: COUNCIL_ROUND_TITLES[step.round] ?? `Round ${step.round}`,
+        who: step.roles,
       });
       // The roles of a round answer side by side; each answer is kept as it arrives.
       await mapConcurrent(step.roles, step.roles.length, async (role) => {
@@ -183,7 +184,7 @@ async function executeCouncilStep(
           context,
         );
         context.append(event);
-      });
+      }).finally(() => context.notify({ type: 'parallel-end', round: step.round }));
       return;
     }
     case 'cut': {
@@ -207,7 +208,12 @@ async function executeCouncilStep(
     }
     case 'judge': {
       const agreed = state.artifacts.find((artifact) => artifact.name === 'consensus')?.data ?? {};
-      context.notify({ type: 'judging-start', round: 4, judges: ['Judge'], subject: 'the council' });
+      context.notify({
+        type: 'judging-start',
+        round: 4,
+        judges: ['Judge'],
+        subject: "the council's answers",
+      });
       context.append(
         await produceAssessment(
           {

@@ -119,30 +119,54 @@ async function executeCritiqueStep(
   const record = (event: Awaited<ReturnType<typeof speak>>) => {
     context.append(event);
   };
+  // Views show contributions made side by side whole, as each is recorded, not as interleaved streams.
+  const sideBySide = async (phase: string, who: string[], run: () => Promise<void>) => {
+    if (Math.min(scenario.concurrency, who.length) < 2) return run();
+    context.notify({
+      type: 'parallel-start',
+      round: step.round,
+      heading: `Round ${step.round} ${phase}`,
+      who,
+    });
+    try {
+      await run();
+    } finally {
+      context.notify({ type: 'parallel-end', round: step.round });
+    }
+  };
   switch (step.kind) {
     case 'proposals':
-      await mapConcurrentInOrder(
-        step.agents,
-        scenario.concurrency,
-        (name) => speak(name, 'proposal', proposalMessages(state, agent(name), step.round)),
-        record,
+      await sideBySide('proposals', step.agents, () =>
+        mapConcurrentInOrder(
+          step.agents,
+          scenario.concurrency,
+          (name) => speak(name, 'proposal', proposalMessages(state, agent(name), step.round)),
+          record,
+        ),
       );
       return;
     case 'critiques':
-      await mapConcurrentInOrder(
-        step.pairs,
-        scenario.concurrency,
-        ([critic, target]) =>
-          speak(critic, 'critique', critiqueMessages(state, agent(critic), target, step.round), target),
-        record,
+      await sideBySide(
+        'critiques',
+        step.pairs.map(([critic, target]) => `${critic} on ${target}`),
+        () =>
+          mapConcurrentInOrder(
+            step.pairs,
+            scenario.concurrency,
+            ([critic, target]) =>
+              speak(critic, 'critique', critiqueMessages(state, agent(critic), target, step.round), target),
+            record,
+          ),
       );
       return;
     case 'refinements':
-      await mapConcurrentInOrder(
-        step.agents,
-        scenario.concurrency,
-        (name) => speak(name, 'refinement', refinementMessages(state, agent(name), step.round)),
-        record,
+      await sideBySide('refinements', step.agents, () =>
+        mapConcurrentInOrder(
+          step.agents,
+          scenario.concurrency,
+          (name) => speak(name, 'refinement', refinementMessages(state, agent(name), step.round)),
+          record,
+        ),
       );
       return;
     case 'synthesis':

@@ -1,0 +1,93 @@
+/**
+ * Runs on the built-in simulator are marked as demos wherever runs are listed or counted: their log,
+ * the run index, `agora runs`, and the leaderboard (which leaves them out unless asked).
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { runAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers } from '../helpers/mock-servers.js';
+import { readEvents } from '../helpers/transcripts.js';
+
+const mock = useMockServers({ models: ['llama3', 'mistral'] });
+
+const duel = {
+  format: 'duel',
+  topic: 'Remote work is better than the office',
+  seed: 5,
+  max_rounds: 1,
+  debaters: { a: { name: 'Ada', model: 'llama3' }, b: { name: 'Blaise', model: 'mistral' } },
+  judge: { name: 'Judge', model: 'llama3' },
+  stop: { judge_early_stop: false },
+};
+
+interface Listing {
+  runId: string;
+  simulated: boolean;
+}
+
+interface Table {
+  title: string;
+  rows: Array<Record<string, unknown>>;
+}
+
+describe('demo runs', () => {
+  it('are recorded as simulated, marked (demo) in `agora runs`, and left out of the leaderboard unless --include-demo', async () => {
+    const server = await mock();
+    const dir = tempDir();
+    const file = path.join(dir, 'duel.yaml');
+    writeFileSync(file, stringify(duel));
+    const out = path.join(dir, 'runs');
+    const real = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(real.code).toBe(0);
+    const demo = await runAgora(['demo', file, '--profile', 'instant', '--out', out, '--quiet']);
+    expect(demo.code).toBe(0);
+
+    const listed = JSON.parse((await runAgora(['runs', '--out', out, '--json'])).stdout) as Listing[];
+    expect(listed.map((run) => run.simulated).sort()).toEqual([false, true]);
+    const demoRun = listed.find((run) => run.simulated) as Listing;
+    const realRun = listed.find((run) => !run.simulated) as Listing;
+    expect(readEvents(path.join(out, demoRun.runId))[0]).toMatchObject({
+      type: 'run-start',
+      simulated: true,
+    });
+    expect(readEvents(path.join(out, realRun.runId))[0]).not.toHaveProperty('simulated');
+
+    const table = (await runAgora(['runs', '--out', out])).stdout;
+    const lineOf = (runId: string) => table.split('\n').find((line) => line.includes(runId)) ?? '';
+    expect(lineOf(demoRun.runId)).toContain('duel (demo)');
+    expect(lineOf(realRun.runId)).not.toContain('(demo)');
+
+    // The ranking counts the Judge's round verdicts as matches: one per run here.
+    const judgements = (tables: Table[]) =>
+      tables
+        .filter((found) => found.title.startsWith('Ranking'))
+        .flatMap((found) => found.rows)
+        .reduce((sum, row) => sum + Number(row.Matches ?? 0), 0);
+    const counted = JSON.parse((await runAgora(['leaderboard', '--out', out, '--json'])).stdout) as Table[];
+    const withDemo = JSON.parse(
+      (await runAgora(['leaderboard', '--out', out, '--json', '--include-demo'])).stdout,
+    ) as Table[];
+    expect(judgements(withDemo)).toBe(2 * judgements(counted));
+    expect(judgements(counted)).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('gains the simulated column in an index written before it existed', async () => {
+    const server = await mock();
+    const dir = tempDir();
+    const file = path.join(dir, 'duel.yaml');
+    writeFileSync(file, stringify(duel));
+    const out = path.join(dir, 'runs');
+    expect((await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet'])).code).toBe(0);
+    // Rewrite the index as an older version left it: no simulated column.
+    const db = new Database(path.join(out, 'index.sqlite'));
+    db.exec('ALTER TABLE runs DROP COLUMN simulated');
+    db.close();
+    const listed = await runAgora(['runs', '--out', out, '--json']);
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as Listing[]).map((run) => run.simulated)).toEqual([false]);
+    expect(readdirSync(out)).toContain('index.sqlite');
+  }, 60_000);
+});
