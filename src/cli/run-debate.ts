@@ -15,6 +15,7 @@ import { writeFileAtomic } from '../store/write-files.js';
 import type { CliIo } from './io.js';
 import { checkServer, preflight } from './preflight.js';
 import { describeSides, prepareScenario } from './prepare-scenario.js';
+import { listenForStopSignals } from './stop-signals.js';
 
 export interface DebateFlags {
   out: string;
@@ -87,17 +88,16 @@ export async function runDebate(
   const liveLog = openLiveLog(paths.runDir, resume?.loaded.events.at(-1)?.seq ?? 0);
   const abort = new AbortController();
   let stopRequested = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopRequested) {
+  const stopListening = listenForStopSignals({
+    stop(signal) {
+      stopRequested = true;
+      io.stderr.write(`\n${signal}: stopping after the step in flight (press Ctrl-C again to abort it).\n`);
+    },
+    abort(signal) {
       io.stderr.write(`\n${signal} again: aborting the step in flight.\n`);
       abort.abort();
-      return;
-    }
-    stopRequested = true;
-    io.stderr.write(`\n${signal}: stopping after the step in flight (press Ctrl-C again to abort it).\n`);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+    },
+  });
   try {
     const outcome = await driveDebate({
       format,
@@ -168,8 +168,7 @@ export async function runDebate(
       { exitCode: ExitCode.runFailed, cause: outcome.error },
     );
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     await liveLog.close();
     closeRunLogger(logger);
   }

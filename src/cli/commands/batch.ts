@@ -16,7 +16,11 @@ import type { CliIo } from '../io.js';
 import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { checkServer, preflight } from '../preflight.js';
 import { prepareScenario } from '../prepare-scenario.js';
+import { listenForStopSignals } from '../stop-signals.js';
 import { renderTable } from '../table-output.js';
+
+/** A stopped batch picks up where it left off: finished debates are skipped, stopped ones resumed. */
+const RESUME_HINT = 'Run the same command again to resume the batch.';
 
 export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('batch', argv, {
@@ -31,8 +35,8 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     timeout: { type: 'string' },
   });
   if (positionals.length === 0)
-    throw new UsageError('batch: name scenario files or folders, e.g. `agora batch scenarios/`');
-  if (values.seeds && values.repeat) throw new UsageError('batch: give --seeds or --repeat, not both');
+    throw new UsageError('name scenario files or folders, e.g. `agora batch scenarios/`');
+  if (values.seeds && values.repeat) throw new UsageError('give --seeds or --repeat, not both');
   const seeds = values.seeds
     ? values.seeds.split(',').map((seed) => integerFlag('seeds', seed.trim()) as number)
     : null;
@@ -73,15 +77,19 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   );
   let stopRequested = false;
   const abort = new AbortController();
-  const onSignal = () => {
-    if (stopRequested) abort.abort();
-    stopRequested = true;
-    io.stderr.write(
-      '\nStopping after the steps in flight; run the same command again to resume the batch.\n',
-    );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // Through the reporter, so a terminal's progress redraw does not paint over the message.
+  const stopListening = listenForStopSignals({
+    stop(signal) {
+      stopRequested = true;
+      reporter.event(
+        `${signal}: stopping after the steps in flight (press Ctrl-C again to abort them). ${RESUME_HINT}`,
+      );
+    },
+    abort(signal) {
+      reporter.event(`${signal} again: aborting the steps in flight. ${RESUME_HINT}`);
+      abort.abort();
+    },
+  });
   reporter.start(counts);
   const started = Date.now();
   let results: Awaited<ReturnType<typeof runBatch>>;
@@ -99,8 +107,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     });
   } finally {
     reporter.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
   const summary = {
     batchId: plan.batchId,
@@ -135,7 +142,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
       ),
     );
     io.stdout.write(
-      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.degraded} degraded, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json')}\n`,
+      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.degraded} degraded, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json')}\n${summary.stopped > 0 ? `${RESUME_HINT}\n` : ''}`,
     );
   }
   if (summary.stopped > 0) return ExitCode.interrupted;
