@@ -40,7 +40,8 @@ Commands
   validate <file...>      check scenario files without running them
   doctor [scenario.yaml]  is Ollama reachable, and does it have the scenario's models?
   mock-ollama             start the Ollama simulator: --port 11434 --profile instant --script rules.yaml
-  help                    this text
+  help                    this text; agora <command> --help shows one command's options
+  version                 the version (also --version)
 
 Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid configuration, 4 Ollama unreachable,
 5 model missing, 6 run failed, 7 damaged run log, 8 run in use by another process,

@@ -14,7 +14,7 @@ import { ConfigError, UsageError } from '../../core/errors.js';
 import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { isRunId } from '../../store/run-id.js';
 import type { CliIo } from '../io.js';
-import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
+import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
 import { type DebateFlags, runDebate } from '../run-debate.js';
 import { applyOverrides } from '../scenario-overrides.js';
 
@@ -48,7 +48,7 @@ export async function scenarioFromArguments(
   io: CliIo,
   fallbackFile?: string,
 ): Promise<Scenario> {
-  if (positionals.length > 1) throw new UsageError(`${command}: name one scenario file`);
+  if (positionals.length > 1) throw new UsageError('name one scenario file');
   if (values['problem-file'] && values.topic !== undefined) {
     throw new UsageError('give the problem with --topic or with --problem-file, not both');
   }
@@ -66,7 +66,7 @@ export async function scenarioFromArguments(
   } else {
     if (!values.format) {
       throw new UsageError(
-        `${command}: name a scenario file (e.g. \`npm run debate -- scenarios/abortion.yaml\`), or give --format and --topic`,
+        `name a scenario file (e.g. \`npm run debate -- scenarios/abortion.yaml\`), or give --format and --topic`,
       );
     }
     if (!(FORMAT_NAMES as string[]).includes(values.format)) {
@@ -81,7 +81,7 @@ export async function scenarioFromArguments(
   const overridden = applyLineup(
     applyOverrides(scenario, {
       seed: integerFlag('seed', values.seed),
-      rounds: integerFlag('rounds', values.rounds, 1),
+      rounds: integerFlag('rounds', values.rounds, ROUNDS_RANGE.min, ROUNDS_RANGE.max),
       topic,
     }),
     values.models ? parseLineup(values.models) : null,
