@@ -42,7 +42,6 @@ export type DebateValues = {
 
 /** The scenario a `run` or `demo` command means: a file, or a format's defaults with a topic. */
 export async function scenarioFromArguments(
-  command: string,
   positionals: string[],
   values: DebateValues,
   io: CliIo,
@@ -141,7 +140,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     host: { type: 'string' },
     'run-id': { type: 'string' },
   });
-  const scenario = await scenarioFromArguments('run', positionals, values, io);
+  const scenario = await scenarioFromArguments(positionals, values, io);
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${warning.path} ${warning.message}\n`);
   if (values.topic !== undefined && !values.json) io.stdout.write(`Topic accepted: "${scenario.topic}"\n`);
   const host = resolveOllamaHost({
