@@ -12,6 +12,7 @@ import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
 import { openLiveLog } from '../store/live-log.js';
 import { writeFileAtomic } from '../store/write-files.js';
+import { colorWanted } from './color.js';
 import type { CliIo } from './io.js';
 import { checkServer, preflight } from './preflight.js';
 import { describeSides, prepareScenario } from './prepare-scenario.js';
@@ -73,7 +74,7 @@ export async function runDebate(
     );
   }
   const live = !flags.quiet && !flags.json;
-  const view = live ? createLiveView(io.stdout, { color: Boolean(io.stdout.isTTY) }) : undefined;
+  const view = live ? createLiveView(io.stdout, { color: colorWanted(io.stdout, io.env) }) : undefined;
   if (!flags.json) {
     const progress = resume ? format.progress(resume.loaded.state) : undefined;
     io.stdout.write(
