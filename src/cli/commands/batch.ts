@@ -9,10 +9,11 @@ import { createProgressReporter, type ProgressCounts } from '../../batch/batch-p
 import { batchFolder, runBatch } from '../../batch/run-batch.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { LimitedProvider } from '../../llm/limited-provider.js';
-import { normalizeOllamaHost, resolveOllamaHost } from '../../llm/ollama-host.js';
+import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import { writeFileAtomic } from '../../store/write-files.js';
 import type { CliIo } from '../io.js';
+import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { checkServer, preflight } from '../preflight.js';
 import { prepareScenario } from '../prepare-scenario.js';
@@ -51,8 +52,8 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     lineups: (values.models ?? []).map(parseLineup),
   });
   const hosts = values.host?.length
-    ? values.host.map((host) => normalizeOllamaHost(host))
-    : [resolveOllamaHost({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST })];
+    ? values.host.map((host) => withoutApiSuffix(normalizeOllamaHost(host), io))
+    : [ollamaHostFor({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST }, io)];
   const providers = hosts.map(
     (host) => new OllamaProvider({ host, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) }),
   );

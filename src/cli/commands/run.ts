@@ -11,9 +11,9 @@ import { readTextFile } from '../../config/read-text-file.js';
 import type { Scenario } from '../../config/scenario.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
-import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { isRunId } from '../../store/run-id.js';
 import type { CliIo } from '../io.js';
+import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
 import { type DebateFlags, runDebate } from '../run-debate.js';
 import { applyOverrides } from '../scenario-overrides.js';
@@ -143,11 +143,10 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const scenario = await scenarioFromArguments(positionals, values, io);
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${warning.path} ${warning.message}\n`);
   if (values.topic !== undefined && !values.json) io.stdout.write(`Topic accepted: "${scenario.topic}"\n`);
-  const host = resolveOllamaHost({
-    flag: values.host,
-    scenario: scenario.ollama.host,
-    env: io.env.OLLAMA_HOST,
-  });
+  const host = ollamaHostFor(
+    { flag: values.host, scenario: scenario.ollama.host, env: io.env.OLLAMA_HOST },
+    io,
+  );
   const runId = values['run-id'];
   if (runId !== undefined && !isRunId(runId)) {
     throw new UsageError(

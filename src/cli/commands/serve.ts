@@ -5,7 +5,6 @@
  */
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { closeRunLogger, createRunLogger } from '../../manager/logger.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
 import { isLoopback } from '../../web/host-header.js';
@@ -14,6 +13,7 @@ import { listScenarioChoices } from '../../web/start-form.js';
 import { SERVE_FOLDER } from '../../web/start-record.js';
 import { processLauncher } from '../../web/workers.js';
 import type { CliIo } from '../io.js';
+import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand } from '../parse.js';
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
@@ -46,8 +46,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         speed: 0.05,
       })
     : undefined;
-  const ollamaHost =
-    simulator?.url ?? resolveOllamaHost({ flag: values.host, scenario: undefined, env: io.env.OLLAMA_HOST });
+  const ollamaHost = simulator?.url ?? ollamaHostFor({ flag: values.host, env: io.env.OLLAMA_HOST }, io);
   const logger = createRunLogger(path.join(outDir, SERVE_FOLDER, 'serve.log'), {
     verbose: values.verbose ?? false,
   });
