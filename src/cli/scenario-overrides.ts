@@ -1,7 +1,20 @@
 /** Command-line overrides of a scenario (--seed, --rounds, --topic), checked like the file itself. */
 import { checkBackgroundFits } from '../config/background-fit.js';
 import type { Scenario } from '../config/scenario.js';
+import { topicLimit } from '../config/topic-limit.js';
 import { UsageError } from '../core/errors.js';
+
+/** A topic given on the command line: not blank, and within the format's length limit (exit 2). */
+export function checkTopicFlag(topic: string, format: string): void {
+  const text = topic.trim();
+  if (text === '') throw new UsageError('--topic must not be empty or only spaces');
+  const limit = topicLimit(format);
+  if (text.length > limit) {
+    throw new UsageError(
+      `--topic or --problem-file: the topic is ${text.length} characters, above the ${limit}-character limit for a ${format} topic; keep it to the question itself and put longer material in a scenario's background`,
+    );
+  }
+}
 
 export function applyOverrides(
   scenario: Scenario,
@@ -10,7 +23,7 @@ export function applyOverrides(
   let result: Scenario = scenario;
   if (overrides.seed !== undefined) result = { ...result, seed: overrides.seed };
   if (overrides.topic !== undefined) {
-    if (overrides.topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
+    checkTopicFlag(overrides.topic, result.format);
     result = { ...result, topic: overrides.topic.trim() };
     // The file's own topic was checked when it was loaded; the new one travels with every call too.
     const tooLong = checkBackgroundFits(result, result.contextFiles);

@@ -16,7 +16,7 @@ import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
 import { type DebateFlags, runDebate } from '../run-debate.js';
-import { applyOverrides } from '../scenario-overrides.js';
+import { applyOverrides, checkTopicFlag } from '../scenario-overrides.js';
 
 export const debateOptions = {
   seed: { type: 'string' },
@@ -74,7 +74,7 @@ export async function scenarioFromArguments(
     if (topic === undefined) {
       throw new UsageError(`--format ${values.format} needs --topic "the motion" (or --problem-file)`);
     }
-    if (topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
+    checkTopicFlag(topic, values.format);
     scenario = await defaultScenario(values.format as FormatName, topic.trim(), io.cwd);
   }
   const overridden = applyLineup(
