@@ -15,6 +15,7 @@ import { processLauncher } from '../../web/workers.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand } from '../parse.js';
+import { listenOnPort } from '../port-in-use.js';
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('serve', argv, {
@@ -51,23 +52,25 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     verbose: values.verbose ?? false,
   });
   try {
-    const viewer = await startViewer({
-      outDir,
-      cwd: io.cwd,
-      scenariosDir,
-      ollamaHost,
-      bind,
-      port,
-      ...(accessToken && !isLoopback(bind) ? { accessToken } : {}),
-      launcher: processLauncher({ cwd: io.cwd }),
-      logger,
-      ...(simulator
-        ? {
-            banner:
-              "Demo: debates started here run on Agora's built-in Ollama simulator; the text is generated, not a model's.",
-          }
-        : {}),
-    });
+    const viewer = await listenOnPort(bind, port, () =>
+      startViewer({
+        outDir,
+        cwd: io.cwd,
+        scenariosDir,
+        ollamaHost,
+        bind,
+        port,
+        ...(accessToken && !isLoopback(bind) ? { accessToken } : {}),
+        launcher: processLauncher({ cwd: io.cwd }),
+        logger,
+        ...(simulator
+          ? {
+              banner:
+                "Demo: debates started here run on Agora's built-in Ollama simulator; the text is generated, not a model's.",
+            }
+          : {}),
+      }),
+    );
     io.stdout.write(`Agora viewer at ${viewer.url}${isLoopback(bind) ? '' : '/?access=<your token>'}\n`);
     io.stdout.write(
       `Runs folder: ${outDir}\nOllama: ${ollamaHost}${simulator ? ' (built-in simulator)' : ''}\n`,
