@@ -3,6 +3,7 @@ import { checkBackgroundFits } from '../config/background-fit.js';
 import type { Scenario } from '../config/scenario.js';
 import { topicLimit } from '../config/topic-limit.js';
 import { UsageError } from '../core/errors.js';
+import { plural } from '../core/plural.js';
 
 /** A topic given on the command line: not blank, and within the format's length limit (exit 2). */
 export function checkTopicFlag(topic: string, format: string): void {
@@ -45,16 +46,16 @@ export function applyOverrides(
 export function describeScenario(scenario: Scenario): string {
   switch (scenario.format) {
     case 'knockout':
-      return `knockout, "${scenario.topic}", ${scenario.agents.length} agents, ${scenario.debate.rounds} rounds`;
+      return `knockout, "${scenario.topic}", ${plural(scenario.agents.length, 'agent')}, ${plural(scenario.debate.rounds, 'round')}`;
     case 'formal':
       return `formal, "${scenario.topic}", ${scenario.debaters ? scenario.debaters.map((debater) => debater.model).join(' vs ') : 'models picked from the server'}`;
     case 'duel':
-      return `duel, "${scenario.topic}", ${scenario.debaters.a.model} vs ${scenario.debaters.b.model}, judged by ${scenario.judge.model}, up to ${scenario.max_rounds} rounds`;
+      return `duel, "${scenario.topic}", ${scenario.debaters.a.model} vs ${scenario.debaters.b.model}, judged by ${scenario.judge.model}, up to ${plural(scenario.max_rounds, 'round')}`;
     case 'council':
       return `council, "${scenario.topic.slice(0, 60)}", ${Object.values(scenario.participants)
         .map((participant) => participant.model)
         .join('/')}, ${scenario.output_type}`;
     case 'critique':
-      return `critique, "${scenario.topic.slice(0, 60)}", ${scenario.agents.map((agent) => agent.role).join(', ')}, ${scenario.rounds} rounds`;
+      return `critique, "${scenario.topic.slice(0, 60)}", ${scenario.agents.map((agent) => agent.role).join(', ')}, ${plural(scenario.rounds, 'round')}`;
   }
 }

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot, runAgora } from '../helpers/cli.js';
+import { projectRoot, runAgora, tempDir } from '../helpers/cli.js';
 
 /** A few commands through the real CLI; every command's text is checked in tests/unit/command-help.test.ts. */
 const COMMANDS = ['run', 'debate', 'batch', 'runs'];
@@ -62,4 +62,22 @@ describe('flag values', () => {
     const batch = await runAgora(['batch']);
     expect(batch.stderr).toMatch(/^agora batch: name scenario files or folders/);
   });
+});
+
+describe('counts in words', () => {
+  it('says "1 round", not "1 rounds", at the start and in the result', async () => {
+    const result = await runAgora([
+      'demo',
+      '--rounds',
+      '1',
+      '--speed',
+      '0',
+      '--out',
+      path.join(tempDir(), 'runs'),
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Stops at: 1 round (or the rotation rules)');
+    expect(result.stdout).toMatch(/Result: completed \(max_rounds\) after 1 round, 0 rotations\./);
+    expect(result.stdout).not.toMatch(/\b1 rounds\b/);
+  }, 60_000);
 });

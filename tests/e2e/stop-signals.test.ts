@@ -70,6 +70,7 @@ describe('Ctrl-C during a batch', () => {
     const stopped = await result;
     expect(stopped.code).toBe(130);
     expect(stopped.stderr).toMatch(/SIGINT: stopping after the steps in flight/);
+    expect(stopped.stderr).toMatch(/: 1 debate, 2 at a time, at most 1 model call at once per host/);
     expect(stopped.stdout).toMatch(/1 stopped\..*\nRun the same command again to resume the batch\.\n$/);
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import { type BatchPlan, buildPlan, expandScenarioPaths, parseLineup } from '../
 import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
 import { batchFolder, runBatch } from '../../batch/run-batch.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
+import { plural } from '../../core/plural.js';
 import { LimitedProvider } from '../../llm/limited-provider.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
@@ -74,7 +75,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   };
   const reporter = createProgressReporter(io.stderr, concurrency);
   io.stderr.write(
-    `Batch ${plan.batchId}: ${plan.items.length} debates, ${concurrency} at a time, at most ${perHost} model call${perHost === 1 ? '' : 's'} at once per host (${hosts.join(', ')})\n`,
+    `Batch ${plan.batchId}: ${plural(plan.items.length, 'debate')}, ${concurrency} at a time, at most ${plural(perHost, 'model call')} at once per host (${hosts.join(', ')})\n`,
   );
   let stopRequested = false;
   const abort = new AbortController();

@@ -5,6 +5,7 @@
 import Table from 'cli-table3';
 import { z } from 'zod';
 import { type DoneStep, type FormatDefinition, runProgress } from '../../core/format.js';
+import { plural } from '../../core/plural.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { produceAssessment } from '../shared/assessment-call.js';
@@ -214,7 +215,7 @@ function duelReport(state: DuelState): string {
     ]);
   }
   const won = transcript.stats.roundsWon;
-  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${transcript.stats.rounds} rounds. Rounds won: ${transcript.debaters.a.name} ${won.a}, ${transcript.debaters.b.name} ${won.b}, even ${won.even}.\n${table.toString()}`;
+  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${plural(transcript.stats.rounds, 'round')}. Rounds won: ${transcript.debaters.a.name} ${won.a}, ${transcript.debaters.b.name} ${won.b}, even ${won.even}.\n${table.toString()}`;
 }
 
 export const duelFormat: FormatDefinition<DuelState, DuelStep> = {

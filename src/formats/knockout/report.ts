@@ -1,5 +1,6 @@
 /** The final result and statistics tables (cli-table3). */
 import Table from 'cli-table3';
+import { plural } from '../../core/plural.js';
 import type { KnockoutTranscript } from './transcript.js';
 
 const plain = { head: [], border: [] };
@@ -73,7 +74,7 @@ export function resultSummary(transcript: KnockoutTranscript): string {
   const y = stats.agents.filter((agent) => agent.position === 'Y' && agent.meanScore !== null);
   const best = [...y].sort((a, b) => (b.meanScore ?? 0) - (a.meanScore ?? 0))[0];
   const lines = [
-    `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${stats.rounds} rounds, ${stats.rotations} rotation${stats.rotations === 1 ? '' : 's'}.`,
+    `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${plural(stats.rounds, 'round')}, ${plural(stats.rotations, 'rotation')}.`,
     best ? `Best-scored Position Y debater: ${best.name} (mean ${best.meanScore?.toFixed(2)}).` : '',
     `Simulated speaking time: ${transcript.positions.x} (X) ${stats.simulatedSecondsPerSide.X.toFixed(1)} s, ${transcript.positions.y} (Y) ${stats.simulatedSecondsPerSide.Y.toFixed(1)} s.`,
     `Model calls: ${stats.modelCalls}; prompt tokens ${stats.promptTokens}; output tokens ${stats.outputTokens}; abstentions ${stats.abstentions}.`,
