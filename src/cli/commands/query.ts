@@ -16,7 +16,7 @@ export async function queryCommand(argv: string[], io: CliIo): Promise<number> {
   const sql = positionals.join(' ').trim();
   if (sql === '')
     throw new UsageError(
-      'query: give a SELECT statement, e.g. agora query "SELECT format, COUNT(*) FROM runs GROUP BY format"',
+      'give a SELECT statement, e.g. agora query "SELECT format, COUNT(*) FROM runs GROUP BY format"',
     );
   // One statement only; the index is also opened read-only, so SQLite itself refuses writes.
   if (/;\s*\S/.test(sql)) throw new UsageError('give one statement, without a second after `;`');
@@ -30,7 +30,7 @@ export async function queryCommand(argv: string[], io: CliIo): Promise<number> {
       result = index.query(sql);
     } catch (error) {
       throw new UsageError(
-        `query: SQLite refused the statement: ${(error as Error).message}. Tables: runs, turns, evaluations, judgements, rotations, rounds, council_turns, actions, batches, batch_runs`,
+        `SQLite refused the statement: ${(error as Error).message}. Tables: runs, turns, evaluations, judgements, rotations, rounds, council_turns, actions, batches, batch_runs`,
       );
     }
     const format: TableFormat = values.json ? 'json' : values.csv ? 'csv' : 'table';
