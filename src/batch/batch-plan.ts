@@ -35,7 +35,7 @@ export function expandScenarioPaths(inputs: string[], cwd: string): string[] {
   const files: string[] = [];
   for (const input of inputs) {
     const absolute = path.resolve(cwd, input);
-    if (!existsSync(absolute)) throw new UsageError(`batch: ${input} does not exist`);
+    if (!existsSync(absolute)) throw new UsageError(`${input} does not exist`);
     if (statSync(absolute).isDirectory()) {
       files.push(
         ...readdirSync(absolute)
@@ -45,7 +45,7 @@ export function expandScenarioPaths(inputs: string[], cwd: string): string[] {
       );
     } else files.push(absolute);
   }
-  if (files.length === 0) throw new UsageError('batch: no scenario files found in what was named');
+  if (files.length === 0) throw new UsageError('no scenario files found in what was named');
   return [...new Set(files)];
 }
 

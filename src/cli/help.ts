@@ -6,9 +6,9 @@ Usage: agora <command> [options]     (npm run agora -- <command> [options])
 Commands
   run <scenario.yaml>     run a debate against Ollama (npm run debate -- <file>)
       --host URL            Ollama address (default: scenario, then OLLAMA_HOST, then http://127.0.0.1:11434)
-      --seed N              seed for every random choice (overrides the scenario)
-      --rounds N            number of rounds (overrides the scenario)
-      --topic "TEXT"        debate another motion with the same agents
+      --seed N              seed for every random choice, any whole number (overrides the scenario)
+      --rounds N            number of rounds, 1 to 50 (overrides the scenario)
+      --topic "TEXT"        debate another motion with the same agents (at most 500 characters)
       --out DIR             where runs are written (default transcripts/)
       --quiet               no live transcript; only the final tables
       --json                print a machine-readable summary on stdout and nothing else
@@ -40,9 +40,13 @@ Commands
   validate <file...>      check scenario files without running them
   doctor [scenario.yaml]  is Ollama reachable, and does it have the scenario's models?
   mock-ollama             start the Ollama simulator: --port 11434 --profile instant --script rules.yaml
-  help                    this text
+  help                    this text; agora <command> --help shows one command's options
+  version                 the version (also --version)
 
-Exit codes: 0 ok, 1 internal error, 2 usage error, 3 invalid configuration, 4 Ollama unreachable,
-5 model missing, 6 run failed, 7 damaged run log, 8 run in use by another process,
-130 stopped (Ctrl-C, SIGTERM or agora stop).
+Exit codes: 0 ok, 1 internal error, 2 usage error (also a port in use), 3 invalid configuration,
+4 Ollama unreachable, 5 model missing, 6 run failed, 7 damaged run log, 8 run in use by another
+process, 9 degraded, 10 files could not be written or read, 130 stopped (Ctrl-C, SIGTERM or agora stop).
+
+Colour: the live view is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_COLOR=1 turns it
+on for a pipe or a file, FORCE_COLOR=0 turns it off. NO_COLOR wins.
 `;

@@ -1,6 +1,8 @@
 /** The `agora` command line: picks a command, and maps every error to one paragraph and an exit code. */
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { AgoraError, ExitCode } from '../core/errors.js';
+import { commandHelp } from './command-help.js';
 import { batchCommand } from './commands/batch.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
@@ -40,18 +42,31 @@ const COMMANDS: Record<string, Command> = {
   'mock-ollama': mockOllamaCommand,
 };
 
+/** Every command's name, for the help texts. */
+export const COMMAND_NAMES = Object.keys(COMMANDS);
+
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     io.stdout.write(HELP);
     return name === undefined ? ExitCode.usage : ExitCode.ok;
   }
+  if (name === 'version' || name === '--version' || name === '-v') {
+    io.stdout.write(`agora ${packageVersion()}\n`);
+    return ExitCode.ok;
+  }
   const command = COMMANDS[name];
   if (!command) {
     io.stderr.write(
-      `agora: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}, help.\n`,
+      `agora: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}, help, version.\n`,
     );
     return ExitCode.usage;
+  }
+  // Only flags before a `--` ask for help; after it, `-h` could be a value.
+  const flags = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  if (flags.includes('--help') || flags.includes('-h')) {
+    io.stdout.write(commandHelp(name) ?? HELP);
+    return ExitCode.ok;
   }
   const verbose = rest.includes('--verbose');
   try {
@@ -70,6 +85,14 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return ExitCode.internal;
   }
+}
+
+/** The version in package.json, which sits two folders up from both src/cli and dist/cli. */
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version?: string;
+  };
+  return manifest.version ?? 'unknown';
 }
 
 /**

@@ -13,12 +13,14 @@ import { wordWrapped } from '../render/word-wrapped.js';
 import { fitLines } from '../render/wrap-text.js';
 import { openLiveLog } from '../store/live-log.js';
 import { writeFileAtomic } from '../store/write-files.js';
+import { colorWanted } from './color.js';
 import { fitContextWindow } from './context-window-fit.js';
 import type { CliIo } from './io.js';
 import { baseUrlVariable, createModelProvider } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
 import { describeSides, prepareScenario } from './prepare-scenario.js';
 import { seedText, settleSeed } from './scenario-overrides.js';
+import { listenForStopSignals } from './stop-signals.js';
 import { terminalLayout } from './terminal-layout.js';
 
 export interface DebateFlags {
@@ -104,7 +106,9 @@ export async function runDebate(
   // Statements wrap at word boundaries instead of wherever the screen cuts them; on a terminal one
   // column short, since a line exactly as wide as the screen makes some terminals add an empty line.
   const viewOut = wordWrapped(io.stdout, io.stdout.isTTY ? layout.width - 1 : layout.width);
-  const view = live ? createLiveView(viewOut, { color: Boolean(io.stdout.isTTY), scenario }) : undefined;
+  const view = live
+    ? createLiveView(viewOut, { color: colorWanted(io.stdout, io.env), scenario })
+    : undefined;
   // Lines wider than the screen are wrapped at word boundaries; tables are drawn to fit.
   const say = (text: string) => info.write(fitLines(text, layout.width));
   if (!flags.json) {
@@ -122,17 +126,16 @@ export async function runDebate(
   const liveLog = openLiveLog(paths.runDir, resume?.loaded.events.at(-1)?.seq ?? 0);
   const abort = new AbortController();
   let stopRequested = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopRequested) {
+  const stopListening = listenForStopSignals({
+    stop(signal) {
+      stopRequested = true;
+      io.stderr.write(`\n${signal}: stopping after the step in flight (press Ctrl-C again to abort it).\n`);
+    },
+    abort(signal) {
       io.stderr.write(`\n${signal} again: aborting the step in flight.\n`);
       abort.abort();
-      return;
-    }
-    stopRequested = true;
-    io.stderr.write(`\n${signal}: stopping after the step in flight (press Ctrl-C again to abort it).\n`);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+    },
+  });
   try {
     const outcome = await driveDebate({
       format,
@@ -210,8 +213,7 @@ export async function runDebate(
       { exitCode: ExitCode.runFailed, cause: outcome.error },
     );
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
     await liveLog.close();
     closeRunLogger(logger);
   }

@@ -2,7 +2,21 @@
 import { randomInt } from 'node:crypto';
 import { checkBackgroundFits } from '../config/background-fit.js';
 import type { Scenario } from '../config/scenario.js';
+import { topicLimit } from '../config/topic-limit.js';
 import { UsageError } from '../core/errors.js';
+import { plural } from '../core/plural.js';
+
+/** A topic given on the command line: not blank, and within the format's length limit (exit 2). */
+export function checkTopicFlag(topic: string, format: string): void {
+  const text = topic.trim();
+  if (text === '') throw new UsageError('--topic must not be empty or only spaces');
+  const limit = topicLimit(format);
+  if (text.length > limit) {
+    throw new UsageError(
+      `--topic or --problem-file: the topic is ${text.length} characters, above the ${limit}-character limit for a ${format} topic; keep it to the question itself and put longer material in a scenario's background`,
+    );
+  }
+}
 
 export function applyOverrides(
   scenario: Scenario,
@@ -11,7 +25,7 @@ export function applyOverrides(
   let result: Scenario = scenario;
   if (overrides.seed !== undefined) result = withSeed(result, overrides.seed);
   if (overrides.topic !== undefined) {
-    if (overrides.topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
+    checkTopicFlag(overrides.topic, result.format);
     result = { ...result, topic: overrides.topic.trim() };
     // The file's own topic was checked when it was loaded; the new one travels with every call too.
     const tooLong = checkBackgroundFits(result, result.contextFiles);
@@ -54,16 +68,16 @@ export function seedText(scenario: Scenario): string {
 export function describeScenario(scenario: Scenario): string {
   switch (scenario.format) {
     case 'knockout':
-      return `knockout, "${scenario.topic}", ${scenario.agents.length} agents, ${scenario.debate.rounds} rounds`;
+      return `knockout, "${scenario.topic}", ${plural(scenario.agents.length, 'agent')}, ${plural(scenario.debate.rounds, 'round')}`;
     case 'formal':
       return `formal, "${scenario.topic}", ${scenario.debaters ? scenario.debaters.map((debater) => debater.model).join(' vs ') : 'models picked from the server'}`;
     case 'duel':
-      return `duel, "${scenario.topic}", ${scenario.debaters.a.model} vs ${scenario.debaters.b.model}, judged by ${scenario.judge.model}, up to ${scenario.max_rounds} rounds`;
+      return `duel, "${scenario.topic}", ${scenario.debaters.a.model} vs ${scenario.debaters.b.model}, judged by ${scenario.judge.model}, up to ${plural(scenario.max_rounds, 'round')}`;
     case 'council':
       return `council, "${scenario.topic.slice(0, 60)}", ${Object.values(scenario.participants)
         .map((participant) => participant.model)
         .join('/')}, ${scenario.output_type}`;
     case 'critique':
-      return `critique, "${scenario.topic.slice(0, 60)}", ${scenario.agents.map((agent) => agent.role).join(', ')}, ${scenario.rounds} rounds`;
+      return `critique, "${scenario.topic.slice(0, 60)}", ${scenario.agents.map((agent) => agent.role).join(', ')}, ${plural(scenario.rounds, 'round')}`;
   }
 }

@@ -3,7 +3,8 @@
  * refine over N rounds; a judge synthesises a solution, optionally stopping early once confident.
  */
 import { z } from 'zod';
-import { commonFields, nonBlank, positiveInteger, temperatureSchema } from './schema-parts.js';
+import { commonFields, nonBlank, positiveInteger, STOP_DEFAULTS, temperatureSchema } from './schema-parts.js';
+import { PROBLEM_MAX_CHARS } from './topic-limit.js';
 
 const roleAgentSchema = z.strictObject({
   name: nonBlank('the name shown in transcripts'),
@@ -22,7 +23,11 @@ const roleAgentSchema = z.strictObject({
 
 export const critiqueSchema = z
   .strictObject({
-    ...commonFields('the problem to solve, e.g. "Design a rate limiter for a public API"'),
+    ...commonFields(
+      'the problem to solve, e.g. "Design a rate limiter for a public API"',
+      STOP_DEFAULTS,
+      PROBLEM_MAX_CHARS,
+    ),
     format: z.literal('critique', { error: 'must be "critique"' }),
     agents: z
       .array(roleAgentSchema)

@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { resolveRolePrompt } from '../agents/role-prompts.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { checkBackgroundFits } from './background-fit.js';
+import { closestName } from './closest-name.js';
 import { formatFieldPath } from './field-path.js';
 import { readTextFile } from './read-text-file.js';
 import type { ContextFile, Scenario } from './scenario.js';
@@ -41,6 +42,7 @@ async function readScenarioText(absolute: string, shown: string): Promise<string
     'too-large': `${message} for a scenario; put long background material in context files`,
     unreadable: message,
     binary: 'is not a text file (it contains binary data); a scenario is a YAML file',
+    encoding: message,
   };
   throw new ConfigError([{ file: shown, path: '', message: explained[reason] }]);
 }
@@ -137,7 +139,7 @@ function zodIssues(
           file: shown,
           ...source.positionOf(issue.path, { key }),
           path: formatFieldPath([...issue.path, key]),
-          message: `unknown field "${key}"; allowed here: ${allowed.join(', ')}`,
+          message: `unknown field "${key}"${didYouMean(closestName(key, allowed))}; allowed here: ${allowed.join(', ')}`,
         });
       }
       continue;
@@ -155,6 +157,10 @@ function zodIssues(
     });
   }
   return result;
+}
+
+function didYouMean(name: string | undefined): string {
+  return name === undefined ? '' : ` (did you mean "${name}"?)`;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, value: unknown): string {

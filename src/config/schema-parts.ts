@@ -1,6 +1,7 @@
 /** Pieces every format's scenario schema shares: number types, criteria, background, stop, reliability. */
 import { z } from 'zod';
 import { timeoutSecondsSchema } from './timeout-seconds.js';
+import { TOPIC_MAX_CHARS } from './topic-limit.js';
 
 export const positiveNumber = z
   .number({ error: 'must be a number' })
@@ -148,11 +149,23 @@ export const providerSchema = z.strictObject({
     .describe('The models to send to this server; each model name belongs to one server.'),
 });
 
-export function commonFields(topicHint: string, stopDefaults: StopDefaults = STOP_DEFAULTS) {
+export function commonFields(
+  topicHint: string,
+  stopDefaults: StopDefaults = STOP_DEFAULTS,
+  topicMaxChars = TOPIC_MAX_CHARS,
+) {
   return {
     $schema: z.string().optional().describe('Path of the JSON Schema, for editors.'),
     title: z.string().optional(),
-    topic: nonBlank(topicHint),
+    topic: z
+      .string({ error: `must be text (${topicHint})` })
+      .max(topicMaxChars, {
+        error: `is longer than ${topicMaxChars} characters, the limit for a topic; keep it to the question itself and put longer material in background.knowledge or background.files`,
+      })
+      .refine((value) => value.trim().length > 0, {
+        error: `must not be empty or only spaces (${topicHint})`,
+      })
+      .describe(`${topicHint[0]?.toUpperCase()}${topicHint.slice(1)}; at most ${topicMaxChars} characters.`),
     // No default here: a scenario without a seed gets a fresh one per run (see load-scenario.ts).
     seed: z
       .number({ error: 'must be a whole number' })

@@ -1,16 +1,17 @@
 /** Which stop conditions a scenario puts in force, in words, for `validate`, a run's start and its transcript. */
 
+import { plural } from '../core/plural.js';
 import { describeStopConditions } from '../core/stop-conditions.js';
 import type { Scenario } from './scenario.js';
 
 function roundsOf(scenario: Scenario): string {
   switch (scenario.format) {
     case 'knockout':
-      return `${scenario.debate.rounds} rounds (or the rotation rules)`;
+      return `${plural(scenario.debate.rounds, 'round')} (or the rotation rules)`;
     case 'duel':
-      return `${scenario.max_rounds} rounds`;
+      return plural(scenario.max_rounds, 'round');
     case 'critique':
-      return `${scenario.rounds} rounds (or the judge's confidence)`;
+      return `${plural(scenario.rounds, 'round')} (or the judge's confidence)`;
     case 'formal':
       return 'the end of the closing speeches';
     case 'council':

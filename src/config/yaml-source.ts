@@ -53,9 +53,18 @@ function expandsBeyond(value: unknown, limit: number): boolean {
 export function parseYamlSource(text: string): YamlSource {
   const lineCounter = new LineCounter();
   const document: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  const syntaxErrors = document.errors.map((error) => {
+  // One tab used for indentation throws the rest of the document out of line, and every later
+  // error is a consequence of it: report the first tab, and only the errors before it.
+  const firstTab = document.errors.find((error) => error.code === 'TAB_AS_INDENT');
+  const reported = firstTab
+    ? [...document.errors.filter((error) => error.pos[0] < firstTab.pos[0]), firstTab]
+    : document.errors;
+  const syntaxErrors = reported.map((error) => {
     const at = lineCounter.linePos(error.pos[0]);
-    const firstLine = error.message.split('\n')[0] ?? error.message;
+    const firstLine =
+      error === firstTab
+        ? 'a tab indents this line; YAML does not allow tabs for indentation; use spaces'
+        : (error.message.split('\n')[0] ?? error.message);
     return { message: firstLine, line: at.line, column: at.col };
   });
   const toPosition = (offset: number): SourcePosition => {

@@ -17,3 +17,8 @@ const FORMATS: Record<string, AnyFormat> = {
 export function formatNamed(name: string): AnyFormat | undefined {
   return Object.hasOwn(FORMATS, name) ? FORMATS[name] : undefined;
 }
+
+/** The names of every format, in the order they are offered. */
+export function formatNames(): string[] {
+  return Object.keys(FORMATS);
+}

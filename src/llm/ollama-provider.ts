@@ -171,6 +171,17 @@ export class OllamaProvider implements ModelProvider {
           ? failure.status_code
           : undefined;
     if (status !== undefined) {
+      if (status === 404 && model === undefined) {
+        // No model was asked for: the address itself is wrong (a path such as /api, or not Ollama).
+        const hint = 'give it as http://host:port (e.g. http://127.0.0.1:11434), without a path such as /api';
+        return this.fail(
+          'unreachable',
+          `${this.host} has no Ollama API (404 Not Found); ${hint}`,
+          model,
+          status,
+          error,
+        );
+      }
       if (status === 404) {
         const name = model ?? 'the model';
         return this.fail(

@@ -10,6 +10,19 @@ import { lockOwner } from '../store/run-lock.js';
 import { loadRun } from './debate-manager.js';
 import { openRunIndex } from './indexing.js';
 
+/** Every status a listing shows: a run's own, interrupted (its writer is gone) and damaged (its log is unreadable). */
+export const LISTING_STATUSES = [
+  'running',
+  'completed',
+  'degraded',
+  'stopped',
+  'failed',
+  'interrupted',
+  'unstarted',
+  'starting',
+  'damaged',
+] as const;
+
 export interface RunListing {
   runId: string;
   runDir: string;

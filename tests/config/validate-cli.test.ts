@@ -143,7 +143,7 @@ describe.concurrent('agora validate', () => {
   it('refuses unknown fields, naming the allowed ones and where the typo is', async () => {
     const result = await expectRefused(
       { ...testScenario(), rotaton: { limit: 2 } },
-      /rotaton: unknown field "rotaton"; allowed here: title, topic, seed, .*format, positions, agents, debate, rotation/,
+      /rotaton: unknown field "rotaton" \(did you mean "rotation"\?\); allowed here: title, topic, seed, .*format, positions, agents, debate, rotation/,
     );
     expect(result.stderr).toMatch(/scenario\.yaml:\d+:1: rotaton/);
   });

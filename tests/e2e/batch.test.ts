@@ -125,6 +125,11 @@ describe('agora batch', () => {
       '--json',
     ]);
     expect(JSON.parse(inBatch.stdout)).toHaveLength(4);
+    for (const command of ['runs', 'leaderboard']) {
+      const typo = await runAgora([command, '--out', out, '--batch', `${summary.batchId}x`]);
+      expect(typo.code).toBe(2);
+      expect(typo.stderr).toContain(`names no batch in ${out}; batches there: ${summary.batchId}\n`);
+    }
   });
 
   it('allows more calls at once when the server has more slots', async () => {

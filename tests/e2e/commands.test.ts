@@ -162,7 +162,7 @@ describe('agora usage errors', () => {
   it('refuses a non-numeric --rounds', async () => {
     const result = await runAgora(['run', 'scenarios/abortion.yaml', '--rounds', 'six']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--rounds must be a whole number of at least 1, got "six"/);
+    expect(result.stderr).toMatch(/--rounds must be a whole number from 1 to 50, got "six"/);
   });
 });
 

@@ -54,13 +54,14 @@ describe('limits on what a run reads and waits for', () => {
   it('refuses a topic from the command line that cannot fit the context window', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'scenario.yaml');
-    writeFileSync(file, stringify(testScenario()));
+    // A small window: a topic within the length limit can still leave no room for the prompt.
+    writeFileSync(file, stringify(testScenario({ contextWindow: 1024, maxTokens: 640 })));
     const problem = path.join(dir, 'problem.md');
-    writeFileSync(problem, 'Should the ring road be closed to lorries at night? '.repeat(1000));
+    writeFileSync(problem, 'Should the ring road be closed to lorries at night? '.repeat(9));
     const result = await runAgora(['run', file, '--problem-file', problem], QUICK);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /--topic or --problem-file: the topic, the background knowledge and context files come to about \d+ tokens, more than the 6912/,
+      /--topic or --problem-file: the topic, the background knowledge and context files come to about \d+ tokens, more than the 128/,
     );
   });
 });

@@ -128,7 +128,7 @@ describe('agora serve', () => {
     const exported = await runAgora(['export', 'some-run']);
     expect(exported.code).toBe(2);
     expect(exported.stderr).toBe(
-      'agora export: export: add --html (transcript.md and transcript.json are already in the run folder)\n',
+      'agora export: add --html (transcript.md and transcript.json are already in the run folder)\n',
     );
     const missing = await runAgora(['export', 'no-such-run', '--html', '--out', tempDir()]);
     expect(missing.code).toBe(2);

@@ -8,16 +8,22 @@ import { type BatchPlan, buildPlan, expandScenarioPaths, parseLineup } from '../
 import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
 import { batchFolder, runBatch } from '../../batch/run-batch.js';
 import { AgoraError, ExitCode, UsageError } from '../../core/errors.js';
+import { plural } from '../../core/plural.js';
 import { LimitedProvider } from '../../llm/limited-provider.js';
-import { normalizeOllamaHost, resolveOllamaHost } from '../../llm/ollama-host.js';
+import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import { writeFileAtomic } from '../../store/write-files.js';
 import type { CliIo } from '../io.js';
+import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { checkServer, preflight } from '../preflight.js';
 import { prepareScenario } from '../prepare-scenario.js';
+import { listenForStopSignals } from '../stop-signals.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
+
+/** A stopped batch picks up where it left off: finished debates are skipped, stopped ones resumed. */
+const RESUME_HINT = 'Run the same command again to resume the batch.';
 
 export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('batch', argv, {
@@ -32,8 +38,8 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     timeout: { type: 'string' },
   });
   if (positionals.length === 0)
-    throw new UsageError('batch: name scenario files or folders, e.g. `agora batch scenarios/`');
-  if (values.seeds && values.repeat) throw new UsageError('batch: give --seeds or --repeat, not both');
+    throw new UsageError('name scenario files or folders, e.g. `agora batch scenarios/`');
+  if (values.seeds && values.repeat) throw new UsageError('give --seeds or --repeat, not both');
   const seeds = values.seeds
     ? values.seeds.split(',').map((seed) => integerFlag('seeds', seed.trim()) as number)
     : null;
@@ -49,8 +55,8 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   });
   for (const notice of plan.notices) io.stderr.write(`${notice}\n`);
   const hosts = values.host?.length
-    ? values.host.map((host) => normalizeOllamaHost(host))
-    : [resolveOllamaHost({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST })];
+    ? values.host.map((host) => withoutApiSuffix(normalizeOllamaHost(host), io))
+    : [ollamaHostFor({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST }, io)];
   const providers = hosts.map(
     (host) => new OllamaProvider({ host, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) }),
   );
@@ -71,19 +77,23 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   };
   const reporter = createProgressReporter(io.stderr, concurrency);
   io.stderr.write(
-    `Batch ${plan.batchId}: ${plan.items.length} debates, ${concurrency} at a time, at most ${perHost} model call${perHost === 1 ? '' : 's'} at once per host (${hosts.join(', ')})\n`,
+    `Batch ${plan.batchId}: ${plural(plan.items.length, 'debate')}, ${concurrency} at a time, at most ${plural(perHost, 'model call')} at once per host (${hosts.join(', ')})\n`,
   );
   let stopRequested = false;
   const abort = new AbortController();
-  const onSignal = () => {
-    if (stopRequested) abort.abort();
-    stopRequested = true;
-    io.stderr.write(
-      '\nStopping after the steps in flight; run the same command again to resume the batch.\n',
-    );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // Through the reporter, so a terminal's progress redraw does not paint over the message.
+  const stopListening = listenForStopSignals({
+    stop(signal) {
+      stopRequested = true;
+      reporter.event(
+        `${signal}: stopping after the steps in flight (press Ctrl-C again to abort them). ${RESUME_HINT}`,
+      );
+    },
+    abort(signal) {
+      reporter.event(`${signal} again: aborting the steps in flight. ${RESUME_HINT}`);
+      abort.abort();
+    },
+  });
   reporter.start(counts);
   const started = Date.now();
   let results: Awaited<ReturnType<typeof runBatch>>;
@@ -101,8 +111,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     });
   } finally {
     reporter.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stopListening();
   }
   const summary = {
     batchId: plan.batchId,
@@ -138,7 +147,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
       ),
     );
     io.stdout.write(
-      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.degraded} degraded, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json')}\n`,
+      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.degraded} degraded, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json')}\n${summary.stopped > 0 ? `${RESUME_HINT}\n` : ''}`,
     );
   }
   if (summary.stopped > 0) return ExitCode.interrupted;

@@ -58,7 +58,6 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const speed = numberFlag('speed', values.speed, 0) ?? 0.05;
   const scenario = await scenarioFromArguments(
-    'demo',
     positionals,
     values,
     io,

@@ -6,22 +6,21 @@ import path from 'node:path';
 import { loadScenario } from '../../config/load-scenario.js';
 import { ExitCode } from '../../core/errors.js';
 import { isProviderError } from '../../llm/errors.js';
-import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import { RoutingProvider } from '../../llm/routing-provider.js';
 import type { CliIo } from '../io.js';
 import { createModelProvider } from '../model-providers.js';
+import { ollamaHostFor } from '../ollama-address.js';
 import { parseCommand } from '../parse.js';
 import { hasModel, requiredModels } from '../preflight.js';
 
 export async function doctorCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('doctor', argv, { host: { type: 'string' } });
   const scenario = positionals[0] ? await loadScenario(path.resolve(io.cwd, positionals[0])) : undefined;
-  const host = resolveOllamaHost({
-    flag: values.host,
-    scenario: scenario?.ollama.host,
-    env: io.env.OLLAMA_HOST,
-  });
+  const host = ollamaHostFor(
+    { flag: values.host, scenario: scenario?.ollama.host, env: io.env.OLLAMA_HOST },
+    io,
+  );
   const provider = new OllamaProvider({ host, requestTimeoutMs: 10_000 });
   const routed = scenario
     ? createModelProvider(scenario, { host, env: io.env, requestTimeoutMs: 10_000 })

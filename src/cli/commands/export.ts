@@ -23,11 +23,9 @@ export async function exportCommand(argv: string[], io: CliIo): Promise<number> 
     out: { type: 'string' },
   });
   if (!values.html) {
-    throw new UsageError(
-      'export: add --html (transcript.md and transcript.json are already in the run folder)',
-    );
+    throw new UsageError('add --html (transcript.md and transcript.json are already in the run folder)');
   }
-  if (positionals.length > 1) throw new UsageError('export: name one run');
+  if (positionals.length > 1) throw new UsageError('name one run');
   const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'export');
   const loaded = loadRun(runDir, formatNamed);
   const view = buildRunView(

@@ -3,6 +3,7 @@ import { leaderboard } from '../../analytics/leaderboard.js';
 import { UsageError } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { openRunIndex } from '../../manager/indexing.js';
+import { requireBatch } from '../filter-values.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
 import { renderTable } from '../table-output.js';
@@ -24,6 +25,16 @@ export async function leaderboardCommand(argv: string[], io: CliIo): Promise<num
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
   const index = openRunIndex(outDir, formatNamed);
   try {
+    if (values.batch !== undefined) {
+      const batches = index.query(
+        'SELECT batch_id FROM batches UNION SELECT batch_id FROM runs WHERE batch_id IS NOT NULL',
+      );
+      requireBatch(
+        values.batch,
+        batches.rows.map((row) => String(row[0])),
+        outDir,
+      );
+    }
     const tables = leaderboard(index, {
       ...(values.batch ? { batchId: values.batch } : {}),
       ...(values['include-demo'] ? { includeDemo: true } : {}),

@@ -3,6 +3,7 @@ import { UsageError } from '../../core/errors.js';
 import { loadMockScript, startMockOllama } from '../../mock-ollama/index.js';
 import type { CliIo } from '../io.js';
 import { integerFlag, numberFlag, parseCommand } from '../parse.js';
+import { listenOnPort } from '../port-in-use.js';
 
 const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
 
@@ -21,24 +22,28 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
     throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
   }
   const script = values.script ? await loadMockScript(values.script) : undefined;
-  const server = await startMockOllama({
-    port: integerFlag('port', values.port, 0) ?? 11434,
-    host: values.host ?? '127.0.0.1',
-    profile: profile as (typeof PROFILES)[number],
-    speed: numberFlag('speed', values.speed, 0) ?? 0,
-    ...(script ? { script } : {}),
-    ...(values['context-length']
-      ? { contextLength: integerFlag('context-length', values['context-length'], 1) as number }
-      : {}),
-    ...(values.models
-      ? {
-          models: values.models
-            .split(',')
-            .map((model) => model.trim())
-            .filter(Boolean),
-        }
-      : {}),
-  });
+  const port = integerFlag('port', values.port, 0, 65535) ?? 11434;
+  const address = values.host ?? '127.0.0.1';
+  const server = await listenOnPort(address, port, () =>
+    startMockOllama({
+      port,
+      host: address,
+      profile: profile as (typeof PROFILES)[number],
+      speed: numberFlag('speed', values.speed, 0) ?? 0,
+      ...(script ? { script } : {}),
+      ...(values['context-length']
+        ? { contextLength: integerFlag('context-length', values['context-length'], 1) as number }
+        : {}),
+      ...(values.models
+        ? {
+            models: values.models
+              .split(',')
+              .map((model) => model.trim())
+              .filter(Boolean),
+          }
+        : {}),
+    }),
+  );
   io.stdout.write(
     `Mock Ollama listening on ${server.url} (profile ${profile}); its OpenAI-compatible API is at ${server.url}/v1. Press Ctrl-C to stop.\n`,
   );

@@ -16,13 +16,12 @@ export async function queryCommand(argv: string[], io: CliIo): Promise<number> {
   const sql = positionals.join(' ').trim();
   if (sql === '')
     throw new UsageError(
-      'query: give a SELECT statement, e.g. agora query "SELECT format, COUNT(*) FROM runs GROUP BY format"',
+      'give a SELECT statement, e.g. agora query "SELECT format, COUNT(*) FROM runs GROUP BY format"',
     );
   // One statement only; the index is also opened read-only, so SQLite itself refuses writes.
-  if (/;\s*\S/.test(sql)) throw new UsageError('query: give one statement, without a second after `;`');
+  if (/;\s*\S/.test(sql)) throw new UsageError('give one statement, without a second after `;`');
   const file = path.join(path.resolve(io.cwd, values.out ?? 'transcripts'), INDEX_FILE);
-  if (!existsSync(file))
-    throw new UsageError(`query: there is no run index at ${file}; run \`agora reindex\``);
+  if (!existsSync(file)) throw new UsageError(`there is no run index at ${file}; run \`agora reindex\``);
   const index = RunIndex.open(file, { readonly: true });
   try {
     let result: ReturnType<RunIndex['query']>;
@@ -31,7 +30,7 @@ export async function queryCommand(argv: string[], io: CliIo): Promise<number> {
       result = index.query(sql);
     } catch (error) {
       throw new UsageError(
-        `query: SQLite refused the statement: ${(error as Error).message}. Tables: runs, turns, evaluations, judgements, rotations, rounds, council_turns, actions, council_decisions, batches, batch_runs; views: debate_runs, debate_turns, debate_actions`,
+        `SQLite refused the statement: ${(error as Error).message}. Tables: runs, turns, evaluations, judgements, rotations, rounds, council_turns, actions, council_decisions, batches, batch_runs; views: debate_runs, debate_turns, debate_actions`,
       );
     }
     const format: TableFormat = values.json ? 'json' : values.csv ? 'csv' : 'table';

@@ -2,11 +2,11 @@
 import path from 'node:path';
 import { ExitCode } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
-import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { loadRun } from '../../manager/debate-manager.js';
 import { acquireRunLock } from '../../store/run-lock.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
+import { ollamaHostFor } from '../ollama-address.js';
 import { parseCommand, timeoutFlag } from '../parse.js';
 import { runDebate } from '../run-debate.js';
 import { startDemoServer } from './demo.js';
@@ -41,7 +41,7 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
     const simulator = values.demo ? await startDemoServer(scenario) : undefined;
     const host =
       simulator?.url ??
-      resolveOllamaHost({ flag: values.host, scenario: scenario.ollama.host, env: io.env.OLLAMA_HOST });
+      ollamaHostFor({ flag: values.host, scenario: scenario.ollama.host, env: io.env.OLLAMA_HOST }, io);
     if (simulator && !values.json)
       io.stdout.write(`Demo: resuming on Agora's built-in Ollama simulator at ${simulator.url}.\n`);
     const requestTimeoutMs = timeoutFlag(values.timeout);

@@ -11,12 +11,12 @@ import { readTextFile } from '../../config/read-text-file.js';
 import type { Scenario } from '../../config/scenario.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
-import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { isRunId } from '../../store/run-id.js';
 import type { CliIo } from '../io.js';
-import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
+import { ollamaHostFor } from '../ollama-address.js';
+import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
 import { type DebateFlags, runDebate } from '../run-debate.js';
-import { applyOverrides } from '../scenario-overrides.js';
+import { applyOverrides, checkTopicFlag } from '../scenario-overrides.js';
 
 export const debateOptions = {
   seed: { type: 'string' },
@@ -42,13 +42,12 @@ export type DebateValues = {
 
 /** The scenario a `run` or `demo` command means: a file, or a format's defaults with a topic. */
 export async function scenarioFromArguments(
-  command: string,
   positionals: string[],
   values: DebateValues,
   io: CliIo,
   fallbackFile?: string,
 ): Promise<Scenario> {
-  if (positionals.length > 1) throw new UsageError(`${command}: name one scenario file`);
+  if (positionals.length > 1) throw new UsageError('name one scenario file');
   if (values['problem-file'] && values.topic !== undefined) {
     throw new UsageError('give the problem with --topic or with --problem-file, not both');
   }
@@ -66,7 +65,7 @@ export async function scenarioFromArguments(
   } else {
     if (!values.format) {
       throw new UsageError(
-        `${command}: name a scenario file (e.g. \`npm run debate -- scenarios/abortion.yaml\`), or give --format and --topic`,
+        `name a scenario file (e.g. \`npm run debate -- scenarios/abortion.yaml\`), or give --format and --topic`,
       );
     }
     if (!(FORMAT_NAMES as string[]).includes(values.format)) {
@@ -75,13 +74,13 @@ export async function scenarioFromArguments(
     if (topic === undefined) {
       throw new UsageError(`--format ${values.format} needs --topic "the motion" (or --problem-file)`);
     }
-    if (topic.trim() === '') throw new UsageError('--topic must not be empty or only spaces');
+    checkTopicFlag(topic, values.format);
     scenario = await defaultScenario(values.format as FormatName, topic.trim(), io.cwd);
   }
   const overridden = applyLineup(
     applyOverrides(scenario, {
       seed: integerFlag('seed', values.seed),
-      rounds: integerFlag('rounds', values.rounds, 1),
+      rounds: integerFlag('rounds', values.rounds, ROUNDS_RANGE.min, ROUNDS_RANGE.max),
       topic,
     }),
     values.models ? parseLineup(values.models) : null,
@@ -143,16 +142,15 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     // Set by `serve --demo` on the workers it starts: the host it passes is its simulator.
     simulated: { type: 'boolean' },
   });
-  const scenario = await scenarioFromArguments('run', positionals, values, io);
+  const scenario = await scenarioFromArguments(positionals, values, io);
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${warning.path} ${warning.message}\n`);
   // With --quiet, stdout may be meant for the answer alone (a critique's solution).
   if (values.topic !== undefined && !values.json)
     (values.quiet ? io.stderr : io.stdout).write(`Topic accepted: "${scenario.topic}"\n`);
-  const host = resolveOllamaHost({
-    flag: values.host,
-    scenario: scenario.ollama.host,
-    env: io.env.OLLAMA_HOST,
-  });
+  const host = ollamaHostFor(
+    { flag: values.host, scenario: scenario.ollama.host, env: io.env.OLLAMA_HOST },
+    io,
+  );
   const runId = values['run-id'];
   if (runId !== undefined && !isRunId(runId)) {
     throw new UsageError(

@@ -4,7 +4,9 @@
  * --status, --format, --topic (a substring), --model, --batch; --json or --csv.
  */
 import path from 'node:path';
-import { listRuns } from '../../manager/run-listing.js';
+import { formatNames } from '../../formats/index.js';
+import { LISTING_STATUSES, listRuns } from '../../manager/run-listing.js';
+import { requireBatch, requireOneOf } from '../filter-values.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
 import { renderTable } from '../table-output.js';
@@ -21,8 +23,12 @@ export async function runsCommand(argv: string[], io: CliIo): Promise<number> {
     model: { type: 'string' },
     batch: { type: 'string' },
   });
+  requireOneOf('status', values.status, LISTING_STATUSES);
+  requireOneOf('format', values.format, formatNames());
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
-  const runs = (await listRuns(outDir)).filter(
+  const listed = await listRuns(outDir);
+  requireBatch(values.batch, listed.map((run) => run.batch).filter(Boolean), outDir);
+  const runs = listed.filter(
     (run) =>
       (!values.status || run.status === values.status) &&
       (!values.format || run.format === values.format) &&

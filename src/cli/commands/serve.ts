@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { resolveOllamaHost } from '../../llm/ollama-host.js';
 import { closeRunLogger, createRunLogger } from '../../manager/logger.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
 import { isLoopback } from '../../web/host-header.js';
@@ -15,7 +14,9 @@ import { listScenarioChoices } from '../../web/start-form.js';
 import { SERVE_FOLDER } from '../../web/start-record.js';
 import { processLauncher } from '../../web/workers.js';
 import type { CliIo } from '../io.js';
+import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand } from '../parse.js';
+import { listenOnPort } from '../port-in-use.js';
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('serve', argv, {
@@ -47,31 +48,32 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         speed: 0.05,
       })
     : undefined;
-  const ollamaHost =
-    simulator?.url ?? resolveOllamaHost({ flag: values.host, scenario: undefined, env: io.env.OLLAMA_HOST });
+  const ollamaHost = simulator?.url ?? ollamaHostFor({ flag: values.host, env: io.env.OLLAMA_HOST }, io);
   const logger = createRunLogger(path.join(outDir, SERVE_FOLDER, 'serve.log'), {
     verbose: values.verbose ?? false,
   });
   try {
-    const viewer = await startViewer({
-      outDir,
-      cwd: io.cwd,
-      scenariosDir,
-      ollamaHost,
-      bind,
-      port,
-      ...(accessToken && !isLoopback(bind) ? { accessToken } : {}),
-      launcher: processLauncher({ cwd: io.cwd }),
-      logger,
-      ...(simulator
-        ? {
-            simulator: {
-              banner:
-                "Demo: debates started here run on Agora's built-in Ollama simulator; the text is generated, not a model's.",
-            },
-          }
-        : {}),
-    });
+    const viewer = await listenOnPort(bind, port, () =>
+      startViewer({
+        outDir,
+        cwd: io.cwd,
+        scenariosDir,
+        ollamaHost,
+        bind,
+        port,
+        ...(accessToken && !isLoopback(bind) ? { accessToken } : {}),
+        launcher: processLauncher({ cwd: io.cwd }),
+        logger,
+        ...(simulator
+          ? {
+              simulator: {
+                banner:
+                  "Demo: debates started here run on Agora's built-in Ollama simulator; the text is generated, not a model's.",
+              },
+            }
+          : {}),
+      }),
+    );
     io.stdout.write(`Agora viewer at ${viewer.url}${isLoopback(bind) ? '' : '/?access=<your token>'}\n`);
     io.stdout.write(
       `Runs folder: ${outDir}\nOllama: ${ollamaHost}${simulator ? ' (built-in simulator)' : ''}\n`,

@@ -9,7 +9,7 @@ import { describeScenario } from '../scenario-overrides.js';
 export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
   const { positionals } = parseCommand('validate', argv, {});
   if (positionals.length === 0)
-    throw new UsageError('validate: name at least one scenario file, e.g. `agora validate scenarios/*.yaml`');
+    throw new UsageError('name at least one scenario file, e.g. `agora validate scenarios/*.yaml`');
   let failed = 0;
   for (const file of positionals) {
     try {

@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import { type DoneStep, type FormatDefinition, runProgress } from '../../core/format.js';
+import { plural } from '../../core/plural.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
@@ -217,7 +218,7 @@ function duelReport(state: DuelState, layout?: TextLayout): string {
     layout ?? WIDE_LAYOUT,
   );
   const won = transcript.stats.roundsWon;
-  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${transcript.stats.rounds} rounds. Rounds won: ${transcript.debaters.a.name} ${won.a}, ${transcript.debaters.b.name} ${won.b}, even ${won.even}.\n${table}`;
+  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${plural(transcript.stats.rounds, 'round')}. Rounds won: ${transcript.debaters.a.name} ${won.a}, ${transcript.debaters.b.name} ${won.b}, even ${won.even}.\n${table}`;
 }
 
 export const duelFormat: FormatDefinition<DuelState, DuelStep> = {

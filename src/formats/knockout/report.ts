@@ -1,4 +1,6 @@
 /** The final result and statistics tables, fitted to the terminal they are shown on. */
+
+import { plural } from '../../core/plural.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import { renderTextTable } from '../../render/text-table.js';
 import type { KnockoutTranscript } from './transcript.js';
@@ -72,7 +74,7 @@ export function resultSummary(transcript: KnockoutTranscript): string {
   const best = [...y].sort((a, b) => (b.meanScore ?? 0) - (a.meanScore ?? 0))[0];
   const lines = [
     `Result for X (${result.xPosition}): ${result.summary}`,
-    `Run: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${stats.rounds} rounds, ${stats.rotations} rotation${stats.rotations === 1 ? '' : 's'}.`,
+    `Run: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${plural(stats.rounds, 'round')}, ${plural(stats.rotations, 'rotation')}.`,
     best
       ? `Best-scored Position Y debater: ${best.name} (mean ${outOfFive(best.meanScore ?? 0)}, judges score 1-5).`
       : '',

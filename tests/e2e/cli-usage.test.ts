@@ -1,0 +1,83 @@
+/** What a new user types first: --help, --version, and flags with values out of range. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot, runAgora, tempDir } from '../helpers/cli.js';
+
+/** A few commands through the real CLI; every command's text is checked in tests/unit/command-help.test.ts. */
+const COMMANDS = ['run', 'debate', 'batch', 'runs'];
+
+describe('help and version', () => {
+  it('prints each command its own usage for --help and -h, with exit 0', async () => {
+    const results = await Promise.all(
+      COMMANDS.map((command) => runAgora([command, command === 'batch' ? '-h' : '--help'])),
+    );
+    for (const [at, result] of results.entries()) {
+      const command = COMMANDS[at] as string;
+      expect(result.code, command).toBe(0);
+      expect(result.stderr, command).toBe('');
+      expect(result.stdout, command).toContain(`Usage: agora ${command === 'debate' ? 'run' : command}`);
+    }
+    const run = results[0]?.stdout ?? '';
+    expect(run).toMatch(/^ {2}--rounds N +number of rounds, 1 to 50/m);
+    expect(run).toMatch(/^ {2}--host URL /m);
+  });
+
+  it('prints the version from package.json for --version and version', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));
+    for (const argv of [['--version'], ['version']]) {
+      const result = await runAgora(argv);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toBe(`agora ${version}\n`);
+    }
+  });
+});
+
+describe('flag values', () => {
+  it('reads --seed -1 as --seed=-1: both reach the server check (exit 4, not a usage error)', async () => {
+    for (const seed of [['--seed', '-1'], ['--seed=-1']]) {
+      const result = await runAgora(['run', 'scenarios/abortion.yaml', ...seed]);
+      expect(result.stderr).not.toMatch(/ambiguous/);
+      expect(result.code).toBe(4);
+    }
+  });
+
+  it('refuses --rounds outside 1 to 50 with exit 2, in both spellings, naming the command once', async () => {
+    const results = await Promise.all(
+      [['--rounds', '1000'], ['--rounds', '-1'], ['--rounds=-1'], ['--rounds', '0']].map((rounds) =>
+        runAgora(['run', 'scenarios/abortion.yaml', ...rounds]),
+      ),
+    );
+    for (const result of results) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^agora run: --rounds must be a whole number from 1 to 50, got "/);
+    }
+  });
+
+  it('names the command once in a usage error', async () => {
+    const result = await runAgora(['run', '--bogus']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^agora run: Unknown option '--bogus'/);
+    expect(result.stderr).toContain('Run `agora run --help` for the options.');
+    const batch = await runAgora(['batch']);
+    expect(batch.stderr).toMatch(/^agora batch: name scenario files or folders/);
+  });
+});
+
+describe('counts in words', () => {
+  it('says "1 round", not "1 rounds", at the start and in the result', async () => {
+    const result = await runAgora([
+      'demo',
+      '--rounds',
+      '1',
+      '--speed',
+      '0',
+      '--out',
+      path.join(tempDir(), 'runs'),
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Stops at: 1 round (or the rotation rules)');
+    expect(result.stdout).toMatch(/Result: completed \(max_rounds\) after 1 round, 0 rotations\./);
+    expect(result.stdout).not.toMatch(/\b1 rounds\b/);
+  }, 60_000);
+});
