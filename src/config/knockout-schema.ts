@@ -82,6 +82,20 @@ export const knockoutSchema = z
         criteria: criteriaSchema(DEFAULT_CRITERIA),
       })
       .default({ concurrency: 3, max_tokens: 400, temperature: 0.2, criteria: DEFAULT_CRITERIA }),
+    commentary: z
+      .strictObject({
+        model: nonBlank('an Ollama model name, e.g. llama3').describe('The commentator’s model.'),
+        name: nonBlank('the commentator’s name').default('Commentator'),
+        persona: z
+          .string()
+          .optional()
+          .describe('Who the commentator is, e.g. "a former debate coach with a dry wit".'),
+        max_tokens: positiveInteger.default(200).describe('Token cap for one commentary.'),
+      })
+      .optional()
+      .describe(
+        'An optional commentator who says, after each round, what happened, who is ahead and what to watch. Shown live and kept in the transcript; never shown to debaters or judges.',
+      ),
     memory: z
       .strictObject({
         claims: z

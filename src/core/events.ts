@@ -212,6 +212,24 @@ export interface ClaimsEvent {
   reason?: string;
 }
 
+/**
+ * A commentator's two or three sentences after a round (seed 004's spectator mode): for the
+ * audience only, never shown to a debater or a judge and never part of a vote.
+ */
+export interface CommentaryEvent {
+  type: 'commentary';
+  round: number;
+  model: string;
+  /** Empty when the commentator's call failed (`failed` says why). */
+  text: string;
+  failed?: string;
+  promptTokens: number;
+  promptChars: number;
+  outputTokens: number;
+  realMs: number;
+  attempts: number;
+}
+
 /** A resumed run: what follows continues the same debate. */
 export interface RunResumeEvent {
   type: 'run-resume';
@@ -256,6 +274,7 @@ export type RunEventBody =
   | RoundEndEvent
   | SummaryEvent
   | ClaimsEvent
+  | CommentaryEvent
   | RunEndEvent;
 
 /** An event as stored: a sequence number and a timestamp around the body. */

@@ -190,6 +190,9 @@ export function createLiveView(
           );
           return;
         }
+        case 'commentary':
+          if (event.text !== '') write(`${dim(`Commentary after round ${event.round}:`)} ${event.text}\n`);
+          return;
         case 'summary':
           write(
             `${dim(`Summary through round ${event.throughRound} written (${event.outputTokens} tokens).`)}\n`,

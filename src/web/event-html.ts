@@ -175,6 +175,8 @@ ${event.transition.summary ? html`<p class="notes">${event.transition.summary}</
     }
     case 'summary':
       return html`<details class="event summary" id="${id}" data-seq="${event.seq}"><summary>Summary of rounds 1–${event.throughRound} (${event.model})</summary>${paragraphs(event.text)}</details>`;
+    case 'commentary':
+      return html`<section class="event commentary" id="${id}" data-seq="${event.seq}"><h3>Commentary after round ${event.round} <code>${event.model}</code></h3>${event.text === '' ? html`<p class="muted">no commentary (${event.failed ?? 'no answer'})</p>` : paragraphs(event.text)}</section>`;
     case 'claims':
       return html`<details class="event claims" id="${id}" data-seq="${event.seq}"><summary>Claims of ${event.agent} in round ${event.round} (${event.claims.length}${event.source === 'failed' ? ', extraction failed' : ''})</summary><ul>${event.claims.map(
         (claim) =>

@@ -2,7 +2,7 @@
  * The claims ledger behind agent memory, and summaries that stay faithful over a long debate: the
  * simulator is scripted to plant distinct claims, and the prompts the engine sends are read back.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -169,4 +169,44 @@ describe('summaries over 30 rounds', () => {
     // biome-ignore lint/suspicious/noConsole: the figure belongs in the test output
     console.log(`30-round debate, 4096-token window: ${summaries.length} summary calls`);
   }, 300_000);
+});
+
+describe('live commentary', () => {
+  it('a commentator speaks after each round, shown live and kept, never in a debater’s or judge’s prompt', async () => {
+    const words = 'COMMENTARY-MARK: Xavier pressed hard on traffic data while Yara held firm on shops.';
+    const server = await mock({ script: [{ match: { text: 'commentary after round' }, reply: words }] });
+    const dir = tempDir();
+    const file = path.join(dir, 'scenario.yaml');
+    writeFileSync(
+      file,
+      stringify(
+        testScenario({
+          rounds: 2,
+          extra: { commentary: { model: 'llama3', persona: 'a former debate coach with a dry wit' } },
+        }),
+      ),
+    );
+    const out = path.join(dir, 'runs');
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Commentary after round 1: COMMENTARY-MARK/);
+    const runDir = onlyRunDir(out);
+    const events = readEvents(runDir);
+    expect(events.filter((event) => event.type === 'commentary').map((event) => event.round)).toEqual([1, 2]);
+    // Commentary follows its round's decision and comes before the next round's first statement.
+    const order = events.map((event) => `${event.type}:${event.round ?? ''}`);
+    expect(order.indexOf('commentary:1')).toBe(order.indexOf('round-end:1') + 1);
+    const sent = bodies(server);
+    const commentator = sent.find((body) => lastMessage(body).includes('commentary after round 1'));
+    expect(lastMessage(commentator as ChatBody)).toMatch(/a former debate coach with a dry wit/);
+    for (const body of sent.filter((item) => !lastMessage(item).includes('commentary after round')))
+      expect(JSON.stringify(body.messages)).not.toContain('COMMENTARY-MARK');
+    const transcript = JSON.parse(readFileSync(path.join(runDir, 'transcript.json'), 'utf8')) as {
+      commentary: Array<{ round: number; text: string }>;
+    };
+    expect(transcript.commentary[0]?.text).toBe(words);
+    expect(readFileSync(path.join(runDir, 'transcript.md'), 'utf8')).toMatch(
+      /\*\*Commentary\*\* \(for the audience\): COMMENTARY-MARK/,
+    );
+  });
 });

@@ -29,6 +29,8 @@ export async function executeKnockoutStep(
       return summarise(step, state, context);
     case 'claims':
       return extractClaims(step, state, context);
+    case 'comment':
+      return comment(step, state, context);
     case 'decide': {
       const round = state.rounds.find((candidate) => candidate.number === step.event.round);
       const speaking = round?.statements.reduce((sum, statement) => sum + statement.realMs, 0) ?? 0;
@@ -275,6 +277,59 @@ async function castVote(
     ];
   }
   return vote({ evaluation: null, abstained: true, abstainReason: reason });
+}
+
+/** The commentator's words after a round; a failed call leaves the round without commentary, said so. */
+async function comment(
+  step: Extract<KnockoutStep, { kind: 'comment' }>,
+  state: KnockoutState,
+  context: StepContext,
+) {
+  const { scenario } = state;
+  const name = scenario.commentary?.name ?? 'Commentator';
+  const started = context.clock.monotonicMs();
+  const base = {
+    type: 'commentary' as const,
+    round: step.round,
+    promptChars: promptChars(step.messages),
+  };
+  try {
+    const answer = await call(
+      state,
+      context,
+      {
+        model: step.model,
+        messages: step.messages,
+        maxTokens: scenario.commentary?.max_tokens ?? 200,
+        contextWindow: scenario.model_options.context_window,
+        temperature: 0.7,
+        seed: derivedSeed(scenario.seed, `commentary:round-${step.round}`),
+      },
+      `${name}'s commentary`,
+    );
+    context.append({
+      ...base,
+      model: answer.model,
+      text: answer.result.text.trim(),
+      promptTokens: answer.result.promptTokens,
+      outputTokens: answer.result.outputTokens,
+      realMs: Math.round(context.clock.monotonicMs() - started),
+      attempts: answer.attempts,
+    });
+  } catch (error) {
+    if (!(error instanceof ModelCallFailed)) throw error;
+    context.logger.warn({ round: step.round, error: error.message }, 'commentary failed');
+    context.append({
+      ...base,
+      model: step.model,
+      text: '',
+      failed: error.last.kind,
+      promptTokens: 0,
+      outputTokens: 0,
+      realMs: Math.round(context.clock.monotonicMs() - started),
+      attempts: error.attempts,
+    });
+  }
 }
 
 /** The claims of one statement into the ledger: a small structured call, or key sentences. */

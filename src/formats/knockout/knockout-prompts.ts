@@ -234,6 +234,26 @@ export function claimsMessages(
   return knockoutMessages(state.scenario, transcriptUpTo(state, round), task);
 }
 
+/**
+ * The commentator's call after `round`: the debate's shared prefix, then its task. What it writes
+ * goes to the audience only: no debater's or judge's prompt ever contains it.
+ */
+export function commentaryMessages(state: KnockoutState, round: number): ChatMessage[] {
+  const { scenario } = state;
+  const commentary = scenario.commentary;
+  const end = state.rounds.find((candidate) => candidate.number === round)?.end;
+  const task = [
+    `## Your task: commentary after round ${round} of ${scenario.debate.rounds}`,
+    `Your name: ${commentary?.name ?? 'Commentator'}. You are the debate's commentator, speaking to the audience. You are not a debater or a judge, and nothing you say reaches them.`,
+    commentary?.persona ? `Who you are: ${commentary.persona.trim()}` : '',
+    end ? `The round's result: ${end.transition.summary}` : '',
+    'In two or three sentences of plain prose: say what happened in this round, who is ahead and why, and what to watch next. Be concrete and fair to both sides; name the speakers.',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+  return knockoutMessages(scenario, transcriptUpTo(state, round), task);
+}
+
 /** The transcript message through `round`, built once per state and round. */
 function transcriptUpTo(state: KnockoutState, round: number): string {
   let texts = transcriptTexts.get(state);

@@ -10,7 +10,13 @@ import { tallyVotes, voidTally } from '../../judging/tally.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { decideRotation } from '../../rotation/rotation-policy.js';
 import { tokenLimitFor } from '../../timer/speaking-timer.js';
-import { claimsMessages, debaterMessages, judgeMessages, summaryMessages } from './knockout-prompts.js';
+import {
+  claimsMessages,
+  commentaryMessages,
+  debaterMessages,
+  judgeMessages,
+  summaryMessages,
+} from './knockout-prompts.js';
 import type { KnockoutState, RoundRecord } from './state.js';
 import { summariserModel, xAgentOf, yAgentNames } from './state.js';
 import type { KnockoutStep } from './steps.js';
@@ -20,6 +26,16 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
   const { scenario } = state;
   if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
   const last = state.rounds.at(-1);
+  // The commentator speaks once a round is decided, before anything else happens.
+  if (
+    last?.end &&
+    scenario.commentary &&
+    !state.commentary.some((commentary) => commentary.round === last.number)
+  ) {
+    const messages = commentaryMessages(state, last.number);
+    if (fits(state, scenario.commentary.model, messages, scenario.commentary.max_tokens))
+      return { kind: 'comment', round: last.number, model: scenario.commentary.model, messages };
+  }
   if (last?.end && last.number >= scenario.debate.rounds) {
     return { kind: 'done', status: 'completed', stopReason: 'max_rounds' };
   }

@@ -4,6 +4,7 @@ import { addClaims, type LedgerClaim } from '../../agents/claims-ledger.js';
 import type { KnockoutScenario } from '../../config/scenario.js';
 import type {
   ClaimsEvent,
+  CommentaryEvent,
   RoundEndEvent,
   RunEndEvent,
   RunEvent,
@@ -38,6 +39,8 @@ export interface KnockoutState {
   claims: Array<Stored<ClaimsEvent>>;
   /** The claims ledger: every claim so far, with what answers it. */
   ledger: LedgerClaim[];
+  /** The commentator's words after each round (for the audience only). */
+  commentary: Array<Stored<CommentaryEvent>>;
   end: Stored<RunEndEvent> | null;
   /** Every model call's prompt size, for calibrating token estimates. */
   promptSamples: Array<{ round: number; model: string; promptChars: number; promptTokens: number }>;
@@ -98,6 +101,7 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       summaries: [],
       claims: [],
       ledger: [],
+      commentary: [],
       end: null,
       promptSamples: [],
       outputTokens: 0,
@@ -171,6 +175,10 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       if (event.promptTokens > 0) next.promptSamples = [...state.promptSamples, sample(event, event.round)];
       next.outputTokens = state.outputTokens + event.outputTokens;
       next.summaryFailed = false;
+      return next;
+    case 'commentary':
+      next.commentary = [...state.commentary, event];
+      next.outputTokens = state.outputTokens + event.outputTokens;
       return next;
     case 'step-failed':
       next.failures = recordStep(state.failures, SUMMARISER, summariserModel(state.scenario), true);

@@ -14,6 +14,7 @@ export type KnockoutStep =
       messages: ChatMessage[];
     }
   | { kind: 'judge'; round: number; judges: string[] }
+  | { kind: 'comment'; round: number; model: string; messages: ChatMessage[] }
   | {
       kind: 'claims';
       round: number;

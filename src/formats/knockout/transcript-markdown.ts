@@ -62,6 +62,8 @@ export function knockoutMarkdown(transcript: KnockoutTranscript): string {
       );
     }
     if (round.transition) lines.push(`> ${round.transition.summary}`, '>', `> ${round.transition.focus}`, '');
+    const said = transcript.commentary.find((item) => item.round === round.number && item.text !== '');
+    if (said) lines.push(`**Commentary** (for the audience): ${said.text}`, '');
     const summary = summaries.get(round.number);
     if (summary) lines.push(`### Running summary through round ${round.number}`, '', summary.text, '');
   }

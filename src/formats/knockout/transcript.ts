@@ -72,6 +72,13 @@ export function knockoutTranscript(state: KnockoutState) {
       model: summary.model,
       text: summary.text,
     })),
+    // The commentator's words, for readers; no agent ever saw them.
+    commentary: state.commentary.map((item) => ({
+      round: item.round,
+      model: item.model,
+      text: item.text,
+      ...(item.failed ? { failed: item.failed } : {}),
+    })),
     // How the knockout ended for Position X (see result.ts).
     result: knockoutResult(state),
     stats,
