@@ -38,7 +38,7 @@ function roundOf(messages: ChatMessage[]): number | null {
 function kindOf(messages: ChatMessage[]): 'turn' | 'vote' | 'summary' {
   const text = messages.map((message) => message.content).join('\n');
   if (/## Your task: evaluate round/.test(text)) return 'vote';
-  if (/## Task: summarise rounds/.test(text)) return 'summary';
+  if (/## Your task: the summary of rounds/.test(text)) return 'summary';
   return 'turn';
 }
 

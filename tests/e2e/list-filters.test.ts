@@ -12,7 +12,7 @@ describe.concurrent('runs and leaderboard filters', () => {
     ]);
     expect(status.code).toBe(2);
     expect(status.stderr).toBe(
-      'agora runs: --status must be one of running, completed, degraded, stopped, failed, interrupted, damaged; got "bogus"\n',
+      'agora runs: --status must be one of running, completed, degraded, stopped, failed, interrupted, unstarted, starting, damaged; got "bogus"\n',
     );
     expect(format.code).toBe(2);
     expect(format.stderr).toBe(
