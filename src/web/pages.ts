@@ -1,6 +1,6 @@
 /** The viewer's pages, rendered on the server. Every value from a run or a model goes through `html`. */
 import type { LeaderTable } from '../analytics/leaderboard.js';
-import type { RunListing } from '../manager/run-listing.js';
+import { LISTING_STATUSES, type RunListing } from '../manager/run-listing.js';
 import { html, type SafeHtml, trusted } from './html.js';
 import { dateText, durationText, modelsText, resultHtml } from './outcome-html.js';
 import {
@@ -55,7 +55,7 @@ export interface RunFilters {
 }
 
 export function runsPage(runs: RunListing[], filters: RunFilters, formats: string[]): SafeHtml {
-  const statuses = ['running', 'completed', 'degraded', 'stopped', 'failed', 'interrupted', 'damaged'];
+  const statuses = LISTING_STATUSES;
   const option = (value: string, selected: string | undefined) =>
     html`<option value="${value}"${value === selected ? trusted(' selected') : ''}>${value || 'any'}</option>`;
   return html`<h1>Runs</h1>
