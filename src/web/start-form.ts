@@ -100,13 +100,12 @@ export async function readStartRequest(
   const seed = field(input, 'seed');
   if (seed !== '') {
     const number = Number(seed);
-    if (!Number.isSafeInteger(number) || number < 0) {
-      notices.push(
-        `Seed "${seed}" is not a whole number of at least 0: the default (${scenario.seed}) is used.`,
-      );
+    // Any whole number, negative too, as on the command line (`--seed -1`) and in a scenario file.
+    if (!Number.isSafeInteger(number)) {
+      notices.push(`Seed "${seed}" is not a whole number: the default (${scenario.seed}) is used.`);
     } else {
       scenario = applyOverrides(scenario, { seed: number });
-      args.push('--seed', String(number));
+      args.push(`--seed=${number}`);
     }
   }
   const models = field(input, 'models');

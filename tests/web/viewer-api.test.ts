@@ -27,7 +27,7 @@ describe('agora serve: the HTTP API', () => {
     const response = await postJson(
       web,
       '/api/runs',
-      { format: 'knockout', topic: 'Should cities ban cars?', rounds: 'two', seed: '5' },
+      { format: 'knockout', topic: 'Should cities ban cars?', rounds: 'two', seed: '-5' },
       token,
     );
     expect(response.status).toBe(202);
@@ -42,9 +42,9 @@ describe('agora serve: the HTTP API', () => {
     const log = readEvents(path.join(outDir, started.runId));
     expect(runEvents.map((message) => message.id)).toEqual(log.map((event) => event.seq));
     expect(runEvents.map((message) => message.data.type)).toEqual(log.map((event) => event.type));
-    // The default (6 rounds) was used, and the seed that was valid was kept.
+    // The default (6 rounds) was used, and the seed, negative as the command line allows, was kept.
     expect(log.filter((event) => event.type === 'round-end')).toHaveLength(6);
-    expect((log[0] as unknown as { scenario: { seed: number } }).scenario.seed).toBe(5);
+    expect((log[0] as unknown as { scenario: { seed: number } }).scenario.seed).toBe(-5);
 
     // Reconnecting after event 10 sends only what came after it.
     const again = await readStream(web, started.runId, runEnded, { lastEventId: 10 });
