@@ -115,3 +115,98 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
     expect(JSON.parse(result.stdout)).toMatchObject({ status: 'completed' });
   });
 });
+
+describe('every format with one agent on an OpenAI-compatible server', () => {
+  const FAST = {
+    attempts: 2,
+    backoff_ms: 5,
+    max_backoff_ms: 10,
+    request_timeout_seconds: 60,
+    max_consecutive_failures: 3,
+  };
+  /** Each format with `mistral` (one agent or role) served by the OpenAI-compatible API, the rest by Ollama. */
+  const FORMATS: Record<string, Record<string, unknown>> = {
+    knockout: testScenario({ rounds: 1, yCount: 3 }),
+    duel: {
+      format: 'duel',
+      topic: 'Remote work is better than the office',
+      debaters: { a: { name: 'Ada', model: 'llama3' }, b: { name: 'Blaise', model: 'mistral' } },
+      judge: { name: 'Judge', model: 'llama3' },
+      max_rounds: 1,
+    },
+    formal: {
+      format: 'formal',
+      topic: 'This house would ban private cars from city centres',
+      debaters: [
+        { name: 'Ada', model: 'llama3' },
+        { name: 'Blaise', model: 'mistral' },
+      ],
+    },
+    critique: {
+      format: 'critique',
+      topic: 'Design a cache for product pages',
+      agents: [
+        { name: 'Ada', role: 'architect', model: 'llama3' },
+        { name: 'Per', role: 'performance', model: 'mistral' },
+      ],
+      judge: { model: 'llama3' },
+      rounds: 1,
+    },
+    council: {
+      format: 'council',
+      topic: 'Should we move the billing database to PostgreSQL?',
+      participants: {
+        proponent: { model: 'llama3' },
+        critic: { model: 'mistral' },
+        analyst: { model: 'llama3' },
+        synthesizer: { model: 'llama3' },
+        judge: { model: 'llama3' },
+      },
+    },
+  };
+
+  async function runMixed(data: Record<string, unknown>, openAiModels: string[]) {
+    const server = await startMockOllama({ models: ['llama3', 'mistral'] });
+    servers.push(server);
+    const dir = tempDir();
+    const file = path.join(dir, 'scenario.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        seed: 3,
+        reliability: FAST,
+        ...data,
+        providers: { local: { type: 'openai', base_url: `${server.url}/v1`, models: openAiModels } },
+      }),
+    );
+    const out = path.join(dir, 'runs');
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    return { server, result, runDir: onlyRunDir(out) };
+  }
+
+  it.each(Object.keys(FORMATS))('%s completes with mistral on the OpenAI-compatible API', async (format) => {
+    const { server, result } = await runMixed(FORMATS[format] as Record<string, unknown>, ['mistral']);
+    expect(result.code).toBe(0);
+    const openAi = server.requests.filter((request) => request.path === '/v1/chat/completions');
+    const ollama = server.requests.filter((request) => request.path === '/api/chat');
+    expect(openAi.length).toBeGreaterThan(0);
+    expect(ollama.length).toBeGreaterThan(0);
+    for (const request of openAi) expect(request.body).toMatchObject({ model: 'mistral' });
+    for (const request of ollama) expect(request.body).toMatchObject({ model: 'llama3' });
+  });
+
+  it('a council on two provider combinations gives Final Packets of the same schema', async () => {
+    const packets = [];
+    for (const openAiModels of [['mistral'], ['llama3']]) {
+      const { result, runDir } = await runMixed(FORMATS.council as Record<string, unknown>, openAiModels);
+      expect(result.code).toBe(0);
+      packets.push(
+        JSON.parse(readFileSync(path.join(runDir, 'final-packet.json'), 'utf8')) as Record<string, unknown>,
+      );
+    }
+    const [first, second] = packets;
+    expect(Object.keys(second ?? {}).sort()).toEqual(Object.keys(first ?? {}).sort());
+    const { finalPacketSchema } = await import('../../src/formats/council/packet-schema.js');
+    for (const packet of packets) finalPacketSchema.parse(packet);
+  });
+});
