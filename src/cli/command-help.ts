@@ -20,6 +20,7 @@ const DEBATE_OPTIONS = [
   '  --agents ROLES        critique: keep only agents with these roles (architect,performance)',
   '  --output FILE         also write the result: the transcript for .json, else the solution or Markdown',
   '  --models ROLE=MODEL   models for roles, e.g. x=llama3,y=mistral or all=llama3',
+  '  --record DIR          record every model call into a cassette folder (new or empty), see docs/cassettes.md',
 ];
 
 const RUN = [
@@ -62,6 +63,7 @@ const USAGE: Record<string, string[]> = {
     '  --verbose             debug logs on stderr',
     '  --timeout SECONDS     upper bound for one model call, 1 to 86400',
     '  --demo                resume a demo run on the built-in simulator',
+    "  --record DIR          record the resumed part's model calls into a cassette folder (new or empty)",
   ],
   batch: [
     'Usage: agora batch <scenario files or folders...> [options]',
@@ -190,6 +192,9 @@ const USAGE: Record<string, string[]> = {
     '  --script FILE         scripted answers and faults (YAML)',
     '  --models A,B          the models it serves',
     '  --context-length N    the context window its OpenAI-compatible API reports',
+    '  --cassette DIR        answer chats from a recorded cassette (agora run --record DIR)',
+    '  --cassette-order O    match (default: a request must match the recording) or any (the next call)',
+    '  --cassette-speed S    fast (default: at once) or recorded (each piece at its recorded time)',
   ],
 };
 

@@ -12,6 +12,7 @@ import { OllamaProvider } from '../llm/ollama-provider.js';
 import { OpenAiProvider } from '../llm/openai-provider.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { type ProviderRoute, RoutingProvider } from '../llm/routing-provider.js';
+import type { CassetteRecorder } from '../mock-ollama/index.js';
 import { requiredModels } from './preflight.js';
 
 /** The environment variable that overrides provider `name`'s base_url. */
@@ -25,11 +26,14 @@ export interface ProviderSettings {
   env: Record<string, string | undefined>;
   requestTimeoutMs: number;
   logger?: Logger;
+  /** Records every chat call into a cassette (`--record`); told of API keys, to keep them out. */
+  recorder?: CassetteRecorder;
 }
 
 export function createModelProvider(scenario: Scenario, settings: ProviderSettings): ModelProvider {
-  const { host, env, requestTimeoutMs, logger } = settings;
-  const ollama = new OllamaProvider({ host, requestTimeoutMs, ...(logger ? { logger } : {}) });
+  const { host, env, requestTimeoutMs, logger, recorder } = settings;
+  const shared = { requestTimeoutMs, ...(logger ? { logger } : {}), ...(recorder ? { tap: recorder } : {}) };
+  const ollama = new OllamaProvider({ host, ...shared });
   const entries = Object.entries(scenario.providers);
   if (entries.length === 0) return ollama;
   const routes: ProviderRoute[] = entries.map(([name, entry]) => {
@@ -52,19 +56,11 @@ export function createModelProvider(scenario: Scenario, settings: ProviderSettin
         );
       }
     }
+    if (apiKey) recorder?.hide(apiKey);
     const provider =
       entry.type === 'ollama'
-        ? new OllamaProvider({
-            host: normalizeOllamaHost(baseUrl),
-            requestTimeoutMs,
-            ...(logger ? { logger } : {}),
-          })
-        : new OpenAiProvider({
-            baseUrl,
-            requestTimeoutMs,
-            ...(apiKey ? { apiKey } : {}),
-            ...(logger ? { logger } : {}),
-          });
+        ? new OllamaProvider({ host: normalizeOllamaHost(baseUrl), ...shared })
+        : new OpenAiProvider({ baseUrl, ...shared, ...(apiKey ? { apiKey } : {}) });
     return { name, provider, models: entry.models };
   });
   const router = new RoutingProvider(ollama, routes);

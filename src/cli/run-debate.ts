@@ -13,6 +13,7 @@ import { wordWrapped } from '../render/word-wrapped.js';
 import { fitLines } from '../render/wrap-text.js';
 import { openLiveLog } from '../store/live-log.js';
 import { writeFileAtomic } from '../store/write-files.js';
+import { openCassetteFolder } from './cassette-folder.js';
 import { colorWanted } from './color.js';
 import { fitContextWindow } from './context-window-fit.js';
 import type { CliIo } from './io.js';
@@ -35,6 +36,8 @@ export interface DebateFlags {
   runId?: string;
   /** `host` is Agora's built-in simulator: recorded in the log, so every view marks the run as a demo. */
   simulated?: boolean;
+  /** Record every model call of the run into this cassette folder (new or empty). */
+  record?: string;
 }
 
 /** The failed steps that stand in a finished run's record, for the end-of-run report. */
@@ -86,6 +89,7 @@ export async function runDebate(
     if (fit.warning) io.stderr.write(`warning: ${fit.warning}\n`);
   }
 
+  const recorder = flags.record ? openCassetteFolder(flags.record) : undefined;
   const { runId, paths } = resume
     ? { runId: resume.loaded.runId, paths: resume.loaded.paths }
     : flags.runId
@@ -144,7 +148,7 @@ export async function runDebate(
         ? { existing: resume.loaded.events, lockHeld: resume.lockHeld }
         : { start: { runId, scenario } }),
       ...(flags.simulated ? { simulated: true } : {}),
-      provider: createModelProvider(scenario, { ...settings, logger }),
+      provider: createModelProvider(scenario, { ...settings, logger, ...(recorder ? { recorder } : {}) }),
       logger,
       signal: abort.signal,
       stopRequested: () => stopRequested,
@@ -213,6 +217,16 @@ export async function runDebate(
       { exitCode: ExitCode.runFailed, cause: outcome.error },
     );
   } finally {
+    if (recorder && !flags.json) {
+      info.write(
+        `Recorded ${recorder.count} model call${recorder.count === 1 ? '' : 's'} into ${recorder.dir}/\n`,
+      );
+    }
+    if (recorder?.writeError) {
+      io.stderr.write(
+        `warning: the cassette in ${recorder.dir} is incomplete: ${recorder.writeError.message}; record it again\n`,
+      );
+    }
     stopListening();
     await liveLog.close();
     closeRunLogger(logger);

@@ -11,6 +11,7 @@
  * minutes before the first byte); the caller's signal bounds the whole call instead.
  */
 import { Agent, request } from 'undici';
+import type { ChatTap, TappedCall } from './chat-tap.js';
 
 const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
 
@@ -44,8 +45,7 @@ export class OllamaStreamError extends Error {
   override name = 'OllamaStreamError';
 }
 
-async function errorText(body: AsyncIterable<unknown> & { text(): Promise<string> }, status: number) {
-  const text = await body.text().catch(() => '');
+function errorText(text: string, status: number): string {
   try {
     const parsed = JSON.parse(text) as { error?: unknown };
     if (typeof parsed.error === 'string' && parsed.error !== '') return parsed.error;
@@ -78,16 +78,39 @@ export async function streamChat(
   body: unknown,
   signal: AbortSignal,
   onPart: (part: ChatStreamPart) => void,
+  tap?: ChatTap,
+): Promise<ChatStreamPart | null> {
+  const text = JSON.stringify(body);
+  const tapped = tap?.begin('ollama', text);
+  try {
+    const done = await readChat(host, text, signal, onPart, tapped);
+    tapped?.end();
+    return done;
+  } catch (error) {
+    tapped?.end((error as Error).message ?? String(error));
+    throw error;
+  }
+}
+
+async function readChat(
+  host: string,
+  body: string,
+  signal: AbortSignal,
+  onPart: (part: ChatStreamPart) => void,
+  tapped: TappedCall | undefined,
 ): Promise<ChatStreamPart | null> {
   const response = await request(`${host}/api/chat`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
-    body: JSON.stringify(body),
+    body,
     signal,
     dispatcher,
   });
+  tapped?.status(response.statusCode);
   if (response.statusCode < 200 || response.statusCode >= 300) {
-    throw new OllamaStatusError(await errorText(response.body, response.statusCode), response.statusCode);
+    const raw = await response.body.text().catch(() => '');
+    tapped?.chunk(raw);
+    throw new OllamaStatusError(errorText(raw, response.statusCode), response.statusCode);
   }
   response.body.setEncoding('utf8');
   let pending = '';
@@ -99,6 +122,7 @@ export async function streamChat(
     if (part.done === true) done = part;
   };
   for await (const chunk of response.body as AsyncIterable<string>) {
+    tapped?.chunk(chunk as string | Uint8Array);
     pending += chunk;
     let newline = pending.indexOf('\n');
     if (newline === -1) continue;

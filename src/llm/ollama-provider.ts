@@ -6,6 +6,7 @@
  */
 import { Ollama } from 'ollama';
 import type { Logger } from 'pino';
+import type { ChatTap } from './chat-tap.js';
 import { deadline } from './deadline.js';
 import { ProviderError, type ProviderErrorKind } from './errors.js';
 import { OllamaStatusError, OllamaStreamError, streamChat } from './ollama-chat-stream.js';
@@ -19,6 +20,8 @@ export interface OllamaProviderOptions {
   /** Upper bound for one request, from sending it to the last token. */
   requestTimeoutMs?: number;
   logger?: Logger;
+  /** Sees every chat on the wire (`--record`). */
+  tap?: ChatTap;
 }
 
 const NANOSECONDS_PER_MS = 1e6;
@@ -28,9 +31,11 @@ export class OllamaProvider implements ModelProvider {
   readonly host: string;
   private readonly requestTimeoutMs: number;
   private readonly logger: Logger | undefined;
+  private readonly tap: ChatTap | undefined;
 
   constructor(options: OllamaProviderOptions) {
     this.host = options.host;
+    this.tap = options.tap;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.logger = options.logger;
   }
@@ -56,14 +61,20 @@ export class OllamaProvider implements ModelProvider {
           seed: request.seed,
         },
       };
-      const last = await streamChat(this.host, body, limit.signal, (part) => {
-        if (part.message?.thinking) filter.feedThinking(part.message.thinking);
-        const piece = part.message?.content ?? '';
-        if (piece !== '') {
-          const visible = filter.feed(piece);
-          if (visible !== '') options.onDelta?.(visible);
-        }
-      });
+      const last = await streamChat(
+        this.host,
+        body,
+        limit.signal,
+        (part) => {
+          if (part.message?.thinking) filter.feedThinking(part.message.thinking);
+          const piece = part.message?.content ?? '';
+          if (piece !== '') {
+            const visible = filter.feed(piece);
+            if (visible !== '') options.onDelta?.(visible);
+          }
+        },
+        this.tap,
+      );
       const tail = filter.end();
       if (tail !== '') options.onDelta?.(tail);
       if (last === null) {

@@ -6,6 +6,7 @@
  * undici's `request` with its own timeouts off: the caller's signal bounds the whole call.
  */
 import { Agent, request } from 'undici';
+import type { ChatTap, TappedCall } from './chat-tap.js';
 
 const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
 
@@ -111,16 +112,39 @@ export async function streamChatCompletion(
   body: unknown,
   signal: AbortSignal,
   onChunk: (chunk: OpenAiChunk) => void,
+  tap?: ChatTap,
+): Promise<{ done: boolean }> {
+  const text = JSON.stringify(body);
+  const tapped = tap?.begin('openai', text);
+  try {
+    const result = await readCompletion(base, apiKey, text, signal, onChunk, tapped);
+    tapped?.end();
+    return result;
+  } catch (error) {
+    tapped?.end((error as Error).message ?? String(error));
+    throw error;
+  }
+}
+
+async function readCompletion(
+  base: string,
+  apiKey: string | undefined,
+  body: string,
+  signal: AbortSignal,
+  onChunk: (chunk: OpenAiChunk) => void,
+  tapped: TappedCall | undefined,
 ): Promise<{ done: boolean }> {
   const response = await request(`${base}/chat/completions`, {
     method: 'POST',
     headers: requestHeaders(apiKey, 'text/event-stream'),
-    body: JSON.stringify(body),
+    body,
     signal,
     dispatcher,
   });
+  tapped?.status(response.statusCode);
   if (response.statusCode < 200 || response.statusCode >= 300) {
     const text = await response.body.text().catch(() => '');
+    tapped?.chunk(text);
     throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode);
   }
   response.body.setEncoding('utf8');
@@ -146,6 +170,7 @@ export async function streamChatCompletion(
     data.push(value.startsWith(' ') ? value.slice(1) : value);
   };
   for await (const piece of response.body as AsyncIterable<string>) {
+    tapped?.chunk(piece as string | Uint8Array);
     pending += piece;
     let newline = pending.indexOf('\n');
     if (newline === -1) continue;

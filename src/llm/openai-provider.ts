@@ -7,6 +7,7 @@
  * ProviderError. The API key goes into the Authorization header and nowhere else.
  */
 import type { Logger } from 'pino';
+import type { ChatTap } from './chat-tap.js';
 import { deadline } from './deadline.js';
 import { ProviderError, type ProviderErrorKind } from './errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './ollama-provider.js';
@@ -27,6 +28,8 @@ export interface OpenAiProviderOptions {
   /** Upper bound for one request, from sending it to the last token. */
   requestTimeoutMs?: number;
   logger?: Logger;
+  /** Sees every chat on the wire (`--record`); never the headers, so never the key. */
+  tap?: ChatTap;
 }
 
 interface ModelList {
@@ -49,6 +52,7 @@ export class OpenAiProvider implements ModelProvider {
   private readonly apiKey: string | undefined;
   private readonly requestTimeoutMs: number;
   private readonly logger: Logger | undefined;
+  private readonly tap: ChatTap | undefined;
   private models: Promise<ModelList> | undefined;
 
   constructor(options: OpenAiProviderOptions) {
@@ -56,6 +60,7 @@ export class OpenAiProvider implements ModelProvider {
     this.apiKey = options.apiKey === '' ? undefined : options.apiKey;
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.logger = options.logger;
+    this.tap = options.tap;
   }
 
   async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
@@ -86,19 +91,26 @@ export class OpenAiProvider implements ModelProvider {
             }
           : {}),
       };
-      const { done } = await streamChatCompletion(this.host, this.apiKey, body, limit.signal, (chunk) => {
-        for (const choice of chunk.choices ?? []) {
-          const piece = choice.delta?.content ?? '';
-          if (piece !== '') {
-            firstTokenAt ??= Date.now();
-            text += piece;
-            options.onDelta?.(piece);
+      const { done } = await streamChatCompletion(
+        this.host,
+        this.apiKey,
+        body,
+        limit.signal,
+        (chunk) => {
+          for (const choice of chunk.choices ?? []) {
+            const piece = choice.delta?.content ?? '';
+            if (piece !== '') {
+              firstTokenAt ??= Date.now();
+              text += piece;
+              options.onDelta?.(piece);
+            }
+            if (choice.finish_reason) finish = choice.finish_reason;
           }
-          if (choice.finish_reason) finish = choice.finish_reason;
-        }
-        if (chunk.usage) usage = chunk.usage;
-        if (chunk.timings) timings = chunk.timings;
-      });
+          if (chunk.usage) usage = chunk.usage;
+          if (chunk.timings) timings = chunk.timings;
+        },
+        this.tap,
+      );
       // A stream that ended cleanly after its finish reason is whole even without `[DONE]`.
       if (!done && finish === undefined) {
         throw this.fail('stream-incomplete', 'the stream ended before the server said it was done', request);

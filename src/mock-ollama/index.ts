@@ -2,6 +2,10 @@
  * Agora's mock Ollama: a real HTTP server speaking the Ollama API, with deterministic debate
  * answers, scripted faults, and a simulated cost model (loads, slots, prompt cache).
  */
+export { type CassetteCall, CassetteError, loadCassette } from './cassette-format.js';
+export { requestDifference } from './cassette-match.js';
+export type { CassetteOptions } from './cassette-player.js';
+export { CassetteRecorder } from './cassette-recorder.js';
 export { DEFAULT_MODELS, normalizeModelName } from './catalog.js';
 export { jsonFromSchema } from './json-from-schema.js';
 export { type CostProfile, PROFILES, type ProfileName, resolveProfile } from './profiles.js';

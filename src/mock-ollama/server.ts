@@ -3,6 +3,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CassettePlayer } from './cassette-player.js';
 import { Catalog, DEFAULT_MODELS, detailsOf } from './catalog.js';
 import { readBody, sendError, sendJson, sendText } from './http.js';
 import { openAiModels, openAiProps, sendOpenAiError } from './openai-api.js';
@@ -20,6 +21,21 @@ const NEVER = Date.UTC(2300, 0, 1);
 
 interface ServerState extends CompletionState {
   closing: AbortSignal;
+  /** Set when the server plays a cassette instead of simulating answers. */
+  cassette?: CassettePlayer;
+}
+
+/** A chat request answered from the cassette. */
+async function serveCassette(
+  player: CassettePlayer,
+  api: 'ollama' | 'openai',
+  body: unknown,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
+  const call = player.take(api, body);
+  if ('error' in call) return CassettePlayer.refuse(api, res, call.error);
+  await player.play(call, res, signal);
 }
 
 function listModels(state: ServerState): object {
@@ -84,6 +100,7 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
   }
   if (method === 'POST' && path === '/v1/chat/completions') {
     if (parseError !== undefined) return sendOpenAiError(res, 400, `invalid JSON body: ${parseError}`);
+    if (state.cassette) return serveCassette(state.cassette, 'openai', body, res, signal);
     return serveCompletion(state, 'chat', body, res, record, signal, 'openai');
   }
   const endpoint = path === '/api/chat' ? 'chat' : path === '/api/generate' ? 'generate' : undefined;
@@ -91,6 +108,8 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
     if (parseError !== undefined) return sendError(res, 400, `invalid JSON body: ${parseError}`);
     if (body === undefined) return sendError(res, 400, 'missing request body');
     if (endpoint === undefined) return showModel(state, body, res);
+    if (state.cassette && endpoint === 'chat')
+      return serveCassette(state.cassette, 'ollama', body, res, signal);
     return serveCompletion(state, endpoint, body, res, record, signal);
   }
   sendText(res, 404, '404 page not found');
@@ -114,8 +133,11 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
   }
   const stats = new StatsBook();
   const closing = new AbortController();
+  const cassette = options.cassette ? new CassettePlayer(options.cassette) : undefined;
+  // A cassette's server has its models, so a replayed run passes the same model checks.
+  const models = cassette ? [...new Set([...cassette.models(), ...(options.models ?? [])])] : options.models;
   const state: ServerState = {
-    catalog: new Catalog(options.models ?? DEFAULT_MODELS),
+    catalog: new Catalog(models ?? DEFAULT_MODELS),
     script: new ScriptBook(parseMockScript(options.script ?? [], 'options.script')),
     scheduler: new Scheduler(profile, speed, (model) => stats.load(model)),
     stats,
@@ -123,6 +145,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
     speed,
     ...(options.contextLength === undefined ? {} : { openAiContextLength: options.contextLength }),
     closing: closing.signal,
+    ...(cassette ? { cassette } : {}),
   };
   const requests: RecordedRequest[] = [];
 

@@ -1,4 +1,5 @@
 /** Public option and result types of the mock Ollama server. */
+import type { CassetteOptions } from './cassette-player.js';
 import type { CostProfile, ProfileName } from './profiles.js';
 import type { ScriptFault, ScriptRule } from './script.js';
 import type { MockStats } from './stats.js';
@@ -22,6 +23,8 @@ export interface MockOllamaOptions {
    * and `/props`, enforced on `/v1/chat/completions`); default: each model's own length.
    */
   contextLength?: number;
+  /** Serve a recorded cassette: chat requests get the recorded answers instead of simulated ones. */
+  cassette?: CassetteOptions;
 }
 
 /** One request as the server saw it. Times are ms since the epoch. */

@@ -1,6 +1,13 @@
 /** `agora mock-ollama`: the Ollama simulator as a standalone server, for users' own tests. */
+import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { loadMockScript, startMockOllama } from '../../mock-ollama/index.js';
+import {
+  CassetteError,
+  type CassetteOptions,
+  loadCassette,
+  loadMockScript,
+  startMockOllama,
+} from '../../mock-ollama/index.js';
 import type { CliIo } from '../io.js';
 import { integerFlag, numberFlag, parseCommand } from '../parse.js';
 import { listenOnPort } from '../port-in-use.js';
@@ -16,7 +23,11 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
     script: { type: 'string' },
     models: { type: 'string' },
     'context-length': { type: 'string' },
+    cassette: { type: 'string' },
+    'cassette-order': { type: 'string' },
+    'cassette-speed': { type: 'string' },
   });
+  const cassette = cassetteOptions(values, io);
   const profile = values.profile ?? 'instant';
   if (!(PROFILES as readonly string[]).includes(profile)) {
     throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
@@ -31,6 +42,7 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
       profile: profile as (typeof PROFILES)[number],
       speed: numberFlag('speed', values.speed, 0) ?? 0,
       ...(script ? { script } : {}),
+      ...(cassette ? { cassette } : {}),
       ...(values['context-length']
         ? { contextLength: integerFlag('context-length', values['context-length'], 1) as number }
         : {}),
@@ -45,7 +57,7 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
     }),
   );
   io.stdout.write(
-    `Mock Ollama listening on ${server.url} (profile ${profile}); its OpenAI-compatible API is at ${server.url}/v1. Press Ctrl-C to stop.\n`,
+    `Mock Ollama listening on ${server.url} (${cassette ? `cassette ${cassette.dir}` : `profile ${profile}`}); its OpenAI-compatible API is at ${server.url}/v1. Press Ctrl-C to stop.\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -54,4 +66,33 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
   });
   await server.close();
   return 0;
+}
+
+/** `--cassette DIR` and its two settings, checked before the server starts. */
+function cassetteOptions(
+  values: { cassette?: string; 'cassette-order'?: string; 'cassette-speed'?: string },
+  io: CliIo,
+): CassetteOptions | undefined {
+  const order = values['cassette-order'];
+  const speed = values['cassette-speed'];
+  if (values.cassette === undefined) {
+    if (order !== undefined || speed !== undefined) {
+      throw new UsageError('--cassette-order and --cassette-speed go with --cassette DIR');
+    }
+    return undefined;
+  }
+  if (order !== undefined && order !== 'match' && order !== 'any') {
+    throw new UsageError(`--cassette-order must be match or any, got "${order}"`);
+  }
+  if (speed !== undefined && speed !== 'recorded' && speed !== 'fast') {
+    throw new UsageError(`--cassette-speed must be recorded or fast, got "${speed}"`);
+  }
+  const dir = path.resolve(io.cwd, values.cassette);
+  try {
+    loadCassette(dir);
+  } catch (error) {
+    if (error instanceof CassetteError) throw new UsageError(`--cassette: ${error.message}`);
+    throw error;
+  }
+  return { dir, ...(order ? { order } : {}), ...(speed ? { speed } : {}) };
 }

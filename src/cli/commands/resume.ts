@@ -20,6 +20,7 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
     verbose: { type: 'boolean' },
     timeout: { type: 'string' },
     demo: { type: 'boolean' },
+    record: { type: 'string' },
     // Set by `serve --demo` on the workers it starts: the host it passes is its simulator.
     simulated: { type: 'boolean' },
   });
@@ -56,6 +57,7 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
           verbose: values.verbose ?? false,
           ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
           ...(simulator || values.simulated ? { simulated: true } : {}),
+          ...(values.record ? { record: path.resolve(io.cwd, values.record) } : {}),
         },
         io,
         { loaded, lockHeld: true },

@@ -32,6 +32,7 @@ export const debateOptions = {
   agents: { type: 'string' },
   output: { type: 'string' },
   models: { type: 'string' },
+  record: { type: 'string' },
 } as const;
 
 export type DebateValues = {
@@ -179,5 +180,6 @@ export function debateFlags(values: DebateValues, io: CliIo): DebateFlags {
     verbose: values.verbose ?? false,
     ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
     ...(values.output ? { output: path.resolve(io.cwd, values.output) } : {}),
+    ...(values.record ? { record: path.resolve(io.cwd, values.record) } : {}),
   };
 }
