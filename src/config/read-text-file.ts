@@ -110,7 +110,8 @@ function isUtf16(content: Buffer): boolean {
     else odd += 1;
   }
   const zeros = even + odd;
-  return zeros >= content.length / 4 && (even === 0 || odd === 0);
+  // An empty file (no zero bytes at all) is not UTF-16, just empty.
+  return zeros > 0 && zeros >= content.length / 4 && (even === 0 || odd === 0);
 }
 
 /** Offset of the first byte that breaks UTF-8, or -1 when the whole buffer is valid UTF-8. */

@@ -210,3 +210,32 @@ describe('live commentary', () => {
     );
   });
 });
+
+describe('early stop on the ledger', () => {
+  it('stops when two rounds running bring no new claim, whatever the judges say', async () => {
+    const again = {
+      claims: [{ claim: 'The same point once more.', kind: 'restated', answers: '', evidence: '' }],
+    };
+    const newArguments = {
+      round_number: 1,
+      comments: 'Fresh material.',
+      position_y_performance: { argument_strength: 4, relevance: 4, persuasiveness: 4, clarity: 4 },
+      new_arguments: true,
+      continue_vote: true,
+    };
+    const server = await mock({
+      script: [
+        { match: { text: 'list the claims in' }, json: again },
+        { match: { text: 'evaluate round' }, json: newArguments },
+      ],
+    });
+    const { result, runDir } = await run(
+      server,
+      testScenario({ rounds: 6, extra: { stop: { judge_early_stop: true } } }),
+    );
+    expect(result.code).toBe(0);
+    const end = readEvents(runDir).at(-1);
+    expect(end).toMatchObject({ type: 'run-end', status: 'completed', stopReason: 'judge_early_stop' });
+    expect(readEvents(runDir).filter((event) => event.type === 'round-end')).toHaveLength(2);
+  });
+});

@@ -55,7 +55,7 @@ describe('demo runs', () => {
     });
     expect(readEvents(path.join(out, realRun.runId))[0]).not.toHaveProperty('simulated');
 
-    const table = (await runAgora(['runs', '--out', out])).stdout;
+    const table = (await runAgora(['runs', '--out', out], { env: { COLUMNS: '400' } })).stdout;
     const lineOf = (runId: string) => table.split('\n').find((line) => line.includes(runId)) ?? '';
     expect(lineOf(demoRun.runId)).toContain('duel (demo)');
     expect(lineOf(realRun.runId)).not.toContain('(demo)');

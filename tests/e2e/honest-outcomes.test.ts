@@ -212,7 +212,9 @@ describe('the failure limit counts per agent and per model', () => {
 
 describe('empty answers', () => {
   it('an empty answer is retried like a failed call', async () => {
-    const server = await mock({ script: [{ match: { model: 'mistral' }, fault: 'empty', times: 1 }] });
+    const server = await mock({
+      script: [{ match: { model: 'mistral', text: 'round 1 of 1' }, fault: 'empty', times: 1 }],
+    });
     const scenario = scenarioFile(testScenario({ rounds: 1 }));
     const result = await run(scenario.file, server, scenario.out, '--quiet');
     expect(result.code).toBe(0);

@@ -14,6 +14,8 @@ import { useViewers } from '../helpers/viewer.js';
 
 const mock = useMockServers({ models: ['llama3', 'mistral'] });
 const viewer = useViewers();
+/** Wide enough that no line of the live view is wrapped: these tests read what it says, not its layout. */
+const WIDE = { COLUMNS: '100000' };
 const FAST = {
   attempts: 2,
   backoff_ms: 5,
@@ -61,7 +63,7 @@ describe('judgements as the user sees them', () => {
       judge: { name: 'Judge', model: 'llama3' },
       stop: { judge_early_stop: false },
     });
-    const result = await runAgora(['run', file, '--host', server.url, '--out', out]);
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out], { env: WIDE });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
       'Judge: Round 1 to Ada (For)\nAda answered the cost.\nA pressed harder.\n',
@@ -102,7 +104,7 @@ describe('judgements as the user sees them', () => {
       ],
       verdict: { enabled: true, judge_model: 'llama3' },
     });
-    const result = await runAgora(['run', file, '--host', server.url, '--out', out]);
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out], { env: WIDE });
     expect(result.code).toBe(0);
     const affirmative = /Affirmative \(For the motion\): (Ada|Blaise)/.exec(result.stdout)?.[1];
     expect(affirmative).toBeDefined();
@@ -119,7 +121,7 @@ describe('judgements as the user sees them', () => {
       format: 'council',
       topic: 'Should we move the billing database to PostgreSQL?',
     });
-    const result = await runAgora(['run', file, '--host', server.url, '--out', out]);
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out], { env: WIDE });
     expect(result.code).toBe(0);
     const { stdout } = result;
     expect(stdout).toContain(
@@ -162,7 +164,7 @@ describe('judgements as the user sees them', () => {
       judge: { model: 'llama3' },
       rounds: 1,
     });
-    const result = await runAgora(['run', file, '--host', server.url, '--out', out]);
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out], { env: WIDE });
     expect(result.code).toBe(0);
     const { stdout } = result;
     expect(stdout).toContain('Round 1 proposals\ngenerating: Ada, Per…\n');

@@ -305,7 +305,8 @@ describe('safe model calls against injected faults', () => {
       scenario.out,
       '--quiet',
     ]);
-    await waitForEvents(scenario.out, 7);
+    // Round 1 (two statements, their claims, three votes, the decision) is over after 9 events.
+    await waitForEvents(scenario.out, 10);
     await server.close();
     const failed = await result;
     // An unreachable server stops the run at once (exit 4) instead of filling it with emergency responses.
@@ -392,9 +393,13 @@ describe('stop conditions', () => {
     expect(transcript.rounds.length).toBeLessThan(6);
   });
 
-  it('stops early when the judges find no new arguments two rounds running', async () => {
+  it('stops early when the judges find no new arguments two rounds running (no model keeps the claims ledger)', async () => {
     const server = await mock({ script: [voteRule({ vote: 'continue', newArguments: false })] });
-    const scenario = writeScenario({ rounds: 6, stop: { judge_early_stop: true } });
+    const scenario = writeScenario({
+      rounds: 6,
+      stop: { judge_early_stop: true },
+      extra: { memory: { claims: 'heuristic' } },
+    });
     const result = await runAgora([
       'run',
       scenario.file,

@@ -60,6 +60,10 @@ function expectedType(step: { kind: string }): string {
       return 'round-end';
     case 'summarise':
       return 'summary';
+    case 'claims':
+      return 'claims';
+    case 'comment':
+      return 'commentary';
     default:
       return 'run-end';
   }

@@ -81,8 +81,10 @@ describe('agora serve', () => {
     expect(runPage).toContain('Demo run: this debate ran on Agora&#39;s built-in Ollama simulator');
     expect(runPage).toContain('(demo)');
     const runsPage = await (await fetch(`${url}/`)).text();
-    expect(runsPage).toMatch(new RegExp(`${runId}</a></td><td>duel <span class="demo">\\(demo\\)</span>`));
-    expect(runsPage).toContain(`${realId}</a></td><td>duel</td>`);
+    const row = (id: string) =>
+      runsPage.split('<tr>').find((item) => item.includes(`<code class="run-id">${id}</code>`));
+    expect(row(runId)).toContain('<td data-label="Format">duel <span class="demo">(demo)</span>');
+    expect(row(realId)).toContain('<td data-label="Format">duel<br>');
     // Newest first.
     expect(runsPage.indexOf(runId)).toBeLessThan(runsPage.indexOf(realId));
     // The leaderboard counts the real debate only, unless asked for the demos too.

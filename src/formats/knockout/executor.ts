@@ -68,6 +68,20 @@ function call(
   });
 }
 
+/**
+ * Fallbacks for a call that borrows an agent's model (claims, summaries, commentary): the fallback
+ * models of the agents that use it, so a missing model is replaced as it would be for them.
+ */
+function fallbacksOf(state: KnockoutState, model: string): string[] {
+  return [
+    ...new Set(
+      state.scenario.agents
+        .filter((agent) => agent.model === model)
+        .flatMap((agent) => agent.fallback_models),
+    ),
+  ];
+}
+
 /** The SRS's emergency response: clearly marked, and not counted as an argument. */
 export function emergencyResponse(agent: string, reason: string): string {
   return `[Emergency response: ${agent} could not speak this turn because the model failed (${reason}). This is not an argument.]`;
@@ -306,6 +320,7 @@ async function comment(
         seed: derivedSeed(scenario.seed, `commentary:round-${step.round}`),
       },
       `${name}'s commentary`,
+      { fallbackModels: fallbacksOf(state, step.model) },
     );
     context.append({
       ...base,
@@ -378,6 +393,7 @@ async function extractClaims(
         jsonSchema: claimsJsonSchema(),
       },
       `the claims of ${step.agent}`,
+      { fallbackModels: fallbacksOf(state, step.model) },
     );
     const parsed = parseClaims(answer.result.text, new Set(step.answerIds));
     const measured = {
@@ -432,6 +448,7 @@ async function summarise(
         seed: derivedSeed(scenario.seed, `summary:through-round-${step.throughRound}`),
       },
       'the running summary',
+      { fallbackModels: fallbacksOf(state, step.model) },
     );
     context.append({
       type: 'summary',

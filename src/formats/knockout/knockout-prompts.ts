@@ -53,7 +53,8 @@ const MEMORY_SHARE = 0.1;
  * The claims of the summarised rounds that were still unanswered there, so a claim made in round 1
  * and never answered still reaches the prompts of round 30, whatever the summaries kept. Fixed for a
  * given summary (it changes only when a new summary is written), so the prompt's prefix stays stable.
- * When they would take more than a fifth of the window, each statement keeps its first claim.
+ * When they would take more than their share of the window, each statement keeps its first claim,
+ * and then the newest claims give way to the oldest.
  */
 export function openClaimLines(state: KnockoutState, throughRound: number): string[] {
   const live = liveClaimsThrough(state.ledger, throughRound);
@@ -61,7 +62,8 @@ export function openClaimLines(state: KnockoutState, throughRound: number): stri
   const size = (claims: LedgerClaim[]) => claims.reduce((sum, claim) => sum + claimLine(claim).length + 3, 0);
   let kept = live;
   if (size(kept) > budgetChars) kept = kept.filter((claim) => claim.id.endsWith('.1'));
-  while (kept.length > 0 && size(kept) > budgetChars) kept = kept.slice(1);
+  // The oldest claims are the ones the summaries are likeliest to have lost: the newest give way.
+  while (kept.length > 0 && size(kept) > budgetChars) kept = kept.slice(0, -1);
   return kept.map((claim) => claimLine(claim));
 }
 

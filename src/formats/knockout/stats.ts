@@ -85,7 +85,12 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
         .filter((item) => item.position === position)
         .reduce((sum, item) => sum + item.simulatedSeconds, 0),
     );
-  const calls = [...statements, ...votes, ...state.summaries];
+  // Claims extractions and commentary are model calls too, and count in every total.
+  const extraCalls = [
+    ...state.claims.filter((claims) => claims.source !== 'heuristic' || claims.attempts > 0),
+    ...state.commentary,
+  ];
+  const calls = [...statements, ...votes, ...state.summaries, ...extraCalls];
   return {
     agents,
     simulatedSecondsPerSide: { X: side('X'), Y: side('Y') },
@@ -95,7 +100,8 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
     modelCalls:
       statements.reduce((sum, statement) => sum + (statement.attempts ?? 1), 0) +
       votes.reduce((sum, vote) => sum + vote.attempts, 0) +
-      state.summaries.length,
+      state.summaries.length +
+      extraCalls.reduce((sum, call) => sum + call.attempts, 0),
     promptTokens: calls.reduce((sum, item) => sum + item.promptTokens, 0),
     outputTokens: calls.reduce((sum, item) => sum + item.outputTokens, 0),
     abstentions: votes.filter((vote) => vote.abstained).length,
