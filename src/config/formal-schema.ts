@@ -78,7 +78,10 @@ export const formalSchema = z
     verdict: z
       .strictObject({
         enabled: z.boolean().default(false),
-        judge_model: z.string().optional().describe("Default: the first debater's model."),
+        judge_model: z
+          .string()
+          .optional()
+          .describe("Default: a model on the server that neither debater uses (else the affirmative's)."),
         max_tokens: positiveInteger.default(400),
         criteria: criteriaSchema(DEFAULT_CRITERIA),
       })

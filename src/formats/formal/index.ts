@@ -56,6 +56,7 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
   const sides = formalSides(scenario);
   const policy = retryPolicyOf(scenario.reliability);
   if (step.kind === 'verdict') {
+    // New runs settle the judge at the start; runs recorded before that used the affirmative's model.
     const judgeModel = scenario.verdict.judge_model ?? sides.affirmative.model;
     const criteria = scenario.verdict.criteria;
     context.notify({
