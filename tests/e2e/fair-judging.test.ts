@@ -2,10 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { DEFAULT_CRITERIA } from '../../src/config/schema-parts.js';
 import type { MockOllama } from '../../src/mock-ollama/index.js';
 import { runAgora, tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
-import { onlyRunDir } from '../helpers/transcripts.js';
+import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
 const mock = useMockServers({ models: ['llama3', 'mistral'] });
 
@@ -99,5 +100,141 @@ describe('impartial judges', () => {
     const apart = await run(server, scenarioFile(duel()));
     expect(apart.code).toBe(0);
     expect(apart.stderr).not.toMatch(/may favour its own side/);
+  });
+});
+
+const scores = (value: number) =>
+  Object.fromEntries(Object.keys(DEFAULT_CRITERIA).map((name) => [name, value]));
+const verdictAnswer = (winner: string, affirmative = 3, negative = 3) => ({
+  summary: 'A close debate.',
+  affirmative: scores(affirmative),
+  negative: scores(negative),
+  reasons: 'Both sides argued well.',
+  winner,
+});
+
+/** The judges table of the leaderboard over one runs folder, as JSON rows. */
+async function judgesTable(out: string) {
+  const result = await runAgora(['leaderboard', '--out', out, '--table', 'judges', '--json']);
+  expect(result.code).toBe(0);
+  const [table] = JSON.parse(result.stdout) as Array<{
+    columns: string[];
+    rows: Array<Record<string, unknown>>;
+  }>;
+  return table;
+}
+
+describe("the verdict follows the judge's own scores", () => {
+  it('overrules a named winner that its weighted totals contradict, and says so', async () => {
+    const server = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      script: [{ match: { prompt: '## Your task: the verdict' }, json: verdictAnswer('negative', 5, 2) }],
+    });
+    const scenario = scenarioFile(formal({ verdict: { enabled: true } }));
+    const result = await run(server, scenario);
+    expect(result.code).toBe(0);
+    const runDir = onlyRunDir(scenario.out);
+    expect(readJson(runDir).verdict).toMatchObject({
+      winner: 'affirmative',
+      named_winner: 'negative',
+      winner_contradicts_scores: true,
+      totals: { affirmative: 5, negative: 2 },
+    });
+    const markdown = readFileSync(path.join(runDir, 'transcript.md'), 'utf8');
+    expect(markdown).toContain('Winner: **affirmative**');
+    expect(markdown).toContain(
+      'The judge named negative the winner, but its own weighted totals favour affirmative; the totals decide.',
+    );
+  });
+});
+
+describe('side swap', () => {
+  it('asks the formal verdict twice, negative first the second time, and a disagreement is a tie', async () => {
+    const server = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      script: [
+        // A judge that always prefers whichever side it reads first.
+        { match: { prompt: '"winner": "negative" | "affirmative"' }, json: verdictAnswer('negative') },
+        { match: { prompt: '## Your task: the verdict' }, json: verdictAnswer('affirmative') },
+      ],
+    });
+    const scenario = scenarioFile(formal({ verdict: { enabled: true, side_swap: true } }));
+    const result = await run(server, scenario);
+    expect(result.code).toBe(0);
+    const [straight, swapped] = chats(server).filter((chat) =>
+      chat.text.includes('## Your task: the verdict'),
+    );
+    const runDir = onlyRunDir(scenario.out);
+    const statements = readEvents(runDir).filter((event) => event.type === 'statement');
+    const opening = (side: string) =>
+      String(statements.find((event) => event.phase === 'opening' && event.side === side)?.text).slice(0, 60);
+    const position = (text: string | undefined, side: string) => (text ?? '').indexOf(opening(side));
+    expect(position(straight?.text, 'affirmative')).toBeLessThan(position(straight?.text, 'negative'));
+    expect(position(swapped?.text, 'negative')).toBeGreaterThan(-1);
+    expect(position(swapped?.text, 'negative')).toBeLessThan(position(swapped?.text, 'affirmative'));
+    expect(swapped?.text).toMatch(/Negative: .*\nAffirmative: /);
+    const verdict = readJson(runDir).verdict as Json;
+    expect(verdict).toMatchObject({
+      winner: 'tie',
+      side_swap: {
+        presented_first: ['affirmative', 'negative'],
+        picks: ['affirmative', 'negative'],
+        agreed: false,
+        answers: [{ winner: 'affirmative' }, { winner: 'negative' }],
+      },
+    });
+    expect(readFileSync(path.join(runDir, 'transcript.md'), 'utf8')).toMatch(/recorded as a tie/);
+    const table = await judgesTable(scenario.out);
+    expect(table?.columns).toContain('First-position preference');
+    expect(table?.rows).toContainEqual(
+      expect.objectContaining({ 'Judge model': 'qwen2.5', 'First-position preference': '1 (2 of 2)' }),
+    );
+  });
+
+  it("asks the duel judge twice, B first under A's labels the second time, and maps its answer back", async () => {
+    const server = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      script: [
+        {
+          match: { prompt: '## Your task: judge round' },
+          json: { summary: 'A fair round.', stronger: 'a', why: 'It spoke first.', no_new_arguments: false },
+        },
+      ],
+    });
+    const scenario = scenarioFile(duel({ judge: { name: 'Judge', model: 'qwen2.5', side_swap: true } }));
+    const result = await run(server, scenario);
+    expect(result.code).toBe(0);
+    const runDir = onlyRunDir(scenario.out);
+    const [straight, swapped] = chats(server).filter((chat) =>
+      chat.text.includes('## Your task: judge round'),
+    );
+    expect(straight?.text).toMatch(/Ada[^\n]*Debater A, For[\s\S]*Blaise[^\n]*Debater B, Against/);
+    expect(swapped?.text).toMatch(/Blaise[^\n]*Debater A, Against[\s\S]*Ada[^\n]*Debater B, For/);
+    expect(swapped?.text).toMatch(/Side A: Against\nSide B: For/);
+    const judgement = readEvents(runDir).find((event) => event.type === 'assessment');
+    expect(judgement).toMatchObject({
+      abstained: false,
+      result: {
+        stronger: 'even',
+        side_swap: { presented_first: ['a', 'b'], picks: ['a', 'b'], agreed: false },
+      },
+    });
+    expect((judgement?.result as Json | undefined)?.side_swap).toMatchObject({
+      answers: [{ stronger: 'a' }, { stronger: 'a' }],
+    });
+    const table = await judgesTable(scenario.out);
+    expect(table?.rows).toContainEqual(
+      expect.objectContaining({ 'Judge model': 'qwen2.5', 'First-position preference': '1 (2 of 2)' }),
+    );
+  });
+
+  it('reports no position preference without side swap', async () => {
+    const server = await mock({ models: ['llama3', 'mistral', 'qwen2.5'] });
+    const scenario = scenarioFile(duel());
+    expect((await run(server, scenario)).code).toBe(0);
+    const table = await judgesTable(scenario.out);
+    expect(table?.rows).toContainEqual(
+      expect.objectContaining({ 'Judge model': 'qwen2.5', 'First-position preference': 'n/a' }),
+    );
   });
 });
