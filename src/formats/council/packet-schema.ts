@@ -104,8 +104,8 @@ export const decisionSchema = z.object({
         id: z.string().min(1),
         action: z.string().min(1),
         owner: z.string().min(1),
-        // Checked afterwards, one action at a time: a bad date must not cost the whole decision.
-        due: z.string(),
+        // Asked for as a date, checked afterwards one action at a time: a bad date must not cost the whole decision.
+        due: z.string().meta({ format: 'date' }),
       }),
     )
     .min(1),
