@@ -244,6 +244,14 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
     }
   }
 
+  const firstPosition = firstPositionPreference(
+    rows<{ judge_model: string; result: string | null }>(
+      index,
+      `SELECT judge_model, result FROM judgements WHERE abstained = 0 AND run_id IN ${runsIn} ORDER BY run_id, seq`,
+      params,
+    ),
+  );
+
   return [
     participantTable('Models', (_name, model) => model, 'Model'),
     participantTable('Agents', (name, model) => `${name} (${model})`, 'Agent'),
@@ -269,8 +277,9 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
         'Agreed with it',
         'Agreement',
         'Votes against own scores',
+        'First-position preference',
       ],
-      rows: [...new Set([...perModel.keys(), ...against.keys()])]
+      rows: [...new Set([...perModel.keys(), ...against.keys(), ...firstPosition.keys()])]
         .sort((a, b) => a.localeCompare(b))
         .map((model) => {
           const tally = perModel.get(model) ?? { agree: 0, total: 0 };
@@ -281,9 +290,39 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
             tally.agree,
             tally.total === 0 ? null : round2(tally.agree / tally.total),
             `${own.inconsistent} of ${own.cast}`,
+            preferenceText(firstPosition.get(model)),
           ];
         }),
-      note: `Across ${units.length} judged rounds: pairwise vote agreement ${round2(agreement) ?? 'n/a'}; Fleiss' kappa on continue/rotate votes ${round2(kappa) ?? 'n/a'} (${complete.length} rounds with every vote cast); Krippendorff's alpha (interval) on weighted totals ${round2(alpha) ?? 'n/a'}.`,
+      note: `Across ${units.length} judged rounds: pairwise vote agreement ${round2(agreement) ?? 'n/a'}; Fleiss' kappa on continue/rotate votes ${round2(kappa) ?? 'n/a'} (${complete.length} rounds with every vote cast); Krippendorff's alpha (interval) on weighted totals ${round2(alpha) ?? 'n/a'}. First-position preference: of the duel judgements and formal verdicts asked with side swap, the share of answers that picked a side (not a tie) and picked the side presented first; 0.5 is no preference, n/a without side swap.`,
     },
   ];
+}
+
+/** Per judge model: answers that picked a side, and how many of them picked the side shown first. */
+function firstPositionPreference(judgements: Array<{ judge_model: string; result: string | null }>) {
+  const tallies = new Map<string, { first: number; decided: number }>();
+  for (const judgement of judgements) {
+    const tally = tallies.get(judgement.judge_model) ?? { first: 0, decided: 0 };
+    tallies.set(judgement.judge_model, tally);
+    let swap: { presented_first?: unknown; picks?: unknown } | undefined;
+    try {
+      swap = (JSON.parse(judgement.result ?? 'null') as { side_swap?: typeof swap } | null)?.side_swap;
+    } catch {
+      swap = undefined;
+    }
+    // Without side swap the side shown first is always the same one, so a preference cannot be told apart.
+    if (!swap || !Array.isArray(swap.presented_first) || !Array.isArray(swap.picks)) continue;
+    const shownFirst: unknown[] = swap.presented_first;
+    swap.picks.forEach((pick, call) => {
+      if (typeof pick !== 'string' || pick === 'even' || pick === 'tie') return;
+      tally.decided += 1;
+      if (pick === shownFirst[call]) tally.first += 1;
+    });
+  }
+  return tallies;
+}
+
+function preferenceText(tally: { first: number; decided: number } | undefined): string {
+  if (!tally || tally.decided === 0) return 'n/a';
+  return `${round2(tally.first / tally.decided)} (${tally.first} of ${tally.decided})`;
 }

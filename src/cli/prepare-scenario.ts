@@ -1,9 +1,11 @@
 /**
  * What must be settled before a new run starts and then stays fixed in its log: a formal debate
- * without named debaters gets two distinct models picked (by seed) from those the server has.
+ * without named debaters gets two distinct models picked (by seed) from those the server has, and a
+ * formal verdict without a named judge gets a model that is neither debater's when there is one.
  */
-import type { Scenario } from '../config/scenario.js';
+import type { FormalScenario, Scenario } from '../config/scenario.js';
 import { formalSides } from '../formats/formal/formal-plan.js';
+import { impartialModel } from '../formats/shared/judge-impartiality.js';
 import { ProviderError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { seededPick } from '../rotation/seeded-random.js';
@@ -11,8 +13,31 @@ import { seededPick } from '../rotation/seeded-random.js';
 const baseName = (model: string) => model.replace(/:latest$/, '');
 
 export async function prepareScenario(scenario: Scenario, provider: ModelProvider): Promise<Scenario> {
-  if (scenario.format !== 'formal' || scenario.debaters) return scenario;
+  if (scenario.format !== 'formal') return scenario;
+  const needsJudge = scenario.verdict.enabled && !scenario.verdict.judge_model;
+  if (scenario.debaters && !needsJudge) return scenario;
   const available = [...new Set((await provider.listModels()).map((model) => baseName(model.name)))].sort();
+  const withDebaters = scenario.debaters
+    ? scenario
+    : { ...scenario, debaters: pickDebaters(scenario, available, provider) };
+  if (!needsJudge) return withDebaters;
+  const sides = formalSides(withDebaters);
+  const debaterModels = [sides.affirmative.model, sides.negative.model];
+  // The scenario's own models first (the moderator, the debaters' fallbacks), then the server's.
+  const offered = [
+    ...(scenario.statements.moderator_model ? [scenario.statements.moderator_model] : []),
+    ...sides.affirmative.fallback_models,
+    ...sides.negative.fallback_models,
+  ].filter((model) => available.includes(baseName(model)));
+  const judge = impartialModel([...offered, ...available], debaterModels) ?? sides.affirmative.model;
+  return { ...withDebaters, verdict: { ...withDebaters.verdict, judge_model: judge } };
+}
+
+function pickDebaters(
+  scenario: FormalScenario,
+  available: string[],
+  provider: ModelProvider,
+): NonNullable<FormalScenario['debaters']> {
   if (available.length < 2) {
     throw new ProviderError(
       'model-not-found',
@@ -26,10 +51,7 @@ export async function prepareScenario(scenario: Scenario, provider: ModelProvide
     scenario.seed,
     'formal:model-2',
   ) as string;
-  return {
-    ...scenario,
-    debaters: [first, second].map((model) => ({ name: baseName(model), model, fallback_models: [] })),
-  };
+  return [first, second].map((model) => ({ name: baseName(model), model, fallback_models: [] }));
 }
 
 /** The line that tells the user who argues which side (seed 001, requirement 2.3). */

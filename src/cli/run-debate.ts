@@ -5,6 +5,7 @@ import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { timeoutMilliseconds } from '../config/timeout-seconds.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { formatNamed } from '../formats/index.js';
+import { sharedJudgeWarning } from '../formats/shared/judge-impartiality.js';
 import { createRunDir, driveDebate, type LoadedRun, newNamedRunDir } from '../manager/debate-manager.js';
 import { indexRun } from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
@@ -82,6 +83,8 @@ export async function runDebate(
   // A new run settles its seed first: a formal debate's models and sides are drawn from it.
   let scenario = resume ? requested : await prepareScenario(settleSeed(requested), checker);
   await preflight(checker, scenario);
+  const sharedJudge = sharedJudgeWarning(scenario);
+  if (sharedJudge) io.stderr.write(`warning: ${sharedJudge}\n`);
   if (!resume) {
     // A resumed run keeps the window its log started with.
     const fit = await fitContextWindow(scenario, checker);

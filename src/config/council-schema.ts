@@ -21,6 +21,13 @@ export const councilSchema = z
     ...commonFields('the question to decide, e.g. "Which database should the billing service use?"'),
     format: z.literal('council', { error: 'must be "council"' }),
     constraints: z.array(z.string()).default([]),
+    options: z
+      .array(nonBlank('one option the council chooses among, e.g. "PostgreSQL"'))
+      .min(2, { error: 'needs at least two options (leave it out for a yes-or-no proposal)' })
+      .optional()
+      .describe(
+        'The options the question offers; each role takes one as its stance. Without them: for, against or conditional on the proposal.',
+      ),
     output_type: z
       .enum(['decision', 'writing', 'architecture', 'planning', 'evaluation'], {
         error: 'must be decision, writing, architecture, planning or evaluation',

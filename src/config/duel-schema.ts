@@ -31,7 +31,14 @@ export const duelSchema = z
       })
       .default({ a: 'For', b: 'Against' }),
     debaters: z.strictObject({ a: participant('Debater A'), b: participant('Debater B') }),
-    judge: participant('Judge'),
+    judge: participant('Judge').extend({
+      side_swap: z
+        .boolean()
+        .default(false)
+        .describe(
+          'Ask the judge twice per round, the second time with B presented first as A; a disagreement is even.',
+        ),
+    }),
     max_rounds: positiveInteger.default(5),
     debater_max_tokens: positiveInteger.default(600),
     judge_max_tokens: positiveInteger.default(400),

@@ -78,11 +78,20 @@ export const formalSchema = z
     verdict: z
       .strictObject({
         enabled: z.boolean().default(false),
-        judge_model: z.string().optional().describe("Default: the first debater's model."),
+        judge_model: z
+          .string()
+          .optional()
+          .describe("Default: a model on the server that neither debater uses (else the affirmative's)."),
         max_tokens: positiveInteger.default(400),
         criteria: criteriaSchema(DEFAULT_CRITERIA),
+        side_swap: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Ask the judge twice, the second time with the negative presented first; a disagreement is a tie.',
+          ),
       })
-      .default({ enabled: false, max_tokens: 400, criteria: DEFAULT_CRITERIA }),
+      .default({ enabled: false, max_tokens: 400, criteria: DEFAULT_CRITERIA, side_swap: false }),
   })
   .describe('An Agora formal debate scenario.');
 

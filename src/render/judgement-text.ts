@@ -22,14 +22,17 @@ export function duelRoundText(scenario: Scenario | undefined, round: number, res
 /** "Blaise (affirmative, Ban cars) wins; weighted scores: affirmative 2.40, negative 3.40". */
 export function formalVerdictText(scenario: Scenario | undefined, result: Result): string {
   const winner = result.winner;
+  const totals = result.totals as Record<string, unknown> | undefined;
+  const score = (side: string) =>
+    typeof totals?.[side] === 'number' ? (totals[side] as number).toFixed(2) : '–';
+  // Side swap records a verdict whose two orders disagreed as a tie.
+  if (winner === 'tie')
+    return `a tie; weighted scores: affirmative ${score('affirmative')}, negative ${score('negative')}`;
   if (winner !== 'affirmative' && winner !== 'negative') return 'no winner given';
   let who: string = winner;
   if (scenario?.format === 'formal' && scenario.debaters?.length === 2) {
     who = `${formalSides(scenario)[winner].name} (${winner}, ${scenario.positions[winner]})`;
   }
-  const totals = result.totals as Record<string, unknown> | undefined;
-  const score = (side: string) =>
-    typeof totals?.[side] === 'number' ? (totals[side] as number).toFixed(2) : '–';
   return `${who} wins; weighted scores: affirmative ${score('affirmative')}, negative ${score('negative')}`;
 }
 

@@ -129,9 +129,9 @@ describe('judgements as the user sees them', () => {
     );
     expect(stdout).toContain('Round 2 — challenges\n');
     expect(stdout).toContain('Round 3 — revisions\n');
-    expect(stdout).toMatch(/\nCritic claims \((support|oppose|conditional), confidence \d\.\d\d\): \S/);
+    expect(stdout).toMatch(/\nCritic claims \((for|against|conditional), confidence \d\.\d\d\): \S/);
     expect(stdout).toMatch(/\nAnalyst challenges (Proponent|Critic|Synthesizer): \S/);
-    expect(stdout).toMatch(/\nSynthesizer revises \((support|oppose|conditional), confidence \d\.\d\d\): \S/);
+    expect(stdout).toMatch(/\nSynthesizer revises \((for|against|conditional), confidence \d\.\d\d\): \S/);
     expect(stdout).toMatch(/\nDecision \(Judge\): \S/);
     expect(stdout).not.toContain('round 4');
     expect(stdout).not.toMatch(/Judge on round \d \(\w+\): \n/);
@@ -140,7 +140,7 @@ describe('judgements as the user sees them', () => {
       '<th>Role</th><th>Stance</th><th>Claim, challenge or revision</th><th>Confidence</th>',
     );
     expect(board).toMatch(
-      /<td[^>]*>1 · claim<\/td><td>Proponent<\/td><td>(support|oppose|conditional)<\/td><td>[^<]+<\/td><td>\d\.\d\d<\/td>/,
+      /<td[^>]*>1 · claim<\/td><td>Proponent<\/td><td>(for|against|conditional)<\/td><td>[^<]+<\/td><td>\d\.\d\d<\/td>/,
     );
     expect(board).toMatch(
       /<td[^>]*>2 · challenges<\/td><td>Critic<\/td><td>–<\/td><td>(Proponent|Analyst|Synthesizer): /,

@@ -159,6 +159,19 @@ export function buildPacket(state: CouncilState, finishedAt: string): FinalPacke
           },
         ]
       : []),
+    ...(Array.isArray(decision?.replaced_due_dates) && decision.replaced_due_dates.length > 0
+      ? [
+          {
+            risk: `Due dates the Judge gave were not dates and were replaced: ${(
+              decision.replaced_due_dates as Array<{ id: string; given: string; used: string }>
+            )
+              .map((item) => `${item.id} "${item.given}" set to ${item.used}`)
+              .join(', ')}`,
+            severity: 'low' as const,
+            mitigation: 'Set the real due dates of those actions',
+          },
+        ]
+      : []),
     ...(failedRoles.length > 0
       ? [
           {

@@ -1,8 +1,11 @@
 /** The council's prompts: the request and earlier rounds first (shared), each role's brief and task last. */
 import { backgroundText, buildMessages } from '../../agents/prompts.js';
 import type { CouncilScenario } from '../../config/scenario.js';
+import type { AssessmentEvent } from '../../core/events.js';
 import type { ChatMessage } from '../../llm/provider.js';
+import { seededFraction } from '../../rotation/seeded-random.js';
 import type { SequenceState } from '../shared/sequence-state.js';
+import { PROPOSAL_STANCES } from './packet-schema.js';
 
 export type CouncilState = SequenceState<CouncilScenario>;
 export const DEBATING_ROLES = ['Proponent', 'Critic', 'Analyst', 'Synthesizer'] as const;
@@ -10,7 +13,8 @@ export type DebatingRole = (typeof DEBATING_ROLES)[number];
 const ROLE_ORDER: readonly string[] = DEBATING_ROLES;
 
 const BRIEFS: Record<string, string> = {
-  Proponent: 'You argue for the most promising option and make its case as strong as it honestly can be.',
+  Proponent:
+    'You make the strongest honest case for the position you find most promising, as strong as it honestly can be.',
   Critic:
     'You look for what is wrong: weak assumptions, hidden costs, failure modes and better alternatives.',
   Analyst:
@@ -29,10 +33,34 @@ export function councilSystemPrompt(scenario: CouncilScenario): string {
     scenario.constraints.length > 0
       ? `Constraints:\n${scenario.constraints.map((item) => `- ${item}`).join('\n')}`
       : 'Constraints: none given.',
+    scenario.options
+      ? `Options:\n${scenario.options.map((item) => `- ${item}`).join('\n')}`
+      : 'Options: the proposal in the question, taken or not.',
     '',
     'Rounds: 1 opening positions; 2 each role challenges at least one other role; 3 revised positions. Then the Judge decides.',
     backgroundText(scenario.background, scenario.contextFiles),
   ].join('\n');
+}
+
+/** The stances a role may take: the scenario's options, or for, against or conditional on the proposal. */
+export function councilStances(scenario: CouncilScenario): readonly string[] {
+  return scenario.options ?? PROPOSAL_STANCES;
+}
+
+/** How a role without an answer appears to the others: never the error text itself. */
+function noAnswer(item: AssessmentEvent): string {
+  return item.callFailed ? '(no answer: its model failed)' : '(no answer: its answer could not be used)';
+}
+
+/** An answer as the other roles read it: the engine's bookkeeping left out, challenges naming their roles. */
+function shownResult(result: Record<string, unknown>): Record<string, unknown> {
+  const { peer_labels: _labels, confidence_given: _given, ...shown } = result;
+  if (Array.isArray(shown.challenges)) {
+    shown.challenges = (shown.challenges as Array<Record<string, unknown>>).map(
+      ({ target: _target, ...challenge }) => challenge,
+    );
+  }
+  return shown;
 }
 
 /** Earlier rounds as every role sees them. */
@@ -48,7 +76,7 @@ export function roundsText(state: CouncilState, upTo: number): string {
       `## Round ${round}\n${outputs
         .map(
           (item) =>
-            `### ${item.judge}\n${item.result ? JSON.stringify(item.result, null, 1) : `(no answer: ${item.reason ?? 'failed'})`}`,
+            `### ${item.judge}\n${item.result ? JSON.stringify(shownResult(item.result), null, 1) : noAnswer(item)}`,
         )
         .join('\n\n')}`,
     );
@@ -56,21 +84,71 @@ export function roundsText(state: CouncilState, upTo: number): string {
   return parts.length > 0 ? parts.join('\n\n') : 'Nothing has been said yet.';
 }
 
-const TASKS: Record<number, string> = {
-  1: 'Round 1, opening position. Answer only with JSON: {"claim": "...", "rationale": "...", "risks": ["..."], "stance": "support" | "oppose" | "conditional", "confidence": <0-1>}. The stance is towards the option you consider most promising.',
-  2: 'Round 2, cross-examination: challenge at least one other role\'s claim. Answer only with JSON: {"claim": "...", "rationale": "...", "risks": ["..."], "challenges": [{"target_role": "<another role>", "challenge": "..."}]}',
-  3: 'Round 3, revised position after the challenges. Answer only with JSON: {"claim": "...", "revision": "<what you changed and why>", "rationale": "...", "risks": ["..."], "stance": "support" | "oppose" | "conditional", "confidence": <0-1>}',
-};
+function stanceText(scenario: CouncilScenario): string {
+  const choices = councilStances(scenario)
+    .map((stance) => JSON.stringify(stance))
+    .join(' | ');
+  const meaning = scenario.options
+    ? 'The stance is the option you back.'
+    : 'The stance is your position on the proposal in the question: for it, against it, or for it only on conditions you name.';
+  return `"stance": ${choices}, "confidence": <0-1, e.g. 0.7>}. ${meaning}`;
+}
+
+function task(scenario: CouncilScenario, round: number, labels: readonly string[]): string {
+  switch (round) {
+    case 1:
+      return `Round 1, opening position. Answer only with JSON: {"claim": "...", "rationale": "...", "risks": ["..."], ${stanceText(scenario)}`;
+    case 2:
+      return `Round 2, peer review: challenge at least one of the responses above (${labels.join(', ')}). Answer only with JSON: {"claim": "...", "rationale": "...", "risks": ["..."], "challenges": [{"target": ${labels.map((label) => JSON.stringify(label)).join(' | ')}, "challenge": "..."}]}`;
+    default:
+      return `Round 3, revised position after the challenges. Answer only with JSON: {"claim": "...", "revision": "<what you changed and why>", "rationale": "...", "risks": ["..."], ${stanceText(scenario)}`;
+  }
+}
+
+/**
+ * Round 2's anonymous labels for one reviewer: the other roles in an order drawn from the seed and
+ * the reviewer, as "Response A", "Response B", ... A reviewer that cannot tell who wrote what
+ * challenges the argument, not the role.
+ */
+export function peerLabels(
+  state: CouncilState,
+  reviewer: DebatingRole,
+): Array<{ label: string; role: DebatingRole }> {
+  const others = DEBATING_ROLES.filter((role) => role !== reviewer);
+  const order = [...others];
+  for (let at = order.length - 1; at > 0; at -= 1) {
+    const pick = Math.floor(
+      seededFraction(state.scenario.seed, `council:peer-review:${reviewer}:${at}`) * (at + 1),
+    );
+    [order[at], order[pick]] = [order[pick] as DebatingRole, order[at] as DebatingRole];
+  }
+  return order.map((role, at) => ({ label: `Response ${String.fromCharCode(65 + at)}`, role }));
+}
+
+/** Round 1 as one reviewer sees it in round 2: its own answer, then the others under their labels. */
+function peerReviewText(state: CouncilState, reviewer: DebatingRole): string {
+  const answerOf = (role: DebatingRole) => {
+    const item = state.assessments.find((event) => event.phase === 'round-1' && event.judge === role);
+    if (!item) return '(no answer)';
+    return item.result ? JSON.stringify(item.result, null, 1) : noAnswer(item);
+  };
+  return [
+    '## Round 1',
+    `### Your own opening position\n${answerOf(reviewer)}`,
+    ...peerLabels(state, reviewer).map(({ label, role }) => `### ${label}\n${answerOf(role)}`),
+  ].join('\n\n');
+}
 
 export function roundMessages(state: CouncilState, role: DebatingRole, round: number): ChatMessage[] {
+  const labels = round === 2 ? peerLabels(state, role).map((item) => item.label) : [];
   return buildMessages(
     councilSystemPrompt(state.scenario),
-    roundsText(state, round - 1),
+    round === 2 ? peerReviewText(state, role) : roundsText(state, round - 1),
     [
       `## Your task: round ${round} as the ${role}`,
       `Your name: ${role}`,
       BRIEFS[role] ?? '',
-      TASKS[round] ?? '',
+      task(state.scenario, round, labels),
     ].join('\n'),
   );
 }

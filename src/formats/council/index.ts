@@ -24,15 +24,19 @@ import {
 } from './council-artifacts.js';
 import {
   type CouncilState,
+  councilStances,
   DEBATING_ROLES,
   type DebatingRole,
   judgeMessages,
+  peerLabels,
   roundMessages,
 } from './council-prompts.js';
 import {
   challengeSchema,
   decisionSchema,
+  finalPacketSchema,
   jsonSchemaOf,
+  normalisedConfidence,
   openingSchema,
   revisionSchema,
 } from './packet-schema.js';
@@ -150,13 +154,14 @@ async function executeCouncilStep(
       return;
     }
     case 'round': {
-      // In round 2 a role may only name the other roles as targets.
+      const stances = councilStances(scenario);
+      // In round 2 a role names its targets by the anonymous labels it was shown.
       const schemaFor = (role: DebatingRole) =>
         step.round === 1
-          ? openingSchema
+          ? openingSchema(stances)
           : step.round === 2
-            ? challengeSchema(DEBATING_ROLES.filter((other) => other !== role))
-            : revisionSchema;
+            ? challengeSchema(peerLabels(state, role).map((item) => item.label))
+            : revisionSchema(stances);
       context.notify({
         type: 'parallel-start',
         round: step.round,
@@ -180,6 +185,7 @@ async function executeCouncilStep(
             temperature: scenario.model_options.temperature,
             seed: scenario.seed,
             policy,
+            enrich: (answer: Record<string, unknown>) => roundAnswerFacts(state, role, answer),
           },
           context,
         );
@@ -230,6 +236,7 @@ async function executeCouncilStep(
             temperature: 0.2,
             seed: scenario.seed,
             policy,
+            enrich: (answer) => checkedDueDates(answer, state.startedAt),
           },
           context,
         ),
@@ -280,6 +287,49 @@ async function executeCouncilStep(
       return;
     }
   }
+}
+
+/**
+ * What the engine adds to a role's answer: a confidence given as a percentage on the 0-1 scale
+ * (the given value kept), and in round 2 which role each anonymous label stood for.
+ */
+function roundAnswerFacts(state: CouncilState, role: DebatingRole, answer: Record<string, unknown>) {
+  const facts: Record<string, unknown> = {};
+  if (typeof answer.confidence === 'number' && answer.confidence > 1) {
+    facts.confidence = normalisedConfidence(answer.confidence);
+    facts.confidence_given = answer.confidence;
+  }
+  if (Array.isArray(answer.challenges)) {
+    const labels = peerLabels(state, role);
+    const roleOf = new Map(labels.map((item) => [item.label, item.role]));
+    facts.peer_labels = Object.fromEntries(labels.map((item) => [item.label, item.role]));
+    facts.challenges = (answer.challenges as Array<{ target: string; challenge: string }>).map((item) => ({
+      target: item.target,
+      target_role: roleOf.get(item.target) ?? item.target,
+      challenge: item.challenge,
+    }));
+  }
+  return facts;
+}
+
+/**
+ * Next actions whose due date is not a real YYYY-MM-DD date keep their place with a default due
+ * date a week after the run started; the replaced dates are listed with the decision.
+ */
+function checkedDueDates(answer: { next_actions: Array<Record<string, string>> }, startedAt: string) {
+  const fallback = new Date(Date.parse(startedAt) + 7 * 86_400_000).toISOString().slice(0, 10);
+  const valid = (due: string) =>
+    finalPacketSchema.shape.next_actions.element.shape.due.safeParse(due).success;
+  const replaced = answer.next_actions
+    .filter((action) => !valid(action.due ?? ''))
+    .map((action) => ({ id: action.id, given: action.due, used: fallback }));
+  if (replaced.length === 0) return {};
+  return {
+    next_actions: answer.next_actions.map((action) =>
+      valid(action.due ?? '') ? action : { ...action, due: fallback },
+    ),
+    replaced_due_dates: replaced,
+  };
 }
 
 /** Writes a file, creating its folder (the notes folder may not exist yet). */

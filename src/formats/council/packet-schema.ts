@@ -45,35 +45,47 @@ export const finalPacketSchema = z.strictObject({
 
 export type FinalPacket = z.infer<typeof finalPacketSchema>;
 
-const stance = z.enum(['support', 'oppose', 'conditional']);
-const confidence = z.number().min(0).max(1);
+/** Stances without listed options: towards the proposal the question makes. */
+export const PROPOSAL_STANCES = ['for', 'against', 'conditional'] as const;
 
-export const openingSchema = z.object({
-  claim: z.string().min(1),
-  rationale: z.string().min(1),
-  risks: z.array(z.string()),
-  stance,
-  confidence,
-});
+const stanceOf = (stances: readonly string[]) => z.enum(stances as [string, ...string[]]);
+// A small model often gives a percentage; 0-100 is accepted and normalised to 0-1 afterwards.
+const confidence = z.number().min(0).max(100);
 
-export const challengeSchema = (roles: readonly string[]) =>
+/** A confidence on the 0-1 scale: values above 1 are read as percentages. */
+export function normalisedConfidence(value: number): number {
+  return value > 1 ? Math.round(value * 10) / 1000 : value;
+}
+
+export const openingSchema = (stances: readonly string[]) =>
+  z.object({
+    claim: z.string().min(1),
+    rationale: z.string().min(1),
+    risks: z.array(z.string()),
+    stance: stanceOf(stances),
+    confidence,
+  });
+
+/** Round 2: challenges name the anonymous labels the reviewer was shown. */
+export const challengeSchema = (labels: readonly string[]) =>
   z.object({
     claim: z.string().min(1),
     rationale: z.string().min(1),
     risks: z.array(z.string()),
     challenges: z
-      .array(z.object({ target_role: z.enum(roles as [string, ...string[]]), challenge: z.string().min(1) }))
+      .array(z.object({ target: z.enum(labels as [string, ...string[]]), challenge: z.string().min(1) }))
       .min(1),
   });
 
-export const revisionSchema = z.object({
-  claim: z.string().min(1),
-  revision: z.string().min(1),
-  rationale: z.string().min(1),
-  risks: z.array(z.string()),
-  stance,
-  confidence,
-});
+export const revisionSchema = (stances: readonly string[]) =>
+  z.object({
+    claim: z.string().min(1),
+    revision: z.string().min(1),
+    rationale: z.string().min(1),
+    risks: z.array(z.string()),
+    stance: stanceOf(stances),
+    confidence,
+  });
 
 export const decisionSchema = z.object({
   selected_option: z.string().min(1),
@@ -92,7 +104,8 @@ export const decisionSchema = z.object({
         id: z.string().min(1),
         action: z.string().min(1),
         owner: z.string().min(1),
-        due: z.iso.date(),
+        // Asked for as a date, checked afterwards one action at a time: a bad date must not cost the whole decision.
+        due: z.string().meta({ format: 'date' }),
       }),
     )
     .min(1),

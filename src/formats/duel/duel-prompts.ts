@@ -126,4 +126,25 @@ export function judgeMessages(state: DuelState, round: number): ChatMessage[] {
   return messagesFor(state, round, task, scenario.judge_max_tokens);
 }
 
+/**
+ * The debate as the side-swapped judge call shows it: Debater B's statements first in every round
+ * and under the labels of side A (name, position, letter), A's under B's. An answer from this view
+ * names sides by its labels, so "a" there is the run's side b.
+ */
+export function swappedView(state: DuelState): DuelState {
+  const { scenario } = state;
+  const flip = (side: string) => (side === 'a' ? 'b' : 'a');
+  return {
+    ...state,
+    scenario: {
+      ...scenario,
+      positions: { a: scenario.positions.b, b: scenario.positions.a },
+      debaters: { a: scenario.debaters.b, b: scenario.debaters.a },
+    },
+    statements: state.statements
+      .map((statement) => ({ ...statement, side: flip(statement.side) }))
+      .sort((x, y) => x.round - y.round || x.side.localeCompare(y.side)),
+  };
+}
+
 export { promptChars };

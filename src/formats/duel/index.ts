@@ -12,8 +12,16 @@ import { retryPolicyOf } from '../../llm/safe-call.js';
 import { renderTextTable } from '../../render/text-table.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
+import { combineSideSwap, type SideSwapRules } from '../shared/side-swap.js';
 import { produceStatement } from '../shared/statement-call.js';
-import { type DuelSide, type DuelState, debaterMessages, judgeMessages, sideLabel } from './duel-prompts.js';
+import {
+  type DuelSide,
+  type DuelState,
+  debaterMessages,
+  judgeMessages,
+  sideLabel,
+  swappedView,
+} from './duel-prompts.js';
 
 export type DuelStep = { kind: 'speak'; round: number; side: DuelSide } | { kind: 'judge'; round: number };
 
@@ -92,26 +100,57 @@ async function executeDuelStep(
     judges: [scenario.judge.name],
     subject: `round ${step.round}`,
   });
-  context.append(
-    await produceAssessment(
+  const ask = (view: DuelState, seedLabel?: string) =>
+    produceAssessment(
       {
         phase: 'judgement',
         round: step.round,
         judge: scenario.judge.name,
         model: scenario.judge.model,
         fallbackModels: scenario.judge.fallback_models,
-        messages: judgeMessages(state, step.round),
+        messages: judgeMessages(view, step.round),
         schema: duelJudgementSchema,
         jsonSchema: judgementJsonSchema,
         maxTokens: scenario.judge_max_tokens,
         contextWindow: scenario.model_options.context_window,
         temperature: 0.2,
         seed: scenario.seed,
+        ...(seedLabel ? { seedLabel } : {}),
         policy,
       },
       context,
-    ),
-  );
+    );
+  const first = await ask(state);
+  if (!scenario.judge.side_swap) {
+    context.append(first);
+    return;
+  }
+  context.append(combineSideSwap(first, await ask(swappedView(state), 'swapped'), JUDGEMENT_SIDE_SWAP));
+}
+
+const flipSide = (side: unknown) => (side === 'a' ? 'b' : side === 'b' ? 'a' : String(side));
+
+/** The swapped call's answer names sides by the labels it was shown: its "a" is the run's b. */
+const JUDGEMENT_SIDE_SWAP: SideSwapRules = {
+  presentedFirst: ['a', 'b'],
+  pickOf: (result, call) => (call === 0 ? String(result.stronger) : flipSide(result.stronger)),
+  tie: 'even',
+  // Only two answers that both find nothing new stop the debate early.
+  combine: (first, second, pick) => ({
+    ...first,
+    stronger: pick,
+    no_new_arguments: first.no_new_arguments === true && second.no_new_arguments === true,
+  }),
+};
+
+/** The note a side-swapped judgement carries when the two orders disagreed. */
+function swapNote(judgement: Record<string, unknown>): string {
+  const swap = judgement.side_swap as { picks: Array<string | null>; agreed: boolean | null } | undefined;
+  if (swap?.agreed === false) {
+    return ` (Asked twice with the sides in swapped order, the judge found ${String(swap.picks[0]).toUpperCase()} and then ${String(swap.picks[1]).toUpperCase()} stronger: recorded as even.)`;
+  }
+  if (swap?.agreed === null) return ' (Only one of the two side-swapped answers was usable.)';
+  return '';
 }
 
 export function duelTranscript(state: DuelState) {
@@ -189,7 +228,7 @@ function duelMarkdown(state: DuelState): string {
     if (judgement?.abstained) lines.push(`**Judge:** abstained (${judgement.reason})`);
     else if (judgement) {
       lines.push(
-        `**Judge:** ${judgement.summary} Stronger: ${String(judgement.stronger).toUpperCase()}. ${judgement.why}${judgement.no_new_arguments ? ' (No new substantive arguments.)' : ''}`,
+        `**Judge:** ${judgement.summary} Stronger: ${String(judgement.stronger).toUpperCase()}. ${judgement.why}${judgement.no_new_arguments ? ' (No new substantive arguments.)' : ''}${swapNote(judgement)}`,
       );
     }
   }

@@ -82,15 +82,47 @@ export function contextFor(state: FormalState, item: PlannedStatement): string {
 }
 
 /** Every statement after preparation, in order, with attribution. */
-export function debateSoFar(state: FormalState): string {
+export function debateSoFar(state: FormalState, first?: FormalSide): string {
   const sides = formalSides(state.scenario);
-  return state.statements
-    .filter((statement) => statement.phase !== 'preparation')
+  const spoken = state.statements.filter((statement) => statement.phase !== 'preparation');
+  return (first ? presentedOrder(spoken, first) : spoken)
     .map((statement) => {
       const side = statement.side as FormalSide;
       return `### ${PHASE_TITLES[statement.phase as PlannedStatement['phase']]}: ${sides[side].name} (${sideLabel(state.scenario, side)})\n${statement.text.trim()}`;
     })
     .join('\n\n');
+}
+
+const PHASE_RANK: Record<string, number> = {
+  opening: 0,
+  rebuttal: 1,
+  'cross-question': 2,
+  'cross-answer': 2,
+  closing: 3,
+};
+
+/**
+ * The statements phase by phase with `first`'s side before the other's; a cross-examination
+ * exchange (a question and its answer) moves as one, led by the side that asked.
+ */
+function presentedOrder(statements: StatementEvent[], first: FormalSide): StatementEvent[] {
+  const leader = (statement: StatementEvent) =>
+    statement.phase === 'cross-answer'
+      ? opposite(statement.side as FormalSide)
+      : (statement.side as FormalSide);
+  const key = (statement: StatementEvent) => [
+    PHASE_RANK[statement.phase] ?? 4,
+    leader(statement) === first ? 0 : 1,
+    statement.phase === 'cross-answer' ? 1 : 0,
+  ];
+  return [...statements].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let at = 0; at < x.length; at += 1) {
+      const difference = (x[at] ?? 0) - (y[at] ?? 0);
+      if (difference !== 0) return difference;
+    }
+    return 0;
+  });
 }
 
 const TASKS: Record<PlannedStatement['phase'], string> = {
@@ -130,7 +162,11 @@ export function statementMessages(
   return buildMessages(formalSystemPrompt(scenario), contextFor(state, item), task);
 }
 
-export function verdictMessages(state: FormalState): ChatMessage[] {
+/**
+ * The judge's prompt, with the sides presented in the debate's order or, for the side-swapped
+ * second call, the negative first: in the motion's header, in each phase and in the answer format.
+ */
+export function verdictMessages(state: FormalState, first: FormalSide = 'affirmative'): ChatMessage[] {
   const { scenario } = state;
   const criteria = Object.entries(scenario.verdict.criteria)
     .map(
@@ -139,11 +175,20 @@ export function verdictMessages(state: FormalState): ChatMessage[] {
     )
     .join('\n');
   const names = Object.keys(scenario.verdict.criteria);
+  const order: FormalSide[] = [first, opposite(first)];
+  const scores = `{${names.map((name) => `"${name}": <1-5>`).join(', ')}}`;
   const task = [
     '## Your task: the verdict',
-    'You are an impartial judge, separate from the debate. Score each side on every criterion from 1 to 5, then name the winner.',
+    'You are an impartial judge, separate from the debate. Score each side on every criterion from 1 to 5, then name the winner: the side with the higher weighted total.',
     criteria,
-    `Answer only with a JSON object: {"summary": "<two sentences>", "affirmative": {${names.map((name) => `"${name}": <1-5>`).join(', ')}}, "negative": {${names.map((name) => `"${name}": <1-5>`).join(', ')}}, "winner": "affirmative" | "negative", "reasons": "<why>"}`,
+    `Answer only with a JSON object: {"summary": "<two sentences>", ${order.map((side) => `"${side}": ${scores}`).join(', ')}, "reasons": "<why>", "winner": ${order.map((side) => `"${side}"`).join(' | ')}}`,
   ].join('\n');
-  return buildMessages(formalSystemPrompt(scenario), `## The debate\n${debateSoFar(state)}`, task);
+  const system =
+    first === 'affirmative'
+      ? formalSystemPrompt(scenario)
+      : formalSystemPrompt(scenario).replace(
+          /^(Affirmative: .*)\n(Negative: .*)$/m,
+          (_line, affirmative: string, negative: string) => `${negative}\n${affirmative}`,
+        );
+  return buildMessages(system, `## The debate\n${debateSoFar(state, first)}`, task);
 }

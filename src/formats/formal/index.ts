@@ -8,11 +8,11 @@ import { timeoutMilliseconds } from '../../config/timeout-seconds.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
-import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { renderTextTable } from '../../render/text-table.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
+import { combineSideSwap } from '../shared/side-swap.js';
 import { produceStatement } from '../shared/statement-call.js';
 import {
   FORMAL_PLAN,
@@ -22,21 +22,9 @@ import {
   type PlannedStatement,
 } from './formal-plan.js';
 import { type FormalState, sideLabel, statementMessages, verdictMessages } from './formal-prompts.js';
+import { settleVerdict, verdictNotes, verdictSchema, verdictSideSwap } from './formal-verdict.js';
 
 export type FormalStep = PlannedStatement | { kind: 'verdict' };
-
-function verdictSchema(criteria: string[]) {
-  const scores = z.object(
-    Object.fromEntries(criteria.map((name) => [name, z.number().int().min(SCORE_MIN).max(SCORE_MAX)])),
-  );
-  return z.object({
-    summary: z.string().min(1),
-    affirmative: scores,
-    negative: scores,
-    winner: z.enum(['affirmative', 'negative']),
-    reasons: z.string().min(1),
-  });
-}
 
 export function nextFormalStep(state: FormalState): FormalStep | DoneStep {
   const { scenario } = state;
@@ -56,42 +44,7 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
   const sides = formalSides(scenario);
   const policy = retryPolicyOf(scenario.reliability);
   if (step.kind === 'verdict') {
-    const judgeModel = scenario.verdict.judge_model ?? sides.affirmative.model;
-    const criteria = scenario.verdict.criteria;
-    context.notify({
-      type: 'judging-start',
-      round: FORMAL_PLAN.length + 1,
-      judges: [judgeModel],
-      subject: 'the debate',
-    });
-    context.append(
-      await produceAssessment(
-        {
-          phase: 'verdict',
-          round: FORMAL_PLAN.length + 1,
-          judge: 'Judge',
-          model: judgeModel,
-          fallbackModels: [],
-          messages: verdictMessages(state),
-          schema: verdictSchema(Object.keys(criteria)),
-          jsonSchema: (({ $schema: _ignored, ...rest }) => rest)(
-            z.toJSONSchema(verdictSchema(Object.keys(criteria))) as Record<string, unknown>,
-          ),
-          maxTokens: scenario.verdict.max_tokens,
-          contextWindow: scenario.model_options.context_window,
-          temperature: 0.2,
-          seed: scenario.seed,
-          policy,
-          enrich: (answer) => ({
-            totals: {
-              affirmative: weightedTotal(answer.affirmative, criteria),
-              negative: weightedTotal(answer.negative, criteria),
-            },
-          }),
-        },
-        context,
-      ),
-    );
+    await produceVerdict(state, context);
     return;
   }
   const debater = sides[step.side];
@@ -132,6 +85,51 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
       context,
     ),
   );
+}
+
+/** The verdict: one judge call, or two with the sides in swapped order when side swap is on. */
+async function produceVerdict(state: FormalState, context: StepContext): Promise<void> {
+  const { scenario } = state;
+  const sides = formalSides(scenario);
+  // New runs settle the judge at the start; runs recorded before that used the affirmative's model.
+  const judgeModel = scenario.verdict.judge_model ?? sides.affirmative.model;
+  const criteria = scenario.verdict.criteria;
+  const names = Object.keys(criteria);
+  context.notify({
+    type: 'judging-start',
+    round: FORMAL_PLAN.length + 1,
+    judges: [judgeModel],
+    subject: 'the debate',
+  });
+  const ask = (first: FormalSide) =>
+    produceAssessment(
+      {
+        phase: 'verdict',
+        round: FORMAL_PLAN.length + 1,
+        judge: 'Judge',
+        model: judgeModel,
+        fallbackModels: [],
+        messages: verdictMessages(state, first),
+        schema: verdictSchema(names, first),
+        jsonSchema: (({ $schema: _ignored, ...rest }) => rest)(
+          z.toJSONSchema(verdictSchema(names, first)) as Record<string, unknown>,
+        ),
+        maxTokens: scenario.verdict.max_tokens,
+        contextWindow: scenario.model_options.context_window,
+        temperature: 0.2,
+        seed: scenario.seed,
+        ...(first === 'affirmative' ? {} : { seedLabel: 'swapped' }),
+        policy: retryPolicyOf(scenario.reliability),
+        enrich: (answer) => settleVerdict(answer, criteria),
+      },
+      context,
+    );
+  const first = await ask('affirmative');
+  if (!scenario.verdict.side_swap) {
+    context.append(first);
+    return;
+  }
+  context.append(combineSideSwap(first, await ask('negative'), verdictSideSwap));
 }
 
 export function formalTranscript(state: FormalState) {
@@ -245,6 +243,7 @@ function formalMarkdown(state: FormalState): string {
         '',
         `Weighted totals: affirmative ${totals.affirmative.toFixed(2)}, negative ${totals.negative.toFixed(2)}.`,
       );
+      for (const note of verdictNotes(verdict)) lines.push('', `_${note}_`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -267,7 +266,13 @@ function formalReport(state: FormalState, layout?: TextLayout): string {
   const table = renderTextTable(['Phase', 'Speaker', 'Side', 'Tokens', 'Notes'], rows, layout ?? WIDE_LAYOUT);
   const verdict = transcript.verdict as Record<string, unknown> | null;
   const verdictLine =
-    verdict && !verdict.abstained ? `\nVerdict: ${verdict.winner} wins. ${verdict.reasons}` : '';
+    verdict && !verdict.abstained
+      ? `\nVerdict: ${verdict.winner === 'tie' ? 'a tie' : `${verdict.winner} wins`}. ${verdict.reasons}${verdictNotes(
+          verdict,
+        )
+          .map((note) => ` ${note}`)
+          .join('')}`
+      : '';
   return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}. Affirmative: ${transcript.sides.affirmative.name} (${transcript.sides.affirmative.model}); negative: ${transcript.sides.negative.name} (${transcript.sides.negative.model}).${verdictLine}\n${table}`;
 }
 

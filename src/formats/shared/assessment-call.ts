@@ -25,6 +25,8 @@ export interface AssessmentRequest<T extends Record<string, unknown>> {
   contextWindow: number;
   temperature: number;
   seed: number;
+  /** Told apart in the call's seed, for a second call of the same judge on the same step. */
+  seedLabel?: string;
   policy: RetryPolicy;
   /** Derived figures added to a valid answer (e.g. weighted totals). */
   enrich?: (answer: T) => Record<string, unknown>;
@@ -77,7 +79,7 @@ export async function produceAssessment<T extends Record<string, unknown>>(
           temperature: request.temperature,
           seed: derivedSeed(
             request.seed,
-            `${request.phase}:round-${request.round}:${request.judge}:attempt-${attempt}`,
+            `${request.phase}:round-${request.round}:${request.judge}${request.seedLabel ? `:${request.seedLabel}` : ''}:attempt-${attempt}`,
           ),
           jsonSchema: request.jsonSchema,
         },

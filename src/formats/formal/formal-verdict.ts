@@ -1,0 +1,87 @@
+/**
+ * The formal verdict's answer and how the engine settles it: the winner follows the judge's own
+ * weighted totals, whatever side it names, and with side swap on the two orders must agree.
+ */
+import { z } from 'zod';
+import type { Criteria } from '../../judging/criteria.js';
+import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
+import type { SideSwapRules } from '../shared/side-swap.js';
+import type { FormalSide } from './formal-plan.js';
+
+/**
+ * The answer, its reasons before its winner; `first` orders the sides as the prompt presents them,
+ * since a structured-output grammar makes the model write the properties in schema order.
+ */
+export function verdictSchema(criteria: string[], first: FormalSide = 'affirmative') {
+  const scores = z.object(
+    Object.fromEntries(criteria.map((name) => [name, z.number().int().min(SCORE_MIN).max(SCORE_MAX)])),
+  );
+  const sides =
+    first === 'affirmative'
+      ? { affirmative: scores, negative: scores }
+      : { negative: scores, affirmative: scores };
+  return z.object({
+    summary: z.string().min(1),
+    ...sides,
+    reasons: z.string().min(1),
+    winner: z.enum(first === 'affirmative' ? ['affirmative', 'negative'] : ['negative', 'affirmative']),
+  }) as unknown as z.ZodObject<{
+    summary: z.ZodString;
+    affirmative: typeof scores;
+    negative: typeof scores;
+    reasons: z.ZodString;
+    winner: z.ZodEnum<{ affirmative: 'affirmative'; negative: 'negative' }>;
+  }>;
+}
+
+export type VerdictAnswer = z.infer<ReturnType<typeof verdictSchema>>;
+
+/**
+ * Weighted totals, and the winner they give: a judge that names the side it scored lower is
+ * overruled by its own scores (and flagged); on equal totals its named winner stands.
+ */
+export function settleVerdict(answer: VerdictAnswer, criteria: Criteria) {
+  const totals = {
+    affirmative: weightedTotal(answer.affirmative, criteria),
+    negative: weightedTotal(answer.negative, criteria),
+  };
+  const byScores: FormalSide | null =
+    totals.affirmative > totals.negative
+      ? 'affirmative'
+      : totals.negative > totals.affirmative
+        ? 'negative'
+        : null;
+  const winner = byScores ?? answer.winner;
+  return {
+    totals,
+    winner,
+    ...(winner !== answer.winner ? { named_winner: answer.winner, winner_contradicts_scores: true } : {}),
+  };
+}
+
+/** Side swap for the verdict: the labels keep their meaning (for and against), only the order changes. */
+export const verdictSideSwap: SideSwapRules = {
+  presentedFirst: ['affirmative', 'negative'],
+  pickOf: (result) => String(result.winner),
+  tie: 'tie',
+  combine: (first, _second, pick) => ({ ...first, winner: pick }),
+};
+
+/** The note a verdict carries when the engine's winner is not the one the judge named, or the orders disagreed. */
+export function verdictNotes(verdict: Record<string, unknown>): string[] {
+  const notes: string[] = [];
+  if (verdict.winner_contradicts_scores) {
+    notes.push(
+      `The judge named ${verdict.named_winner} the winner, but its own weighted totals favour ${verdict.winner}; the totals decide.`,
+    );
+  }
+  const swap = verdict.side_swap as { picks: Array<string | null>; agreed: boolean | null } | undefined;
+  if (swap?.agreed === false) {
+    notes.push(
+      `Asked twice with the sides in swapped order, the judge picked ${swap.picks[0]} and then ${swap.picks[1]}; the disagreement is recorded as a tie.`,
+    );
+  } else if (swap?.agreed === null) {
+    notes.push('Only one of the two side-swapped answers was usable; it stands unchecked.');
+  }
+  return notes;
+}

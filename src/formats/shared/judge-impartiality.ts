@@ -1,0 +1,45 @@
+/**
+ * A judge that also debates tends to favour its own side: the formal verdict and the duel's judge
+ * are kept off the debaters' models when the scenario leaves the choice open, and a judge that must
+ * share a debater's model is pointed out before the run.
+ */
+import type { Scenario } from '../../config/scenario.js';
+import { formalSides } from '../formal/formal-plan.js';
+
+const baseName = (model: string) => model.replace(/:latest$/, '');
+
+/** The first candidate that is none of the debaters' models, or undefined when every one is. */
+export function impartialModel(
+  candidates: readonly string[],
+  debaterModels: readonly string[],
+): string | undefined {
+  const taken = new Set(debaterModels.map(baseName));
+  return candidates.find((model) => !taken.has(baseName(model)));
+}
+
+/** The judge's model and the debaters beside it, for the formats with a judge over two sides. */
+function judgeAndDebaters(
+  scenario: Scenario,
+): { judge: string; debaters: Array<{ name: string; model: string }> } | null {
+  if (scenario.format === 'duel') {
+    return { judge: scenario.judge.model, debaters: [scenario.debaters.a, scenario.debaters.b] };
+  }
+  if (scenario.format === 'formal' && scenario.verdict.enabled && scenario.debaters) {
+    const sides = formalSides(scenario);
+    // Runs recorded before the judge was settled at the start used the affirmative's model.
+    return {
+      judge: scenario.verdict.judge_model ?? sides.affirmative.model,
+      debaters: [sides.affirmative, sides.negative],
+    };
+  }
+  return null;
+}
+
+/** The warning for a judge on a debater's model, or null when the judge is impartial. */
+export function sharedJudgeWarning(scenario: Scenario): string | null {
+  const found = judgeAndDebaters(scenario);
+  if (!found) return null;
+  const same = found.debaters.filter((debater) => baseName(debater.model) === baseName(found.judge));
+  if (same.length === 0) return null;
+  return `the judge uses ${found.judge}, which also debates as ${same.map((debater) => debater.name).join(' and ')}; its verdicts may favour its own side`;
+}

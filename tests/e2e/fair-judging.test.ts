@@ -1,0 +1,240 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { DEFAULT_CRITERIA } from '../../src/config/schema-parts.js';
+import type { MockOllama } from '../../src/mock-ollama/index.js';
+import { runAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers } from '../helpers/mock-servers.js';
+import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
+
+const mock = useMockServers({ models: ['llama3', 'mistral'] });
+
+const FAST = {
+  attempts: 2,
+  backoff_ms: 5,
+  max_backoff_ms: 10,
+  request_timeout_seconds: 60,
+  max_consecutive_failures: 3,
+};
+
+function scenarioFile(data: Record<string, unknown>) {
+  const dir = tempDir();
+  const file = path.join(dir, 'scenario.yaml');
+  writeFileSync(file, stringify({ reliability: FAST, ...data }));
+  return { file, out: path.join(dir, 'runs') };
+}
+
+const formal = (extra: Record<string, unknown> = {}) => ({
+  format: 'formal',
+  topic: 'This house would ban private cars from city centres',
+  seed: 3,
+  debaters: [
+    { name: 'Ada', model: 'llama3' },
+    { name: 'Blaise', model: 'mistral' },
+  ],
+  ...extra,
+});
+
+const duel = (extra: Record<string, unknown> = {}) => ({
+  format: 'duel',
+  topic: 'Remote work is better than the office',
+  seed: 5,
+  debaters: { a: { name: 'Ada', model: 'llama3' }, b: { name: 'Blaise', model: 'mistral' } },
+  judge: { name: 'Judge', model: 'qwen2.5' },
+  max_rounds: 1,
+  stop: { judge_early_stop: false },
+  ...extra,
+});
+
+type Json = Record<string, unknown>;
+const readJson = (runDir: string) =>
+  JSON.parse(readFileSync(path.join(runDir, 'transcript.json'), 'utf8')) as Json;
+
+/** The chat requests the server saw: model and the messages joined. */
+const chats = (server: MockOllama) =>
+  server.requests
+    .filter((request) => request.path === '/api/chat')
+    .map((request) => {
+      const body = request.body as { model: string; messages: Array<{ content: string }> };
+      return { model: body.model, text: body.messages.map((message) => message.content).join('\n') };
+    });
+
+const run = (server: MockOllama, scenario: { file: string; out: string }) =>
+  runAgora(['run', scenario.file, '--host', server.url, '--out', scenario.out, '--quiet']);
+
+describe('impartial judges', () => {
+  it('gives the formal verdict to a model neither debater uses, when the server has one', async () => {
+    const server = await mock({ models: ['llama3', 'mistral', 'qwen2.5'] });
+    const scenario = scenarioFile(formal({ verdict: { enabled: true } }));
+    const result = await run(server, scenario);
+    expect(result.code).toBe(0);
+    const verdictCalls = chats(server).filter((chat) => chat.text.includes('## Your task: the verdict'));
+    expect(verdictCalls.map((chat) => chat.model)).toEqual(['qwen2.5']);
+    expect(readJson(onlyRunDir(scenario.out)).verdict).toMatchObject({ model: 'qwen2.5' });
+    expect(result.stderr).not.toMatch(/its verdicts may favour its own side/);
+  });
+
+  it('warns once when the formal judge must share a debater model', async () => {
+    const server = await mock({ models: ['llama3', 'mistral'] });
+    const scenario = scenarioFile(formal({ verdict: { enabled: true } }));
+    const result = await run(server, scenario);
+    expect(result.code).toBe(0);
+    const warnings = result.stderr.match(/warning: the judge uses \S+, which also debates as \S+;/g) ?? [];
+    expect(warnings).toHaveLength(1);
+    const verdict = readJson(onlyRunDir(scenario.out)).verdict as Json;
+    const sides = readJson(onlyRunDir(scenario.out)).sides as Record<string, { name: string; model: string }>;
+    const twin = Object.values(sides).find((side) => side.model === verdict.model);
+    expect(result.stderr).toContain(
+      `warning: the judge uses ${verdict.model}, which also debates as ${twin?.name}; its verdicts may favour its own side`,
+    );
+  });
+
+  it('warns when a duel names a debater model as its judge, and not otherwise', async () => {
+    const server = await mock({ models: ['llama3', 'mistral', 'qwen2.5'] });
+    const shared = await run(server, scenarioFile(duel({ judge: { name: 'Judge', model: 'llama3' } })));
+    expect(shared.code).toBe(0);
+    expect(shared.stderr).toContain(
+      'warning: the judge uses llama3, which also debates as Ada; its verdicts may favour its own side',
+    );
+    const apart = await run(server, scenarioFile(duel()));
+    expect(apart.code).toBe(0);
+    expect(apart.stderr).not.toMatch(/may favour its own side/);
+  });
+});
+
+const scores = (value: number) =>
+  Object.fromEntries(Object.keys(DEFAULT_CRITERIA).map((name) => [name, value]));
+const verdictAnswer = (winner: string, affirmative = 3, negative = 3) => ({
+  summary: 'A close debate.',
+  affirmative: scores(affirmative),
+  negative: scores(negative),
+  reasons: 'Both sides argued well.',
+  winner,
+});
+
+/** The judges table of the leaderboard over one runs folder, as JSON rows. */
+async function judgesTable(out: string) {
+  const result = await runAgora(['leaderboard', '--out', out, '--table', 'judges', '--json']);
+  expect(result.code).toBe(0);
+  const [table] = JSON.parse(result.stdout) as Array<{
+    columns: string[];
+    rows: Array<Record<string, unknown>>;
+  }>;
+  return table;
+}
+
+describe("the verdict follows the judge's own scores", () => {
+  it('overrules a named winner that its weighted totals contradict, and says so', async () => {
+    const server = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      script: [{ match: { prompt: '## Your task: the verdict' }, json: verdictAnswer('negative', 5, 2) }],
+    });
+    const scenario = scenarioFile(formal({ verdict: { enabled: true } }));
+    const result = await run(server, scenario);
+    expect(result.code).toBe(0);
+    const runDir = onlyRunDir(scenario.out);
+    expect(readJson(runDir).verdict).toMatchObject({
+      winner: 'affirmative',
+      named_winner: 'negative',
+      winner_contradicts_scores: true,
+      totals: { affirmative: 5, negative: 2 },
+    });
+    const markdown = readFileSync(path.join(runDir, 'transcript.md'), 'utf8');
+    expect(markdown).toContain('Winner: **affirmative**');
+    expect(markdown).toContain(
+      'The judge named negative the winner, but its own weighted totals favour affirmative; the totals decide.',
+    );
+  });
+});
+
+describe('side swap', () => {
+  it('asks the formal verdict twice, negative first the second time, and a disagreement is a tie', async () => {
+    const server = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      script: [
+        // A judge that always prefers whichever side it reads first.
+        { match: { prompt: '"winner": "negative" | "affirmative"' }, json: verdictAnswer('negative') },
+        { match: { prompt: '## Your task: the verdict' }, json: verdictAnswer('affirmative') },
+      ],
+    });
+    const scenario = scenarioFile(formal({ verdict: { enabled: true, side_swap: true } }));
+    const result = await run(server, scenario);
+    expect(result.code).toBe(0);
+    const [straight, swapped] = chats(server).filter((chat) =>
+      chat.text.includes('## Your task: the verdict'),
+    );
+    const runDir = onlyRunDir(scenario.out);
+    const statements = readEvents(runDir).filter((event) => event.type === 'statement');
+    const opening = (side: string) =>
+      String(statements.find((event) => event.phase === 'opening' && event.side === side)?.text).slice(0, 60);
+    const position = (text: string | undefined, side: string) => (text ?? '').indexOf(opening(side));
+    expect(position(straight?.text, 'affirmative')).toBeLessThan(position(straight?.text, 'negative'));
+    expect(position(swapped?.text, 'negative')).toBeGreaterThan(-1);
+    expect(position(swapped?.text, 'negative')).toBeLessThan(position(swapped?.text, 'affirmative'));
+    expect(swapped?.text).toMatch(/Negative: .*\nAffirmative: /);
+    const verdict = readJson(runDir).verdict as Json;
+    expect(verdict).toMatchObject({
+      winner: 'tie',
+      side_swap: {
+        presented_first: ['affirmative', 'negative'],
+        picks: ['affirmative', 'negative'],
+        agreed: false,
+        answers: [{ winner: 'affirmative' }, { winner: 'negative' }],
+      },
+    });
+    expect(readFileSync(path.join(runDir, 'transcript.md'), 'utf8')).toMatch(/recorded as a tie/);
+    const table = await judgesTable(scenario.out);
+    expect(table?.columns).toContain('First-position preference');
+    expect(table?.rows).toContainEqual(
+      expect.objectContaining({ 'Judge model': 'qwen2.5', 'First-position preference': '1 (2 of 2)' }),
+    );
+  });
+
+  it("asks the duel judge twice, B first under A's labels the second time, and maps its answer back", async () => {
+    const server = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      script: [
+        {
+          match: { prompt: '## Your task: judge round' },
+          json: { summary: 'A fair round.', stronger: 'a', why: 'It spoke first.', no_new_arguments: false },
+        },
+      ],
+    });
+    const scenario = scenarioFile(duel({ judge: { name: 'Judge', model: 'qwen2.5', side_swap: true } }));
+    const result = await run(server, scenario);
+    expect(result.code).toBe(0);
+    const runDir = onlyRunDir(scenario.out);
+    const [straight, swapped] = chats(server).filter((chat) =>
+      chat.text.includes('## Your task: judge round'),
+    );
+    expect(straight?.text).toMatch(/Ada[^\n]*Debater A, For[\s\S]*Blaise[^\n]*Debater B, Against/);
+    expect(swapped?.text).toMatch(/Blaise[^\n]*Debater A, Against[\s\S]*Ada[^\n]*Debater B, For/);
+    expect(swapped?.text).toMatch(/Side A: Against\nSide B: For/);
+    const judgement = readEvents(runDir).find((event) => event.type === 'assessment');
+    expect(judgement).toMatchObject({
+      abstained: false,
+      result: {
+        stronger: 'even',
+        side_swap: { presented_first: ['a', 'b'], picks: ['a', 'b'], agreed: false },
+      },
+    });
+    expect((judgement?.result as Json | undefined)?.side_swap).toMatchObject({
+      answers: [{ stronger: 'a' }, { stronger: 'a' }],
+    });
+    const table = await judgesTable(scenario.out);
+    expect(table?.rows).toContainEqual(
+      expect.objectContaining({ 'Judge model': 'qwen2.5', 'First-position preference': '1 (2 of 2)' }),
+    );
+  });
+
+  it('reports no position preference without side swap', async () => {
+    const server = await mock({ models: ['llama3', 'mistral', 'qwen2.5'] });
+    const scenario = scenarioFile(duel());
+    expect((await run(server, scenario)).code).toBe(0);
+    const table = await judgesTable(scenario.out);
+    expect(table?.rows).toContainEqual(
+      expect.objectContaining({ 'Judge model': 'qwen2.5', 'First-position preference': 'n/a' }),
+    );
+  });
+});
