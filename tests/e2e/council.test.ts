@@ -173,7 +173,10 @@ describe('format: council', () => {
   it('ends degraded and visibly (exit 9) when a role fails in every round, within the failure limit', async () => {
     const server = await mock({ script: [{ match: { prompt: 'Your name: Critic' }, fault: 'error-500' }] });
     const { file, out } = scenario({ reliability: { ...FAST, max_consecutive_failures: 4 } });
-    const result = await runAgora(['run', file, '--host', server.url, '--out', out]);
+    // Wide enough that the report's lines are not wrapped: this reads what they say.
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out], {
+      env: { COLUMNS: '100000' },
+    });
     expect(result.code).toBe(9);
     expect(result.stdout).toMatch(/Degraded: Critic in round-1, Critic in round-2, Critic in round-3/);
     expect(result.stdout).toMatch(/Degraded: 3 failed steps stand in this record/);
