@@ -9,70 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { MockOllama, ScriptRule } from '../../src/mock-ollama/index.js';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { FAST_RETRIES, SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
 import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
 import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
 const mock = useMockServers({ models: ['llama3', 'mistral', 'qwen2.5'] });
 
-const FAST = {
-  attempts: 2,
-  backoff_ms: 5,
-  max_backoff_ms: 10,
-  request_timeout_seconds: 60,
-  max_consecutive_failures: 3,
-};
+const FAST = FAST_RETRIES;
+const SCENARIOS = SMALL_SCENARIOS;
 
 type Json = Record<string, unknown>;
-
-/** One small scenario per format, with `mistral` as the model that will fail. */
-const SCENARIOS: Record<string, (extra?: Json) => Json> = {
-  knockout: (extra = {}) => ({ ...testScenario({ rounds: 2 }), ...extra }),
-  duel: (extra = {}) => ({
-    format: 'duel',
-    topic: 'Remote work is better than the office',
-    seed: 5,
-    debaters: { a: { name: 'Ada', model: 'llama3' }, b: { name: 'Blaise', model: 'mistral' } },
-    judge: { name: 'Judge', model: 'llama3' },
-    max_rounds: 2,
-    stop: { judge_early_stop: false },
-    ...extra,
-  }),
-  formal: (extra = {}) => ({
-    format: 'formal',
-    topic: 'This house would ban private cars from city centres',
-    seed: 3,
-    debaters: [
-      { name: 'Ada', model: 'llama3' },
-      { name: 'Blaise', model: 'mistral' },
-    ],
-    ...extra,
-  }),
-  critique: (extra = {}) => ({
-    format: 'critique',
-    topic: 'Design a cache for product pages',
-    agents: [
-      { name: 'Ada', role: 'architect', model: 'llama3' },
-      { name: 'Per', role: 'performance', model: 'mistral' },
-    ],
-    judge: { model: 'llama3' },
-    rounds: 1,
-    ...extra,
-  }),
-  council: (extra = {}) => ({
-    format: 'council',
-    topic: 'Should we move the billing database to PostgreSQL?',
-    constraints: ['30 minutes of downtime at most'],
-    participants: {
-      proponent: { model: 'llama3' },
-      critic: { model: 'mistral' },
-      analyst: { model: 'llama3' },
-      synthesizer: { model: 'llama3' },
-      judge: { model: 'llama3' },
-    },
-    ...extra,
-  }),
-};
 
 function scenarioFile(data: Json) {
   const dir = tempDir();

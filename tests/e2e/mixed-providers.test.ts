@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
 import { closedPort, runAgora, tempDir } from '../helpers/cli.js';
+import { FAST_RETRIES, SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
 import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
@@ -117,53 +118,20 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
 });
 
 describe('every format with one agent on an OpenAI-compatible server', () => {
-  const FAST = {
-    attempts: 2,
-    backoff_ms: 5,
-    max_backoff_ms: 10,
-    request_timeout_seconds: 60,
-    max_consecutive_failures: 3,
-  };
+  const FAST = FAST_RETRIES;
   /** Each format with `mistral` (one agent or role) served by the OpenAI-compatible API, the rest by Ollama. */
-  const FORMATS: Record<string, Record<string, unknown>> = {
-    knockout: testScenario({ rounds: 1, yCount: 3 }),
-    duel: {
-      format: 'duel',
-      topic: 'Remote work is better than the office',
-      debaters: { a: { name: 'Ada', model: 'llama3' }, b: { name: 'Blaise', model: 'mistral' } },
-      judge: { name: 'Judge', model: 'llama3' },
-      max_rounds: 1,
-    },
-    formal: {
-      format: 'formal',
-      topic: 'This house would ban private cars from city centres',
-      debaters: [
-        { name: 'Ada', model: 'llama3' },
-        { name: 'Blaise', model: 'mistral' },
-      ],
-    },
-    critique: {
-      format: 'critique',
-      topic: 'Design a cache for product pages',
-      agents: [
-        { name: 'Ada', role: 'architect', model: 'llama3' },
-        { name: 'Per', role: 'performance', model: 'mistral' },
-      ],
-      judge: { model: 'llama3' },
-      rounds: 1,
-    },
-    council: {
-      format: 'council',
-      topic: 'Should we move the billing database to PostgreSQL?',
-      participants: {
-        proponent: { model: 'llama3' },
-        critic: { model: 'mistral' },
-        analyst: { model: 'llama3' },
-        synthesizer: { model: 'llama3' },
-        judge: { model: 'llama3' },
-      },
-    },
-  };
+  const FORMATS: Record<string, Record<string, unknown>> = Object.fromEntries(
+    Object.entries(SMALL_SCENARIOS).map(([name, make]) => [
+      name,
+      make(
+        name === 'knockout'
+          ? testScenario({ rounds: 1, yCount: 3 })
+          : name === 'duel'
+            ? { max_rounds: 1 }
+            : {},
+      ),
+    ]),
+  );
 
   async function runMixed(data: Record<string, unknown>, openAiModels: string[]) {
     const server = await startMockOllama({ models: ['llama3', 'mistral'] });
