@@ -3,13 +3,14 @@
  * Consensus → Judge → Packetize → Writeback, ending in a Final Packet.
  */
 import { z } from 'zod';
-import { commonFields, nonBlank, positiveInteger, temperatureSchema } from './schema-parts.js';
+import { commonFields, nonBlank, positiveInteger, temperatureSchema, thinkField } from './schema-parts.js';
 
 const participant = (model: string) =>
   z
     .strictObject({
       model: nonBlank('an Ollama model name'),
       fallback_models: z.array(nonBlank('an Ollama model name')).default([]),
+      think: thinkField,
     })
     .default({ model, fallback_models: [] });
 

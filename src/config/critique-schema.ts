@@ -3,7 +3,14 @@
  * refine over N rounds; a judge synthesises a solution, optionally stopping early once confident.
  */
 import { z } from 'zod';
-import { commonFields, nonBlank, positiveInteger, STOP_DEFAULTS, temperatureSchema } from './schema-parts.js';
+import {
+  commonFields,
+  nonBlank,
+  positiveInteger,
+  STOP_DEFAULTS,
+  temperatureSchema,
+  thinkField,
+} from './schema-parts.js';
 import { PROBLEM_MAX_CHARS } from './topic-limit.js';
 
 const roleAgentSchema = z.strictObject({
@@ -16,6 +23,7 @@ const roleAgentSchema = z.strictObject({
     .describe('What this role cares about; used when there is no prompt file.'),
   prompt_file: z.string().optional().describe('A system prompt file, relative to the scenario.'),
   fallback_models: z.array(nonBlank('an Ollama model name')).default([]),
+  think: thinkField,
   /** Filled in when the scenario is loaded: the prompt used and where it came from. */
   system_prompt: z.string().optional(),
   prompt_source: z.string().optional(),

@@ -3,7 +3,14 @@
  * persisted before the next, with seed 000's default stop conditions and output limits.
  */
 import { z } from 'zod';
-import { commonFields, nonBlank, positiveInteger, STOP_DEFAULTS, temperatureSchema } from './schema-parts.js';
+import {
+  commonFields,
+  nonBlank,
+  positiveInteger,
+  STOP_DEFAULTS,
+  temperatureSchema,
+  thinkField,
+} from './schema-parts.js';
 
 const participant = (defaultName: string) =>
   z.strictObject({
@@ -11,6 +18,7 @@ const participant = (defaultName: string) =>
     model: nonBlank('an Ollama model name, e.g. llama3'),
     role: z.string().optional().describe('Optional persona added to the prompt.'),
     fallback_models: z.array(nonBlank('an Ollama model name')).default([]),
+    think: thinkField,
   });
 
 export const duelSchema = z

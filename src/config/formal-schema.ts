@@ -10,6 +10,7 @@ import {
   nonBlank,
   positiveInteger,
   temperatureSchema,
+  thinkField,
 } from './schema-parts.js';
 import { timeoutSecondsSchema } from './timeout-seconds.js';
 
@@ -18,6 +19,7 @@ const debaterSchema = z.strictObject({
   model: nonBlank('an Ollama model name, e.g. llama3'),
   role: z.string().optional().describe('Optional persona added to the debater prompt.'),
   fallback_models: z.array(nonBlank('an Ollama model name')).default([]),
+  think: thinkField,
 });
 
 export const formalSchema = z

@@ -226,3 +226,9 @@ export function commonFields(
 }
 
 export type Criterion = z.output<typeof criterionSchema>;
+
+/** Lets a thinking model (qwen3, deepseek-r1) think before it answers; its thinking is never kept. */
+export const thinkField = z
+  .boolean()
+  .optional()
+  .describe('Let a thinking model (qwen3, deepseek-r1) think before it answers; default false.');

@@ -141,6 +141,8 @@ export interface StatementEvent {
   attempts: number;
   /** Cut by its token cap. */
   truncated: boolean;
+  /** Of `outputTokens`, those spent thinking (never part of `text`). */
+  thinkingTokens?: number;
   /** Cut to the word limit. */
   wordLimited?: boolean;
   /** Generated again once: over the word limit, or failed the moderator's check. */

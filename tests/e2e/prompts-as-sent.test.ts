@@ -161,3 +161,51 @@ describe('thinking models', () => {
     expect(sent.find((body) => body.model === 'mistral')).toMatchObject({ think: false });
   });
 });
+
+describe('thinking models in the other formats', () => {
+  it('a duel debater with think: true thinks, and its thinking is kept out of the record and the prompts', async () => {
+    const server = await mock({
+      script: [
+        {
+          match: { model: 'llama3' },
+          reply:
+            '<think>PRIVATE-DUEL-THOUGHT weighing the commute data</think>\n\nRemote work saves two hours a day.',
+        },
+      ],
+    });
+    const dir = tempDir();
+    const file = path.join(dir, 'scenario.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        format: 'duel',
+        topic: 'Remote work is better than the office',
+        seed: 5,
+        debaters: {
+          a: { name: 'Ada', model: 'llama3', think: true },
+          b: { name: 'Blaise', model: 'mistral' },
+        },
+        judge: { name: 'Judge', model: 'mistral' },
+        max_rounds: 1,
+        stop: { judge_early_stop: false },
+      }),
+    );
+    const out = path.join(dir, 'runs');
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.code).toBe(0);
+    const runDir = onlyRunDir(out);
+    for (const name of ['events.jsonl', 'transcript.json', 'transcript.md'])
+      expect(readFileSync(path.join(runDir, name), 'utf8')).not.toContain('PRIVATE-DUEL-THOUGHT');
+    const sent = bodies(server);
+    expect(sent.some((body) => JSON.stringify(body.messages).includes('PRIVATE-DUEL-THOUGHT'))).toBe(false);
+    expect(sent.filter((body) => body.model === 'llama3').every((body) => body.think === true)).toBe(true);
+    expect(sent.filter((body) => body.model === 'mistral').every((body) => body.think === false)).toBe(true);
+    const ada = readFileSync(path.join(runDir, 'events.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((event) => event.type === 'statement' && event.speaker === 'Ada');
+    expect(ada?.text).toBe('Remote work saves two hours a day.');
+    expect(Number(ada?.thinkingTokens)).toBeGreaterThan(3);
+  });
+});

@@ -105,6 +105,7 @@ async function executeCritiqueStep(
         heading: `Round ${step.round} ${phase}`,
         model: speaker.model,
         fallbackModels: speaker.fallback_models,
+        ...(speaker.think ? { think: true } : {}),
         temperature: scenario.model_options.temperature,
         maxTokens: scenario.max_tokens,
         contextWindow: scenario.model_options.context_window,

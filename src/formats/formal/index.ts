@@ -63,6 +63,7 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
         heading: PHASE_TITLES[step.phase],
         model: debater.model,
         fallbackModels: debater.fallback_models,
+        ...(debater.think ? { think: true } : {}),
         temperature: scenario.model_options.temperature,
         maxTokens,
         contextWindow: scenario.model_options.context_window,

@@ -28,6 +28,8 @@ export interface AssessmentRequest<T extends Record<string, unknown>> {
   /** Told apart in the call's seed, for a second call of the same judge on the same step. */
   seedLabel?: string;
   policy: RetryPolicy;
+  /** Let a thinking model think (its thinking is never kept). */
+  think?: boolean;
   /** Derived figures added to a valid answer (e.g. weighted totals). */
   enrich?: (answer: T) => Record<string, unknown>;
 }
@@ -82,6 +84,7 @@ export async function produceAssessment<T extends Record<string, unknown>>(
             `${request.phase}:round-${request.round}:${request.judge}${request.seedLabel ? `:${request.seedLabel}` : ''}:attempt-${attempt}`,
           ),
           jsonSchema: request.jsonSchema,
+          ...(request.think ? { think: true } : {}),
         },
         {
           policy: request.policy,

@@ -29,6 +29,8 @@ export interface StatementRequest {
   seed: number;
   messages: ChatMessage[];
   policy: RetryPolicy;
+  /** Let a thinking model think (its thinking is never kept, and is counted apart). */
+  think?: boolean;
   timeoutMs?: number;
   wordLimit?: { limit: number; mode: 'truncate' | 'regenerate' };
   moderator?: { model: string; motion: string };
@@ -83,6 +85,7 @@ export async function produceStatement(
   let attempts = 0;
   let promptTokens = 0;
   let outputTokens = 0;
+  let thinkingTokens = 0;
   const base = {
     type: 'statement' as const,
     phase: request.phase,
@@ -104,6 +107,7 @@ export async function produceStatement(
           request.seed,
           `${request.phase}:round-${request.round}:${request.speaker}:${purpose}`,
         ),
+        ...(request.think ? { think: true } : {}),
       },
       {
         policy: request.policy,
@@ -125,6 +129,7 @@ export async function produceStatement(
     attempts += answer.attempts;
     if (promptTokens === 0) promptTokens = answer.result.promptTokens;
     outputTokens += answer.result.outputTokens;
+    thinkingTokens += answer.result.thinkingTokens ?? 0;
     return answer;
   };
   try {
@@ -177,6 +182,7 @@ export async function produceStatement(
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts,
       truncated: answer.result.stopReason === 'length',
+      ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
       ...(wordLimited ? { wordLimited } : {}),
       ...(regenerated ? { regenerated } : {}),
       ...(flagged ? { flagged } : {}),
