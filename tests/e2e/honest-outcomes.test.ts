@@ -389,3 +389,24 @@ describe('every format keeps its prompts within the context window', () => {
     },
   );
 });
+
+describe('a duel round with an emergency response', () => {
+  it('is not judged: neither side wins it on a failure', async () => {
+    const server = await mock({ script: [{ match: { model: 'mistral' }, fault: 'error-500', times: 2 }] });
+    const scenario = scenarioFile((SCENARIOS.duel as (extra?: Json) => Json)());
+    const result = await run(scenario.file, server, scenario.out, '--quiet');
+    expect(result.code).toBe(9);
+    const events = readEvents(onlyRunDir(scenario.out));
+    expect(
+      events.find((event) => event.type === 'statement' && event.round === 1 && event.speaker === 'Blaise'),
+    ).toMatchObject({ degraded: true });
+    expect(events.find((event) => event.type === 'assessment' && event.round === 1)).toMatchObject({
+      abstained: true,
+      result: null,
+      reason: expect.stringMatching(/^void: Blaise could not speak/),
+    });
+    // The judge was not asked about round 1; round 2 was judged as usual.
+    const judged = chats(server).filter((request) => JSON.stringify(request.body).includes('"format"'));
+    expect(judged).toHaveLength(1);
+  });
+});

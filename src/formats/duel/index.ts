@@ -95,6 +95,26 @@ async function executeDuelStep(
     );
     return;
   }
+  // A round with an emergency response is not judged: neither side may win it on a failure.
+  const failed = state.statements.filter((statement) => statement.round === step.round && statement.degraded);
+  if (failed.length > 0) {
+    context.append({
+      type: 'assessment',
+      phase: 'judgement',
+      round: step.round,
+      judge: scenario.judge.name,
+      model: scenario.judge.model,
+      result: null,
+      abstained: true,
+      reason: `void: ${failed.map((statement) => statement.speaker).join(' and ')} could not speak (the model failed), so the round is not judged`,
+      promptTokens: 0,
+      promptChars: 0,
+      outputTokens: 0,
+      realMs: 0,
+      attempts: 0,
+    });
+    return;
+  }
   context.notify({
     type: 'judging-start',
     round: step.round,
