@@ -75,6 +75,8 @@ export function foldSequence<S extends Scenario>(
     case 'assessment':
       next.assessments = [...state.assessments, event];
       next.outputTokens = state.outputTokens + event.outputTokens;
+      // A void judgement made no model call: it neither fails nor clears anyone's streak.
+      if (event.attempts === 0 && event.abstained) return next;
       next.failures = recordStep(
         state.failures,
         event.judge,
