@@ -247,7 +247,7 @@ describe('agora batch', () => {
     };
     expect(summary).toMatchObject({ completed: 1, failed: 1 });
     expect(summary.results.find((item) => item.outcome === 'failed')?.error).toMatch(
-      /model llama3 failed 2 steps in a row/,
+      /failed 2 steps in a row/,
     );
   });
 
