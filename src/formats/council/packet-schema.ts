@@ -2,7 +2,7 @@
 import { z } from 'zod';
 
 export const finalPacketSchema = z.strictObject({
-  // debate_YYYYMMDD_HHMMSS_xxx when Agora names the run; an id given with --run-id or by a batch as given.
+  // The run's id: debate_YYYYMMDD_HHMMSS_xxx when Agora names the run, otherwise the id given with --run-id or by a batch.
   run_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/),
   mode: z.literal('debate-v0.1'),
   problem: z.string(),
