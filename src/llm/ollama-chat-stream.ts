@@ -7,9 +7,15 @@
  * together (measured by `npm run bench:engine`). Lines are parsed once, as they arrive; a line that
  * is not JSON fails the call instead of being skipped. The ollama client still does everything else.
  *
+ * Text: undici's body ignores `setEncoding` and yields bytes, and a network read can end partway
+ * through a multi-byte character ("é", "—", an emoji). The bytes go through one streaming decoder
+ * for the whole answer, which holds such a character's first bytes until the rest arrive, so it is
+ * never decoded in halves (as two U+FFFD replacement characters).
+ *
  * Timeouts: undici's own header and body timeouts are off (a CPU prefill of a long prompt can take
  * minutes before the first byte); the caller's signal bounds the whole call instead.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { Agent, request } from 'undici';
 import type { ChatTap, TappedCall } from './chat-tap.js';
 
@@ -112,7 +118,7 @@ async function readChat(
     tapped?.chunk(raw);
     throw new OllamaStatusError(errorText(raw, response.statusCode), response.statusCode);
   }
-  response.body.setEncoding('utf8');
+  const decoder = new StringDecoder('utf8');
   let pending = '';
   let done: ChatStreamPart | null = null;
   const take = (line: string) => {
@@ -121,9 +127,9 @@ async function readChat(
     onPart(part);
     if (part.done === true) done = part;
   };
-  for await (const chunk of response.body as AsyncIterable<string>) {
-    tapped?.chunk(chunk as string | Uint8Array);
-    pending += chunk;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    tapped?.chunk(chunk);
+    pending += decoder.write(chunk);
     let newline = pending.indexOf('\n');
     if (newline === -1) continue;
     let start = 0;
@@ -134,6 +140,8 @@ async function readChat(
     }
     pending = pending.slice(start);
   }
+  // The bytes of a character the stream cut off for good come out as U+FFFD.
+  pending += decoder.end();
   take(pending);
   return done;
 }

@@ -3,8 +3,11 @@
  * server-sent events. Each event's `data:` is one JSON chunk; `data: [DONE]` ends the stream;
  * comment lines (`: ping`, sent by some servers to keep a long prefill's connection open), `event:`
  * and `id:` fields and blank lines carry nothing Agora needs. Like the Ollama stream reader it uses
- * undici's `request` with its own timeouts off: the caller's signal bounds the whole call.
+ * undici's `request` with its own timeouts off: the caller's signal bounds the whole call. Also like
+ * it, it decodes the body's bytes with one streaming decoder for the whole answer (undici's body
+ * ignores `setEncoding`), so a multi-byte character split between two network reads stays whole.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { Agent, request } from 'undici';
 import type { ChatTap, TappedCall } from './chat-tap.js';
 
@@ -147,7 +150,7 @@ async function readCompletion(
     tapped?.chunk(text);
     throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode);
   }
-  response.body.setEncoding('utf8');
+  const decoder = new StringDecoder('utf8');
   let pending = '';
   let data: string[] = [];
   let done = false;
@@ -169,9 +172,9 @@ async function readCompletion(
     const value = colon === -1 ? '' : line.slice(colon + 1);
     data.push(value.startsWith(' ') ? value.slice(1) : value);
   };
-  for await (const piece of response.body as AsyncIterable<string>) {
-    tapped?.chunk(piece as string | Uint8Array);
-    pending += piece;
+  for await (const piece of response.body as AsyncIterable<Buffer>) {
+    tapped?.chunk(piece);
+    pending += decoder.write(piece);
     let newline = pending.indexOf('\n');
     if (newline === -1) continue;
     let start = 0;
@@ -182,6 +185,8 @@ async function readCompletion(
     }
     pending = pending.slice(start);
   }
+  // The bytes of a character the stream cut off for good come out as U+FFFD.
+  pending += decoder.end();
   if (pending !== '') take(pending);
   dispatch();
   return { done };
