@@ -3,12 +3,16 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { commandHelp } from './command-help.js';
+import { databaseMirrorArgs, MIRRORED_COMMANDS } from './database-mirror-args.js';
 import { batchCommand } from './commands/batch.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
 import { exportCommand } from './commands/export.js';
 import { leaderboardCommand } from './commands/leaderboard.js';
+import { migrateCommand } from './commands/migrate.js';
 import { mockOllamaCommand } from './commands/mock-ollama.js';
+import { pullCommand } from './commands/pull.js';
+import { pushCommand } from './commands/push.js';
 import { queryCommand } from './commands/query.js';
 import { reindexCommand } from './commands/reindex.js';
 import { resumeCommand } from './commands/resume.js';
@@ -18,6 +22,7 @@ import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
 import { stopCommand } from './commands/stop.js';
 import { validateCommand } from './commands/validate.js';
+import { workerCommand } from './commands/worker.js';
 import { HELP } from './help.js';
 import { type CliIo, processIo } from './io.js';
 
@@ -39,6 +44,10 @@ const COMMANDS: Record<string, Command> = {
   stop: stopCommand,
   validate: validateCommand,
   doctor: doctorCommand,
+  migrate: migrateCommand,
+  worker: workerCommand,
+  push: pushCommand,
+  pull: pullCommand,
   'mock-ollama': mockOllamaCommand,
 };
 
@@ -70,6 +79,14 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
   }
   const verbose = rest.includes('--verbose');
   try {
+    if (MIRRORED_COMMANDS.has(name)) {
+      const mirrored = await databaseMirrorArgs(rest, io);
+      const code = await command(mirrored.argv, io);
+      if (mirrored.queued > 0 && name === 'runs') {
+        io.stderr.write(`${mirrored.queued} more debate${mirrored.queued === 1 ? ' is' : 's are'} queued in the database, waiting for a worker.\n`);
+      }
+      return code;
+    }
     return await command(rest, io);
   } catch (error) {
     if (error instanceof AgoraError) {

@@ -18,6 +18,8 @@ export const ExitCode = {
   degraded: 9,
   /** The run's files could not be written or read: disk full, read-only file system, permission denied. */
   storage: 10,
+  /** The shared database could not be reached, refused Agora, or holds a schema of another version. */
+  database: 11,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -88,5 +90,16 @@ export class StorageError extends AgoraError {
     super(message, { exitCode: ExitCode.storage, cause: options.cause });
     this.path = options.path;
     this.code = options.code;
+  }
+}
+
+/**
+ * The shared database (`--database`) could not be used: unreachable, refused the credentials, or
+ * holds a schema this version of Agora does not match. The message never holds the password.
+ */
+export class DatabaseError extends AgoraError {
+  override name = 'DatabaseError';
+  constructor(message: string, options: { cause?: unknown; exitCode?: ExitCodeValue } = {}) {
+    super(message, { exitCode: options.exitCode ?? ExitCode.database, cause: options.cause });
   }
 }

@@ -204,12 +204,18 @@ export interface DriveOptions {
   stopRequested?: () => boolean;
   onNotice?: (notice: LiveNotice) => void;
   onEvent?: (event: RunEvent) => void;
+  /** The shared store the run is also kept in, step by step (see DriveRunOptions.commit). */
+  commit?: (events: RunEvent[]) => Promise<void>;
+  /** Checked between steps: true ends the segment with the run still going (see DriveRunOptions). */
+  handOverRequested?: () => boolean;
 }
 
 export interface RunOutcome {
   state: unknown;
   transcript: ReturnType<AnyFormat['transcript']>;
   error?: unknown;
+  /** The run is still going: this segment handed it over between steps. */
+  handedOver?: boolean;
 }
 
 /**
@@ -280,6 +286,8 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
       signal: options.signal ?? new AbortController().signal,
       stopRequested: () => options.stopRequested?.() === true || stopWasRequested(paths.runDir),
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+      ...(options.commit ? { commit: options.commit } : {}),
+      ...(options.handOverRequested ? { handOverRequested: options.handOverRequested } : {}),
       onEvent: (event, state) => {
         options.onEvent?.(event);
         if (event.type === 'run-end' || format.checkpoints.includes(event.type)) refresh(state);
@@ -287,7 +295,11 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
     });
     const transcript = refresh(result.state);
     logger.info({ status: transcript.status, stopReason: transcript.stopReason }, 'run segment end');
-    const outcome = { state: result.state, transcript };
+    const outcome = {
+      state: result.state,
+      transcript,
+      ...(result.handedOver ? { handedOver: true } : {}),
+    };
     return result.error === undefined ? outcome : { ...outcome, error: result.error };
   } finally {
     clearStopRequest(paths.runDir);

@@ -26,14 +26,28 @@ export interface DriveRunOptions<State, Step extends { kind: string }> {
   signal: AbortSignal;
   /** Checked between steps: true ends the run as stopped once the step in flight has completed. */
   stopRequested?: () => boolean;
+  /**
+   * Checked between steps: true ends this segment without ending the run, and without writing
+   * anything (a worker going away hands its runs over to the others).
+   */
+  handOverRequested?: () => boolean;
   onEvent?: (event: RunEvent, state: State) => void;
   onNotice?: (notice: LiveNotice) => void;
+  /**
+   * A second store the run is kept in (the shared database): handed the events of each completed
+   * step, and awaited before the next step begins. A rejection ends the segment at once, with
+   * nothing more written anywhere: a run whose shared record cannot be written (another worker
+   * took it over, the database went away) must not go on.
+   */
+  commit?: (events: RunEvent[]) => Promise<void>;
 }
 
 export interface DriveRunResult<State> {
   state: State;
   /** The error that ended the run, when it failed. */
   error?: unknown;
+  /** The segment ended between steps with the run still going, for another process to go on with. */
+  handedOver?: boolean;
 }
 
 export async function driveRun<State, Step extends { kind: string }>(
@@ -43,17 +57,38 @@ export async function driveRun<State, Step extends { kind: string }>(
   let state: State | undefined;
   for (const event of options.existing) state = format.fold(state, event);
   const log = EventLog.open(options.logFile, options.existing.length);
+  let uncommitted: RunEvent[] = [];
   const append = (body: RunEventBody): RunEvent => {
     const event = log.append(body, clock.now());
+    if (options.commit) uncommitted.push(event);
     state = format.fold(state, event);
     logger.debug({ seq: event.seq, type: event.type }, 'event appended');
     options.onEvent?.(event, state);
     return event;
   };
+  /** Hands the completed step's events to the second store; false when it refused them. */
+  let commitError: unknown;
+  const commit = async (): Promise<boolean> => {
+    if (!options.commit || uncommitted.length === 0) return true;
+    const events = uncommitted;
+    uncommitted = [];
+    try {
+      await options.commit(events);
+      return true;
+    } catch (error) {
+      commitError = error;
+      logger.error({ err: error }, 'commit failed');
+      return false;
+    }
+  };
+  const committed = async (): Promise<DriveRunResult<State> | undefined> =>
+    (await commit()) ? undefined : { state: state as State, error: commitError };
   try {
     if (options.first) append(options.first);
     if (state === undefined) throw new Error('the run has no run-start event');
-    const fail = (error: unknown, stepKind: string): DriveRunResult<State> => {
+    const fail = async (error: unknown, stepKind: string): Promise<DriveRunResult<State>> => {
+      // A step that failed because the shared record was refused writes nothing more.
+      if (commitError !== undefined) return { state: state as State, error: commitError };
       const message = error instanceof Error ? error.message : String(error);
       const aborted = options.signal.aborted;
       logger.error({ err: error, step: stepKind }, 'step failed');
@@ -63,8 +98,11 @@ export async function driveRun<State, Step extends { kind: string }>(
         stopReason: aborted ? 'aborted' : 'error',
         error: message,
       });
+      await commit();
       return { state: state as State, error };
     };
+    const early = await committed();
+    if (early) return early;
     const context: StepContext = {
       provider: options.provider,
       append,
@@ -79,7 +117,7 @@ export async function driveRun<State, Step extends { kind: string }>(
       try {
         step = format.next(state as State);
       } catch (error) {
-        return fail(error, 'plan');
+        return await fail(error, 'plan');
       }
       // A finished debate ends as finished, even when a stop was asked for during its last step.
       if (step.kind === 'done') {
@@ -91,18 +129,21 @@ export async function driveRun<State, Step extends { kind: string }>(
             ? { type: 'run-end', status: 'degraded', stopReason: done.stopReason, failedSteps }
             : { type: 'run-end', status: done.status, stopReason: done.stopReason },
         );
-        break;
+        return (await committed()) ?? { state: state as State };
       }
       if (options.stopRequested?.()) {
         append({ type: 'run-end', status: 'stopped', stopReason: 'manual-stop' });
-        break;
+        return (await committed()) ?? { state: state as State };
       }
+      if (options.handOverRequested?.()) return { state: state as State, handedOver: true };
       logger.debug({ step: step.kind }, 'step start');
       try {
         await format.execute(step as Step, state as State, context);
       } catch (error) {
-        return fail(error, step.kind);
+        return await fail(error, step.kind);
       }
+      const refused = await committed();
+      if (refused) return refused;
     }
     return { state: state as State };
   } finally {

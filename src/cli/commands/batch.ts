@@ -6,13 +6,18 @@
 import path from 'node:path';
 import { type BatchPlan, buildPlan, expandScenarioPaths, parseLineup } from '../../batch/batch-plan.js';
 import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
+import { enqueueBatch } from '../../batch/enqueue-batch.js';
 import { batchFolder, runBatch } from '../../batch/run-batch.js';
 import { AgoraError, ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import { LimitedProvider } from '../../llm/limited-provider.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
+import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
+import { RunDatabase } from '../../store/postgres/run-database.js';
+import { WorkQueue } from '../../store/postgres/work-queue.js';
 import { writeFileAtomic } from '../../store/write-files.js';
+import { DATABASE_FLAG } from '../database-option.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
@@ -36,6 +41,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     out: { type: 'string' },
     json: { type: 'boolean' },
     timeout: { type: 'string' },
+    ...DATABASE_FLAG,
   });
   if (positionals.length === 0)
     throw new UsageError('name scenario files or folders, e.g. `agora batch scenarios/`');
@@ -54,6 +60,8 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     lineups: (values.models ?? []).map(parseLineup),
   });
   for (const notice of plan.notices) io.stderr.write(`${notice}\n`);
+  const url = databaseUrl(values.database, io.env);
+  if (url !== undefined) return enqueueCommand(plan, url, io, values.json === true);
   const hosts = values.host?.length
     ? values.host.map((host) => withoutApiSuffix(normalizeOllamaHost(host), io))
     : [ollamaHostFor({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST }, io)];
@@ -153,6 +161,31 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   if (summary.stopped > 0) return ExitCode.interrupted;
   if (summary.failed > 0) return ExitCode.runFailed;
   return summary.degraded > 0 ? ExitCode.degraded : ExitCode.ok;
+}
+
+/** `--database`: the batch goes to the shared queue, for the workers; nothing runs here. */
+async function enqueueCommand(plan: BatchPlan, url: string, io: CliIo, json: boolean): Promise<number> {
+  const database = await RunDatabase.open(url);
+  try {
+    const queue = await WorkQueue.start(url);
+    try {
+      const { added, present } = await enqueueBatch(plan, database, queue);
+      if (json) {
+        io.stdout.write(
+          `${JSON.stringify({ batchId: plan.batchId, queued: added, alreadyThere: present }, null, 2)}\n`,
+        );
+      } else {
+        io.stdout.write(
+          `Batch ${plan.batchId}: queued ${plural(added.length, 'debate')} in ${redactedUrl(url)}${present.length ? ` (${plural(present.length, 'debate')} already there, left as they are)` : ''}.\nWorkers take them: \`agora worker --database URL --host OLLAMA\` on each GPU host. Follow them with \`agora runs --database URL --batch ${plan.batchId}\` or \`agora serve --database URL\`.\n`,
+        );
+      }
+    } finally {
+      await queue.stop();
+    }
+  } finally {
+    await database.close();
+  }
+  return ExitCode.ok;
 }
 
 /** A missing model or a refused scenario names the scenario file it is about. */

@@ -1,0 +1,36 @@
+/**
+ * A batch sent to the shared database instead of being run here: each debate is recorded with its
+ * settled scenario and its job is sent, in one transaction per debate, for workers to take.
+ * Sending the same batch again adds only the debates that are not there yet.
+ */
+import type { RunDatabase } from '../store/postgres/run-database.js';
+import type { WorkQueue } from '../store/postgres/work-queue.js';
+import type { BatchPlan } from './batch-plan.js';
+
+export async function enqueueBatch(
+  plan: BatchPlan,
+  database: RunDatabase,
+  queue: WorkQueue,
+): Promise<{ added: string[]; present: string[] }> {
+  const added: string[] = [];
+  const present: string[] = [];
+  for (const item of plan.items) {
+    const isNew = await database.transaction(async (client) => {
+      const inserted = await database.addRun(
+        {
+          runId: item.runId,
+          format: item.scenario.format,
+          topic: item.scenario.topic,
+          scenario: JSON.stringify(item.scenario),
+          batchId: plan.batchId,
+        },
+        client,
+      );
+      // Earlier debates first: the queue's priority falls with the debate's place in the batch.
+      if (inserted) await queue.send(item.runId, client, -item.idx);
+      return inserted;
+    });
+    (isNew ? added : present).push(item.runId);
+  }
+  return { added, present };
+}

@@ -1,0 +1,41 @@
+/**
+ * `agora pull [run ...] --database URL [--out DIR]`: copies runs from the shared database into a
+ * runs folder (all of them, or those named): their event logs line for line, and transcripts
+ * byte-identical to the ones their worker wrote. Runs already there and current are left alone.
+ */
+import path from 'node:path';
+import { UsageError } from '../../core/errors.js';
+import { plural } from '../../core/plural.js';
+import { formatNamed } from '../../formats/index.js';
+import { indexRuns } from '../../manager/indexing.js';
+import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
+import { mirrorDatabase } from '../../store/postgres/mirror.js';
+import { RunDatabase } from '../../store/postgres/run-database.js';
+import { DATABASE_FLAG } from '../database-option.js';
+import type { CliIo } from '../io.js';
+import { parseCommand } from '../parse.js';
+
+export async function pullCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommand('pull', argv, { ...DATABASE_FLAG, out: { type: 'string' } });
+  const url = databaseUrl(values.database, io.env);
+  if (url === undefined) throw new UsageError('name the database to copy from: `agora pull --database postgres://...`');
+  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
+  const database = await RunDatabase.open(url);
+  try {
+    const known = new Set((await database.runs()).map((row) => row.runId));
+    const missing = positionals.filter((runId) => !known.has(runId));
+    if (missing.length > 0) {
+      throw new UsageError(`the database at ${redactedUrl(url)} has no run ${missing.join(', ')}; \`agora runs --database URL\` lists its runs`);
+    }
+    const { changed, rows } = await mirrorDatabase(database, outDir, {
+      ...(positionals.length > 0 ? { runIds: positionals } : {}),
+      markLive: false,
+    });
+    const copied = rows.filter((row) => row.nextSeq > 0).map((row) => path.join(outDir, row.runId));
+    indexRuns(outDir, copied, formatNamed);
+    io.stdout.write(`Pulled ${plural(changed.length, 'run')} into ${outDir} (${plural(copied.length - changed.length, 'run')} already current).\n`);
+  } finally {
+    await database.close();
+  }
+  return 0;
+}

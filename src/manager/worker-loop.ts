@@ -1,0 +1,149 @@
+/**
+ * A worker: takes debates from the shared queue, up to `parallel` at a time, and drives each under
+ * a lease against this host's model server; each run's steps stay on this host while it lives (its
+ * prompt cache). Every `sweepSeconds` it also sends a job again for any run whose lease ran out (its
+ * worker died), so another worker takes it over from the last committed step.
+ *
+ * Going away: `handOver()` lets the steps in flight finish and gives the runs back, still going, for
+ * the other workers to take at once; aborting `signal` cuts the steps in flight (their leases then
+ * run out and the runs are taken over like a dead worker's).
+ */
+import path from 'node:path';
+import type { Scenario } from '../config/scenario.js';
+import type { ModelProvider } from '../llm/provider.js';
+import type { ClaimedRun, RunDatabase } from '../store/postgres/run-database.js';
+import type { WorkQueue } from '../store/postgres/work-queue.js';
+import { driveClaimedRun } from './claimed-run.js';
+import { closeRunLogger, createRunLogger } from './logger.js';
+
+export interface WorkerOptions {
+  database: RunDatabase;
+  queue: WorkQueue;
+  workerId: string;
+  parallel: number;
+  leaseSeconds: number;
+  pollSeconds: number;
+  sweepSeconds: number;
+  workDir: string;
+  provider: ModelProvider;
+  prepare?: (scenario: Scenario) => Promise<Scenario>;
+  signal: AbortSignal;
+  /** Ends the worker once no run is queued or being driven anywhere (for scripted batches). */
+  exitWhenIdle?: boolean;
+  report: (message: string) => void;
+}
+
+export interface WorkerSummary {
+  driven: number;
+  outcomes: Record<string, number>;
+}
+
+export function startWorker(options: WorkerOptions) {
+  let handingOver = false;
+  const running = new Map<string, Promise<void>>();
+  const summary: WorkerSummary = { driven: 0, outcomes: {} };
+  let wake: (() => void) | undefined;
+  const nap = (seconds: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, seconds * 1000);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const drive = (claim: ClaimedRun) => {
+    const logger = createRunLogger(path.join(options.workDir, claim.runId, 'run.log'), { verbose: false });
+    const lease = { runId: claim.runId, owner: claim.owner, epoch: claim.epoch };
+    options.report(
+      claim.lines.length === 0
+        ? `started ${claim.runId}`
+        : `took over ${claim.runId} at event ${claim.lines.length}`,
+    );
+    const work = driveClaimedRun({
+      database: options.database,
+      claim,
+      workDir: options.workDir,
+      provider: options.provider,
+      logger,
+      leaseSeconds: options.leaseSeconds,
+      ...(options.prepare ? { prepare: options.prepare } : {}),
+      signal: options.signal,
+      handOverRequested: () => handingOver,
+    })
+      .then(async (outcome) => {
+        if (outcome.handedOver) {
+          await options.database.release(lease);
+          options.report(`handed over ${claim.runId}`);
+          return;
+        }
+        const status =
+          outcome.error !== undefined && outcome.transcript.status === 'running'
+            ? 'lost'
+            : outcome.transcript.status;
+        summary.driven += 1;
+        summary.outcomes[status] = (summary.outcomes[status] ?? 0) + 1;
+        const why = outcome.error instanceof Error ? ` (${outcome.error.message})` : '';
+        options.report(`${status}: ${claim.runId}${why}`);
+      })
+      .catch(async (error: unknown) => {
+        // The run could not start (its scenario could not be settled): it is failed, with nothing in it.
+        await options.database.markFailed(lease).catch(() => undefined);
+        summary.outcomes.failed = (summary.outcomes.failed ?? 0) + 1;
+        options.report(`failed: ${claim.runId} (${error instanceof Error ? error.message : String(error)})`);
+      })
+      .finally(() => {
+        closeRunLogger(logger);
+        running.delete(claim.runId);
+        wake?.();
+      });
+    running.set(claim.runId, work);
+  };
+
+  const loop = async () => {
+    let lastSweep = 0;
+    while (!handingOver && !options.signal.aborted) {
+      if (Date.now() - lastSweep >= options.sweepSeconds * 1000) {
+        lastSweep = Date.now();
+        for (const runId of await options.database.orphans()) await options.queue.send(runId);
+      }
+      const free = options.parallel - running.size;
+      let took = 0;
+      if (free > 0) {
+        for (const job of await options.queue.take(free)) {
+          const claim = await options.database.claim(job.runId, options.workerId, options.leaseSeconds);
+          await options.queue.done(job.id);
+          if (claim && !handingOver) {
+            took += 1;
+            drive(claim);
+          } else if (claim) await options.database.release(claim);
+        }
+      }
+      if (
+        options.exitWhenIdle &&
+        running.size === 0 &&
+        took === 0 &&
+        (await options.database.pending()) === 0
+      )
+        break;
+      if (took === 0) await nap(options.pollSeconds);
+    }
+    await Promise.all(running.values());
+    return summary;
+  };
+
+  const done = loop().catch(async (error) => {
+    handingOver = true;
+    await Promise.allSettled(running.values());
+    throw error;
+  });
+  return {
+    done,
+    running: () => [...running.keys()],
+    /** Finish the steps in flight, hand the runs back, take no more. */
+    handOver() {
+      handingOver = true;
+      wake?.();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * A local copy of the shared database's runs: each run's folder holds its committed events, as
+ * the exact lines the database keeps, and the transcripts rendered from them, byte for byte what
+ * the worker that drove it wrote. The read-side commands (`runs`, `show`, `leaderboard`, `query`,
+ * `export`, `serve`) work on such a copy, so they give the same answers for the database as for
+ * files. `agora pull` makes one where the user says.
+ *
+ * A run the database shows as driven by a live worker is marked live in its copy (the copying
+ * process holds its lock while it keeps the copy current), so no view takes it for interrupted.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatNamed } from '../../formats/index.js';
+import { loadRun, runPaths, writeTranscripts } from '../../manager/debate-manager.js';
+import { BATCHES_FOLDER, type BatchRecord } from '../../manager/indexing.js';
+import { LOCK_FILE } from '../run-lock.js';
+import { writeFileAtomic } from '../write-files.js';
+import type { DatabaseRunRow, RunDatabase } from './run-database.js';
+
+export interface MirrorResult {
+  /** Runs whose copy changed. */
+  changed: string[];
+  /** Every run in the database, with its row. */
+  rows: DatabaseRunRow[];
+}
+
+function committedLines(file: string): number {
+  if (!existsSync(file)) return 0;
+  const text = readFileSync(file, 'utf8');
+  return text === '' ? 0 : text.split('\n').length - 1;
+}
+
+/** Brings one run's copy up to date; true when it changed. */
+export async function mirrorRun(
+  database: RunDatabase,
+  row: DatabaseRunRow,
+  dir: string,
+  options: { markLive?: boolean } = {},
+): Promise<boolean> {
+  const paths = runPaths(path.join(dir, row.runId));
+  const held = committedLines(paths.events);
+  let changed = false;
+  if (held !== row.nextSeq) {
+    // A copy is only ever behind the database, never ahead: a longer one is rebuilt whole.
+    const lines = held < row.nextSeq ? await database.lines(row.runId, held) : null;
+    if (lines === null || held === 0) {
+      const all = lines ?? (await database.lines(row.runId));
+      rmSync(paths.runDir, { recursive: true, force: true });
+      if (all.length > 0) {
+        mkdirSync(paths.runDir, { recursive: true });
+        writeFileAtomic(paths.events, `${all.join('\n')}\n`);
+      }
+    } else if (lines.length > 0) {
+      writeFileSync(paths.events, `${lines.join('\n')}\n`, { flag: 'a' });
+    }
+    if (existsSync(paths.events)) {
+      const loaded = loadRun(paths.runDir, formatNamed);
+      writeTranscripts(loaded.format, paths, loaded.state);
+    }
+    changed = true;
+  }
+  if (existsSync(paths.runDir)) {
+    const lock = path.join(paths.runDir, LOCK_FILE);
+    if (options.markLive !== false && row.status === 'running' && row.owner !== null) {
+      writeFileSync(lock, `${process.pid}\n`);
+    } else rmSync(lock, { force: true });
+  }
+  return changed;
+}
+
+/** Writes the batch records the views group runs by. */
+function mirrorBatches(rows: DatabaseRunRow[], dir: string): void {
+  const batches = new Map<string, DatabaseRunRow[]>();
+  for (const row of rows) {
+    if (row.batchId) batches.set(row.batchId, [...(batches.get(row.batchId) ?? []), row]);
+  }
+  for (const [batchId, members] of batches) {
+    const record: BatchRecord = {
+      batchId,
+      createdAt: (members[0] as DatabaseRunRow).createdAt.toISOString(),
+      plan: { files: [], seeds: null, repeat: null, lineups: [] },
+      runs: members.map((row, idx) => ({
+        batch_id: batchId,
+        idx: idx + 1,
+        run_id: row.runId,
+        scenario_file: '',
+        seed: 0,
+        lineup: '',
+      })),
+    };
+    const folder = path.join(dir, BATCHES_FOLDER, batchId);
+    mkdirSync(folder, { recursive: true });
+    writeFileAtomic(path.join(folder, 'plan.json'), `${JSON.stringify(record, null, 2)}\n`);
+  }
+}
+
+/** Brings the copy in `dir` up to date with the database (only `runIds`, when given). */
+export async function mirrorDatabase(
+  database: RunDatabase,
+  dir: string,
+  options: { runIds?: string[]; markLive?: boolean } = {},
+): Promise<MirrorResult> {
+  mkdirSync(dir, { recursive: true });
+  const all = await database.runs();
+  const wanted = options.runIds ? new Set(options.runIds) : undefined;
+  const rows = wanted ? all.filter((row) => wanted.has(row.runId)) : all;
+  const changed: string[] = [];
+  for (const row of rows) {
+    if (await mirrorRun(database, row, dir, options)) changed.push(row.runId);
+  }
+  mirrorBatches(rows, dir);
+  return { changed, rows };
+}

@@ -1,0 +1,415 @@
+/**
+ * The shared run store on a real Postgres (a throwaway cluster), driven through the CLI as a team
+ * would: `migrate`, `batch --database`, `worker` processes against their own mock Ollama servers,
+ * `runs`/`pull`/`push`/`stop`/`reindex --check` with `--database`.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
+import { useMockServers } from '../helpers/mock-servers.js';
+import {
+  mustRunDatabaseTests,
+  postgresBin,
+  startPostgres,
+  type ThrowawayPostgres,
+} from '../helpers/postgres.js';
+import { comparable } from '../helpers/transcripts.js';
+
+const runs = postgresBin !== undefined || mustRunDatabaseTests;
+
+let server: ThrowawayPostgres;
+let serial = 0;
+
+/** A fresh database in the throwaway cluster, so tests do not see each other's runs. */
+async function freshDatabase(password = ''): Promise<string> {
+  serial += 1;
+  const name = `agora_${process.pid}_${serial}`;
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
+  if (password) url.password = password;
+  return url.toString();
+}
+
+async function sql<Row extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+function scenarioFiles(formats: string[], dir = tempDir()): string[] {
+  return formats.map((format) => {
+    const file = path.join(dir, `${format}.yaml`);
+    writeFileSync(file, stringify((SMALL_SCENARIOS[format] as () => Record<string, unknown>)()));
+    return file;
+  });
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function runFolders(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, 'events.jsonl')))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+const transcriptOf = (dir: string, runId: string) =>
+  JSON.parse(readFileSync(path.join(dir, runId, 'transcript.json'), 'utf8'));
+
+/** What two runs of the same debate share: all but times, ids and measured latencies. */
+const sameDebate = (transcript: unknown) =>
+  comparable(
+    JSON.parse(
+      JSON.stringify(transcript, (key, value) =>
+        /latency|Ms$|^at$|_at$|^timestamps$|^note$/i.test(key) ? undefined : value,
+      ),
+    ),
+  );
+
+describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
+  const mock = useMockServers();
+  beforeAll(async () => {
+    server = await startPostgres();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('refuses a database without the schema, or with a newer one, naming the fix; migrate is safe to repeat', async () => {
+    const url = await freshDatabase();
+    const before = await runAgora(['runs', '--database', url]);
+    expect(before.code).toBe(11);
+    expect(before.stderr).toContain('agora migrate --database URL');
+    const first = await runAgora(['migrate', '--database', url]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('schema version 1 (applied 1)');
+    const again = await runAgora(['migrate', '--database', url]);
+    expect(again.stdout).toContain('up to date');
+    await sql(url, "INSERT INTO agora_schema_version (version, name) VALUES (99, 'from the future')");
+    const newer = await runAgora(['runs', '--database', url]);
+    expect(newer.code).toBe(11);
+    expect(newer.stderr).toMatch(/schema version 99, newer than this program's 1/);
+    const unreachable = await runAgora(['runs', '--database', 'postgres://agora:pw@127.0.0.1:1/x']);
+    expect(unreachable.code).toBe(11);
+    expect(unreachable.stderr).toContain('cannot reach the database at postgres://agora:***@127.0.0.1:1/x');
+    expect(unreachable.stderr).not.toContain(':pw@');
+  });
+
+  it('every format runs on the database; runs, reindex --check and leaderboard answer as on files; pull is byte-identical', async () => {
+    const url = await freshDatabase('s3cret-Passw0rd');
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const files = scenarioFiles(['knockout', 'formal', 'duel', 'critique', 'council']);
+    const queued = await runAgora(['batch', '--database', url, ...files, '--seeds', '7']);
+    expect(queued.code).toBe(0);
+    expect(queued.stdout).toContain('queued 5 debates');
+    const simulator = await mock();
+    const work = tempDir();
+    const worker = await runAgora(
+      [
+        'worker',
+        '--database',
+        url,
+        '--host',
+        simulator.url,
+        '--out',
+        work,
+        '--exit-when-idle',
+        '--poll',
+        '0.1',
+      ],
+      { timeoutMs: 110_000 },
+    );
+    expect(worker.code).toBe(0);
+    expect(worker.stderr).toContain('stopped after 5 debates (5 completed)');
+
+    // The same batch on files, with the same seeds, on its own simulator.
+    const local = tempDir();
+    const other = await mock();
+    const onFiles = await runAgora(['batch', ...files, '--seeds', '7', '--host', other.url, '--out', local], {
+      timeoutMs: 110_000,
+    });
+    expect(onFiles.code).toBe(0);
+    const ids = runFolders(local);
+    expect(ids).toHaveLength(5);
+
+    const pulled = tempDir();
+    const pull = await runAgora(['pull', '--database', url, '--out', pulled]);
+    expect(pull.code).toBe(0);
+    expect(runFolders(pulled)).toEqual(ids);
+    for (const id of ids) {
+      // The copy is the worker's own record, byte for byte; and the same debate as on files.
+      for (const file of ['events.jsonl', 'transcript.json', 'transcript.md']) {
+        expect(readFileSync(path.join(pulled, id, file), 'utf8')).toBe(
+          readFileSync(path.join(work, id, file), 'utf8'),
+        );
+      }
+      expect(sameDebate(transcriptOf(pulled, id))).toEqual(sameDebate(transcriptOf(local, id)));
+    }
+
+    const listing = (result: { stdout: string }) =>
+      (JSON.parse(result.stdout) as Array<Record<string, unknown>>).map((run) => [
+        run.runId,
+        run.format,
+        run.status,
+        run.progress,
+        run.stopReason,
+        run.outcome,
+        run.batch,
+      ]);
+    const fromDatabase = await runAgora(['runs', '--json', '--database', url]);
+    const fromFiles = await runAgora(['runs', '--json', '--out', local]);
+    expect(listing(fromDatabase)).toEqual(listing(fromFiles));
+    expect(listing(fromDatabase).map((row) => row[2])).toEqual(Array(5).fill('completed'));
+    const check = await runAgora(['reindex', '--check', '--database', url]);
+    expect(check.stdout).toContain('The index matches the event logs.');
+    const boardDb = await runAgora(['leaderboard', '--database', url], { env: { COLUMNS: '200' } });
+    const boardFiles = await runAgora(['leaderboard', '--out', local], { env: { COLUMNS: '200' } });
+    expect(boardDb.code).toBe(0);
+    expect(boardDb.stdout).toBe(boardFiles.stdout);
+
+    // push: the local runs into another database, and back out, unchanged.
+    const second = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', second])).code).toBe(0);
+    const push = await runAgora(['push', local, '--database', second]);
+    expect(push.stdout).toContain('Pushed 5 runs');
+    expect((await runAgora(['push', local, '--database', second])).stdout).toContain('5 runs already there');
+    const back = tempDir();
+    expect((await runAgora(['pull', '--database', second, '--out', back])).code).toBe(0);
+    for (const id of ids) {
+      for (const file of ['events.jsonl', 'transcript.json', 'transcript.md']) {
+        expect(readFileSync(path.join(back, id, file), 'utf8')).toBe(
+          readFileSync(path.join(local, id, file), 'utf8'),
+        );
+      }
+    }
+
+    // The password is in no output and no file the commands wrote.
+    const everything = [queued, worker, pull, fromDatabase, check, boardDb]
+      .map((result) => result.stdout + result.stderr)
+      .join('\n');
+    expect(everything).not.toContain('s3cret-Passw0rd');
+    for (const dir of [work, pulled]) {
+      const text = filesUnder(dir)
+        .map((file) => readFileSync(file, 'utf8'))
+        .join('\n');
+      expect(text).not.toContain('s3cret-Passw0rd');
+    }
+  });
+
+  it('three workers run a 12-debate batch; a killed worker and a paused one lose their runs to the others, and every transcript equals a local run', async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const [file] = scenarioFiles(['duel']);
+    const seeds = Array.from({ length: 12 }, (_, at) => at + 1).join(',');
+    expect((await runAgora(['batch', '--database', url, file as string, '--seeds', seeds])).code).toBe(0);
+    // Slow enough that a worker is always in the middle of a model call.
+    const hosts = await Promise.all([mock({ speed: 0.05 }), mock({ speed: 0.05 }), mock({ speed: 0.05 })]);
+    const names = ['w-a', 'w-b', 'w-c'];
+    const work = names.map(() => tempDir());
+    const workers = names.map((name, at) =>
+      startAgora(
+        [
+          'worker',
+          '--database',
+          url,
+          '--host',
+          (hosts[at] as { url: string }).url,
+          '--out',
+          work[at] as string,
+          '--name',
+          name,
+          '--lease',
+          '3',
+          '--poll',
+          '0.1',
+          '--exit-when-idle',
+        ],
+        { timeoutMs: 115_000 },
+      ),
+    );
+    const owned = async (name: string) =>
+      (
+        await sql<{ run_id: string }>(
+          url,
+          "SELECT run_id FROM agora_runs WHERE owner = $1 AND status = 'running'",
+          [name],
+        )
+      ).map((row) => row.run_id);
+    const committedBy = async (name: string) =>
+      Number(
+        (await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM agora_events WHERE worker = $1', [name]))[0]
+          ?.n,
+      );
+
+    // Kill w-a in the middle of a step, once it has committed some.
+    await until(
+      async () => (await committedBy('w-a')) >= 3 && (await owned('w-a')).length > 0,
+      'w-a at work',
+    );
+    const killedRuns = await owned('w-a');
+    workers[0]?.child.kill('SIGKILL');
+    // Pause w-b past its lease while it holds a run; wait until another worker has taken that run.
+    const epochs = async (runIds: string[]) =>
+      sql<{ run_id: string; lease_epoch: number; owner: string | null }>(
+        url,
+        'SELECT run_id, lease_epoch, owner FROM agora_runs WHERE run_id = ANY($1) ORDER BY run_id',
+        [runIds],
+      );
+    let frozen: Array<{ run_id: string; lease_epoch: number; owner: string | null }> = [];
+    for (let attempt = 0; attempt < 20 && frozen.length === 0; attempt += 1) {
+      await until(async () => (await owned('w-b')).length > 0, 'w-b at work');
+      workers[1]?.child.kill('SIGSTOP');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      frozen = await epochs(await owned('w-b'));
+      if (frozen.length === 0) workers[1]?.child.kill('SIGCONT');
+    }
+    expect(frozen.length).toBeGreaterThan(0);
+    await until(
+      async () =>
+        (await epochs(frozen.map((run) => run.run_id))).every(
+          (run, at) => run.lease_epoch > (frozen[at] as { lease_epoch: number }).lease_epoch,
+        ),
+      'the paused worker’s runs taken over',
+    );
+    const pausedAt = (await sql<{ now: Date }>(url, 'SELECT now() AS now'))[0]?.now as Date;
+    workers[1]?.child.kill('SIGCONT');
+
+    const results = await Promise.all(workers.slice(1).map((worker) => worker.result));
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    expect(results[0]?.stderr).toMatch(/lost: /);
+
+    const rows = await sql<{ run_id: string; status: string }>(
+      url,
+      'SELECT run_id, status FROM agora_runs ORDER BY run_id',
+    );
+    expect(rows).toHaveLength(12);
+    expect(rows.every((row) => row.status === 'completed')).toBe(true);
+    // Nothing doubled or lost: each run's events are numbered 0..n-1 once, and end with one run-end.
+    for (const row of rows) {
+      const events = await sql<{ seq: number; type: string }>(
+        url,
+        'SELECT seq, type FROM agora_events WHERE run_id = $1 ORDER BY seq',
+        [row.run_id],
+      );
+      expect(events.map((event) => event.seq)).toEqual(events.map((_, at) => at));
+      expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
+    }
+    // The killed worker's runs were finished by others; the paused one appended nothing after its pause.
+    for (const runId of killedRuns) {
+      const writers = await sql<{ worker: string }>(
+        url,
+        'SELECT DISTINCT worker FROM agora_events WHERE run_id = $1',
+        [runId],
+      );
+      expect(writers.map((writer) => writer.worker)).toContain('w-a');
+      expect(writers.length).toBeGreaterThan(1);
+    }
+    const late = await sql<{ n: string }>(
+      url,
+      "SELECT count(*) AS n FROM agora_events WHERE worker = 'w-b' AND run_id = ANY($1) AND committed_at > $2",
+      [frozen.map((run) => run.run_id), pausedAt],
+    );
+    expect(Number(late[0]?.n)).toBe(0);
+
+    // Every transcript is the one a single local run with the same seed gives.
+    const pulled = tempDir();
+    expect((await runAgora(['pull', '--database', url, '--out', pulled])).code).toBe(0);
+    const local = tempDir();
+    const simulator = await mock();
+    const onFiles = await runAgora(
+      ['batch', file as string, '--seeds', seeds, '--host', simulator.url, '--out', local],
+      {
+        timeoutMs: 110_000,
+      },
+    );
+    expect(onFiles.code).toBe(0);
+    const ids = runFolders(local);
+    expect(runFolders(pulled)).toEqual(ids);
+    for (const id of ids)
+      expect(sameDebate(transcriptOf(pulled, id))).toEqual(sameDebate(transcriptOf(local, id)));
+  });
+
+  it('stop: a queued run never starts; a running one stops after the step in flight', async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const [file] = scenarioFiles(['duel']);
+    const queued = await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2', '--json']);
+    const [first, second] = (JSON.parse(queued.stdout) as { queued: string[] }).queued;
+    const stopQueued = await runAgora(['stop', second as string, '--database', url]);
+    expect(stopQueued.stdout).toContain('no worker will start it');
+    const simulator = await mock({ speed: 0.5 });
+    const worker = startAgora(
+      [
+        'worker',
+        '--database',
+        url,
+        '--host',
+        simulator.url,
+        '--out',
+        tempDir(),
+        '--poll',
+        '0.1',
+        '--exit-when-idle',
+      ],
+      { timeoutMs: 60_000 },
+    );
+    await until(
+      async () =>
+        Number(
+          (
+            await sql<{ n: string }>(url, 'SELECT next_seq AS n FROM agora_runs WHERE run_id = $1', [first])
+          )[0]?.n,
+        ) >= 2,
+      'the first run under way',
+    );
+    const stopRunning = await runAgora(['stop', first as string, '--database', url]);
+    expect(stopRunning.stdout).toContain('after the step in flight');
+    expect((await worker.result).code).toBe(0);
+    const statuses = await sql<{ run_id: string; status: string }>(
+      url,
+      'SELECT run_id, status FROM agora_runs ORDER BY run_id',
+    );
+    expect(statuses.map((row) => row.status)).toEqual(['stopped', 'stopped']);
+    const ends = await sql<{ line: string }>(
+      url,
+      "SELECT line FROM agora_events WHERE run_id = $1 AND type = 'run-end'",
+      [first],
+    );
+    expect(JSON.parse(ends[0]?.line as string)).toMatchObject({
+      status: 'stopped',
+      stopReason: 'manual-stop',
+    });
+    expect(
+      Number(
+        (
+          await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM agora_events WHERE run_id = $1', [second])
+        )[0]?.n,
+      ),
+    ).toBe(0);
+  });
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
