@@ -5,6 +5,8 @@ const HOST =
 const OUT = '  --out DIR             the runs folder (default transcripts/)';
 const JSON_FLAG = '  --json                machine-readable output';
 const CSV = '  --csv                 comma-separated output';
+const DATABASE =
+  '  --database URL        the shared Postgres store (default: AGORA_DATABASE_URL), instead of the runs folder';
 
 const DEBATE_OPTIONS = [
   '  --seed N              seed for every random choice, any whole number, negative too (overrides the scenario)',
@@ -79,6 +81,7 @@ const USAGE: Record<string, string[]> = {
     '  --host URL            an Ollama address (repeatable: calls are spread over the hosts)',
     '  --timeout SECONDS     upper bound for one model call, 1 to 86400',
     OUT,
+    '  --database URL        queue the debates in the shared Postgres store for `agora worker`s to run',
     JSON_FLAG,
   ],
   runs: [
@@ -88,6 +91,7 @@ const USAGE: Record<string, string[]> = {
     '',
     'Options',
     OUT,
+    DATABASE,
     '  --status STATUS       running, completed, degraded, stopped, failed, interrupted or damaged',
     '  --format NAME         knockout, formal, duel, critique or council',
     '  --topic TEXT          topics containing this text',
@@ -103,6 +107,7 @@ const USAGE: Record<string, string[]> = {
     '',
     'Options',
     OUT,
+    DATABASE,
     '  --json                the transcript as JSON',
   ],
   export: [
@@ -114,6 +119,7 @@ const USAGE: Record<string, string[]> = {
     '  --html                the HTML export (the only kind for now)',
     '  --output FILE         where to write it',
     OUT,
+    DATABASE,
   ],
   leaderboard: [
     'Usage: agora leaderboard [options]',
@@ -125,6 +131,7 @@ const USAGE: Record<string, string[]> = {
     '  --include-demo        also count runs on the built-in simulator (left out by default)',
     '  --table NAME          one table: models, agents, ranking or judges',
     OUT,
+    DATABASE,
     JSON_FLAG,
     '  --csv                 comma-separated output (with --table)',
   ],
@@ -135,6 +142,7 @@ const USAGE: Record<string, string[]> = {
     '',
     'Options',
     OUT,
+    DATABASE,
     JSON_FLAG,
     CSV,
   ],
@@ -145,6 +153,7 @@ const USAGE: Record<string, string[]> = {
     '',
     'Options',
     OUT,
+    DATABASE,
     '  --check               compare the index with the logs instead of rebuilding it',
   ],
   serve: [
@@ -169,6 +178,7 @@ const USAGE: Record<string, string[]> = {
     '',
     'Options',
     OUT,
+    DATABASE,
   ],
   validate: ['Usage: agora validate <file...>', '', 'Checks scenario files without running them.'],
   doctor: [
@@ -178,6 +188,48 @@ const USAGE: Record<string, string[]> = {
     '',
     'Options',
     HOST,
+  ],
+  migrate: [
+    'Usage: agora migrate --database URL',
+    '',
+    "Creates or upgrades Agora's tables and job queue in a Postgres database; safe to run again.",
+    '',
+    'Options',
+    '  --database URL        postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: AGORA_DATABASE_URL)',
+  ],
+  worker: [
+    'Usage: agora worker --database URL [options]',
+    '',
+    "Drives debates queued in the shared database against this host's Ollama, until Ctrl-C.",
+    'A dead worker\'s runs are taken over by the others after its lease runs out.',
+    '',
+    'Options',
+    '  --database URL        the shared Postgres store (default: AGORA_DATABASE_URL)',
+    HOST,
+    '  --parallel N          debates (and model calls) at once on this host (default 1)',
+    '  --lease SECONDS       how long a hold on a run lasts unrenewed: the takeover bound (default 45)',
+    '  --poll SECONDS        how often to look for queued debates (default 1)',
+    '  --out DIR             where this host keeps its working copies of runs (default transcripts/)',
+    '  --name NAME           the name the worker goes by in the database (default host-pid-random)',
+    '  --timeout SECONDS     upper bound for one model call, 1 to 86400',
+    '  --exit-when-idle      stop once no debate is queued or running anywhere',
+  ],
+  push: [
+    'Usage: agora push <run or runs folder...> --database URL',
+    '',
+    'Copies local runs into the shared database, their event logs line for line.',
+    '',
+    'Options',
+    '  --database URL        the shared Postgres store (default: AGORA_DATABASE_URL)',
+  ],
+  pull: [
+    'Usage: agora pull [run...] --database URL [options]',
+    '',
+    'Copies runs (all, or those named) from the shared database into a runs folder; transcripts are byte-identical.',
+    '',
+    'Options',
+    '  --database URL        the shared Postgres store (default: AGORA_DATABASE_URL)',
+    OUT,
   ],
   'mock-ollama': [
     'Usage: agora mock-ollama [options]',

@@ -39,13 +39,19 @@ Commands
   export <run> --html     one self-contained HTML file of a run (--output FILE)
   validate <file...>      check scenario files without running them
   doctor [scenario.yaml]  is Ollama reachable, and does it have the scenario's models?
+  migrate --database URL  create or upgrade Agora's tables in a shared Postgres database
+  worker --database URL   drive debates queued in the database on this host (--host, --parallel N)
+  push <runs> / pull      copy runs into / out of the database (--database URL)
+                          --database URL (or AGORA_DATABASE_URL) also works with batch (queues the
+                          debates), stop, runs, show, leaderboard, query, export and reindex
   mock-ollama             start the Ollama simulator: --port 11434 --profile instant --script rules.yaml
   help                    this text; agora <command> --help shows one command's options
   version                 the version (also --version)
 
 Exit codes: 0 ok, 1 internal error, 2 usage error (also a port in use), 3 invalid configuration,
 4 Ollama unreachable, 5 model missing, 6 run failed, 7 damaged run log, 8 run in use by another
-process, 9 degraded, 10 files could not be written or read, 130 stopped (Ctrl-C, SIGTERM or agora stop).
+process, 9 degraded, 10 files could not be written or read, 11 database unreachable, refused or of another
+schema version, 130 stopped (Ctrl-C, SIGTERM or agora stop).
 
 Colour: the live view is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_COLOR=1 turns it
 on for a pipe or a file, FORCE_COLOR=0 turns it off. NO_COLOR wins.

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { commandHelp } from './command-help.js';
-import { databaseMirrorArgs, MIRRORED_COMMANDS } from './database-mirror-args.js';
 import { batchCommand } from './commands/batch.js';
 import { demoCommand } from './commands/demo.js';
 import { doctorCommand } from './commands/doctor.js';
@@ -23,6 +22,7 @@ import { showCommand } from './commands/show.js';
 import { stopCommand } from './commands/stop.js';
 import { validateCommand } from './commands/validate.js';
 import { workerCommand } from './commands/worker.js';
+import { databaseMirrorArgs, MIRRORED_COMMANDS } from './database-mirror-args.js';
 import { HELP } from './help.js';
 import { type CliIo, processIo } from './io.js';
 
@@ -83,7 +83,9 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
       const mirrored = await databaseMirrorArgs(rest, io);
       const code = await command(mirrored.argv, io);
       if (mirrored.queued > 0 && name === 'runs') {
-        io.stderr.write(`${mirrored.queued} more debate${mirrored.queued === 1 ? ' is' : 's are'} queued in the database, waiting for a worker.\n`);
+        io.stderr.write(
+          `${mirrored.queued} more debate${mirrored.queued === 1 ? ' is' : 's are'} queued in the database, waiting for a worker.\n`,
+        );
       }
       return code;
     }

@@ -18,14 +18,17 @@ import { parseCommand } from '../parse.js';
 export async function pullCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('pull', argv, { ...DATABASE_FLAG, out: { type: 'string' } });
   const url = databaseUrl(values.database, io.env);
-  if (url === undefined) throw new UsageError('name the database to copy from: `agora pull --database postgres://...`');
+  if (url === undefined)
+    throw new UsageError('name the database to copy from: `agora pull --database postgres://...`');
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
   const database = await RunDatabase.open(url);
   try {
     const known = new Set((await database.runs()).map((row) => row.runId));
     const missing = positionals.filter((runId) => !known.has(runId));
     if (missing.length > 0) {
-      throw new UsageError(`the database at ${redactedUrl(url)} has no run ${missing.join(', ')}; \`agora runs --database URL\` lists its runs`);
+      throw new UsageError(
+        `the database at ${redactedUrl(url)} has no run ${missing.join(', ')}; \`agora runs --database URL\` lists its runs`,
+      );
     }
     const { changed, rows } = await mirrorDatabase(database, outDir, {
       ...(positionals.length > 0 ? { runIds: positionals } : {}),
@@ -33,7 +36,9 @@ export async function pullCommand(argv: string[], io: CliIo): Promise<number> {
     });
     const copied = rows.filter((row) => row.nextSeq > 0).map((row) => path.join(outDir, row.runId));
     indexRuns(outDir, copied, formatNamed);
-    io.stdout.write(`Pulled ${plural(changed.length, 'run')} into ${outDir} (${plural(copied.length - changed.length, 'run')} already current).\n`);
+    io.stdout.write(
+      `Pulled ${plural(changed.length, 'run')} into ${outDir} (${plural(copied.length - changed.length, 'run')} already current).\n`,
+    );
   } finally {
     await database.close();
   }

@@ -27,7 +27,11 @@ function runFolders(inputs: string[], cwd: string): string[] {
     else if (existsSync(dir)) {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         const child = path.join(dir, entry.name);
-        if (entry.isDirectory() && !entry.name.startsWith('.') && existsSync(path.join(child, 'events.jsonl')))
+        if (
+          entry.isDirectory() &&
+          !entry.name.startsWith('.') &&
+          existsSync(path.join(child, 'events.jsonl'))
+        )
           found.push(child);
       }
     } else throw new UsageError(`${input} does not exist`);
@@ -39,8 +43,12 @@ function runFolders(inputs: string[], cwd: string): string[] {
 export async function pushCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('push', argv, { ...DATABASE_FLAG });
   const url = databaseUrl(values.database, io.env);
-  if (url === undefined) throw new UsageError('name the database to copy into: `agora push transcripts/ --database postgres://...`');
-  if (positionals.length === 0) throw new UsageError('name runs or runs folders to copy, e.g. `agora push transcripts/`');
+  if (url === undefined)
+    throw new UsageError(
+      'name the database to copy into: `agora push transcripts/ --database postgres://...`',
+    );
+  if (positionals.length === 0)
+    throw new UsageError('name runs or runs folders to copy, e.g. `agora push transcripts/`');
   const folders = runFolders(positionals, io.cwd);
   const database = await RunDatabase.open(url);
   let added = 0;
@@ -77,7 +85,9 @@ export async function pushCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     await database.close();
   }
-  io.stdout.write(`Pushed ${plural(added, 'run')}${present ? ` (${plural(present, 'run')} already there)` : ''}.\n`);
+  io.stdout.write(
+    `Pushed ${plural(added, 'run')}${present ? ` (${plural(present, 'run')} already there)` : ''}.\n`,
+  );
   for (const line of skipped) io.stderr.write(`skipped ${line}\n`);
   return 0;
 }

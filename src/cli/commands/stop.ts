@@ -1,11 +1,10 @@
 /** `agora stop <run>`: asks a run in another process to stop after the step in flight. */
 import path from 'node:path';
-import { ExitCode } from '../../core/errors.js';
-import { lockOwner } from '../../store/run-lock.js';
-import { requestStop } from '../../store/stop-request.js';
-import { UsageError } from '../../core/errors.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
+import { lockOwner } from '../../store/run-lock.js';
+import { requestStop } from '../../store/stop-request.js';
 import { DATABASE_FLAG } from '../database-option.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
@@ -33,7 +32,9 @@ async function stopInDatabase(runId: string | undefined, url: string, io: CliIo)
   try {
     const before = await database.requestStop(runId);
     if (before === null) {
-      throw new UsageError(`the database at ${redactedUrl(url)} has no run ${runId}; \`agora runs --database URL\` lists its runs`);
+      throw new UsageError(
+        `the database at ${redactedUrl(url)} has no run ${runId}; \`agora runs --database URL\` lists its runs`,
+      );
     }
     io.stdout.write(
       before.status === 'queued'
