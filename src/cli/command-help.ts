@@ -201,7 +201,7 @@ const USAGE: Record<string, string[]> = {
     'Usage: agora worker --database URL [options]',
     '',
     "Drives debates queued in the shared database against this host's Ollama, until Ctrl-C.",
-    'A dead worker\'s runs are taken over by the others after its lease runs out.',
+    "A dead worker's runs are taken over by the others after its lease runs out.",
     '',
     'Options',
     '  --database URL        the shared Postgres store (default: AGORA_DATABASE_URL)',
