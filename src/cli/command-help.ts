@@ -35,6 +35,7 @@ const RUN = [
   HOST,
   ...DEBATE_OPTIONS,
   "  --run-id ID           the run's folder name instead of one made from time, topic and seed",
+  '  --database URL        also keep the run in the shared Postgres store, step by step (default: AGORA_DATABASE_URL)',
 ];
 
 const DEMO = [
@@ -65,6 +66,7 @@ const USAGE: Record<string, string[]> = {
     '  --verbose             debug logs on stderr',
     '  --timeout SECONDS     upper bound for one model call, 1 to 86400',
     '  --demo                resume a demo run on the built-in simulator',
+    '  --database URL        resume a run of the shared Postgres store here (default: AGORA_DATABASE_URL)',
     "  --record DIR          record the resumed part's model calls into a cassette folder (new or empty)",
   ],
   batch: [

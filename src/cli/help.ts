@@ -42,8 +42,9 @@ Commands
   migrate --database URL  create or upgrade Agora's tables in a shared Postgres database
   worker --database URL   drive debates queued in the database on this host (--host, --parallel N)
   push <runs> / pull      copy runs into / out of the database (--database URL)
-                          --database URL (or AGORA_DATABASE_URL) also works with batch (queues the
-                          debates), stop, runs, show, leaderboard, query, export and reindex
+                          --database URL (or AGORA_DATABASE_URL) also works with run and resume (the
+                          run is kept in the database step by step), batch (queues the debates), stop,
+                          runs, show, leaderboard, query, export and reindex
   mock-ollama             start the Ollama simulator: --port 11434 --profile instant --script rules.yaml
   help                    this text; agora <command> --help shows one command's options
   version                 the version (also --version)

@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { Scenario } from '../config/scenario.js';
 import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { timeoutMilliseconds } from '../config/timeout-seconds.js';
-import { AgoraError, ExitCode } from '../core/errors.js';
+import { AgoraError, ExitCode, UsageError } from '../core/errors.js';
 import { formatNamed } from '../formats/index.js';
 import { sharedJudgeWarning } from '../formats/shared/judge-impartiality.js';
+import { leaseSession } from '../manager/claimed-run.js';
 import { createRunDir, driveDebate, type LoadedRun, newNamedRunDir } from '../manager/debate-manager.js';
 import { indexRun } from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
@@ -13,6 +14,7 @@ import { createLiveView } from '../render/live-view.js';
 import { wordWrapped } from '../render/word-wrapped.js';
 import { fitLines } from '../render/wrap-text.js';
 import { openLiveLog } from '../store/live-log.js';
+import type { RunDatabase, RunLease } from '../store/postgres/run-database.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import { openCassetteFolder } from './cassette-folder.js';
 import { colorWanted } from './color.js';
@@ -39,6 +41,16 @@ export interface DebateFlags {
   simulated?: boolean;
   /** Record every model call of the run into this cassette folder (new or empty). */
   record?: string;
+  /** Keep the run in the shared database too, step by step, under a lease (`--database`). */
+  shared?: SharedRun;
+}
+
+export interface SharedRun {
+  database: RunDatabase;
+  owner: string;
+  leaseSeconds: number;
+  /** A resumed run's lease, already claimed; a new run is recorded and claimed here. */
+  lease?: RunLease;
 }
 
 /** The failed steps that stand in a finished run's record, for the end-of-run report. */
@@ -129,9 +141,22 @@ export async function runDebate(
     say(`${stopConditionsText(scenario)}\n`);
   }
 
+  const abort = new AbortController();
+  // A shared run goes on from the database, wherever its folder is.
+  const resumeCommand = flags.shared
+    ? `npm run agora -- resume ${runId} --database URL`
+    : `npm run agora -- resume ${paths.runDir}`;
+  const session = flags.shared
+    ? leaseSession(
+        flags.shared.database,
+        flags.shared.lease ?? (await recordAndClaim(flags.shared, runId, scenario)),
+        flags.shared.leaseSeconds,
+        logger,
+        abort.signal,
+      )
+    : undefined;
   // Viewers in other processes (`agora serve`) follow the step in flight through live.jsonl.
   const liveLog = openLiveLog(paths.runDir, resume?.loaded.events.at(-1)?.seq ?? 0);
-  const abort = new AbortController();
   let stopRequested = false;
   const stopListening = listenForStopSignals({
     stop(signal) {
@@ -153,8 +178,9 @@ export async function runDebate(
       ...(flags.simulated ? { simulated: true } : {}),
       provider: createModelProvider(scenario, { ...settings, logger, ...(recorder ? { recorder } : {}) }),
       logger,
-      signal: abort.signal,
-      stopRequested: () => stopRequested,
+      signal: session?.signal ?? abort.signal,
+      stopRequested: () => stopRequested || session?.stopAsked() === true,
+      ...(session ? { commit: session.commit } : {}),
       onNotice: (notice) => {
         liveLog.write(notice);
         view?.onNotice(notice);
@@ -206,17 +232,17 @@ export async function runDebate(
       return ExitCode.degraded;
     }
     if (transcript.status === 'stopped') {
-      if (!flags.json) info.write(`Stopped. Continue with: npm run agora -- resume ${paths.runDir}\n`);
+      if (!flags.json) info.write(`Stopped. Continue with: ${resumeCommand}\n`);
       return ExitCode.interrupted;
     }
     if (outcome.error instanceof AgoraError) {
       throw new AgoraError(
-        `${outcome.error.message}. Everything completed is kept in ${paths.runDir}/; once that is fixed, continue it with \`npm run agora -- resume ${paths.runDir}\``,
+        `${outcome.error.message}. Everything completed is kept in ${paths.runDir}/; once that is fixed, continue it with \`${resumeCommand}\``,
         { exitCode: outcome.error.exitCode, cause: outcome.error },
       );
     }
     throw new AgoraError(
-      `the run failed: ${transcript.error ?? transcript.stopReason}. Everything completed is kept in ${paths.runDir}/; continue it with \`npm run agora -- resume ${paths.runDir}\``,
+      `the run failed: ${transcript.error ?? transcript.stopReason}. Everything completed is kept in ${paths.runDir}/; continue it with \`${resumeCommand}\``,
       { exitCode: ExitCode.runFailed, cause: outcome.error },
     );
   } finally {
@@ -230,8 +256,26 @@ export async function runDebate(
         `warning: the cassette in ${recorder.dir} is incomplete: ${recorder.writeError.message}; record it again\n`,
       );
     }
+    session?.close();
     stopListening();
     await liveLog.close();
     closeRunLogger(logger);
   }
+}
+
+/** A new run in the shared database: recorded, then claimed by this process. */
+async function recordAndClaim(shared: SharedRun, runId: string, scenario: Scenario): Promise<RunLease> {
+  const added = await shared.database.addRun({
+    runId,
+    format: scenario.format,
+    topic: scenario.topic,
+    scenario: JSON.stringify(scenario),
+  });
+  const claim = added ? await shared.database.claim(runId, shared.owner, shared.leaseSeconds) : null;
+  if (!claim) {
+    throw new UsageError(
+      `the shared database already holds a run with the id ${runId}; pick another id with --run-id`,
+    );
+  }
+  return { runId, owner: claim.owner, epoch: claim.epoch };
 }

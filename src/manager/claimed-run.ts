@@ -16,7 +16,7 @@ import type { RunEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
 import { formatNamed } from '../formats/index.js';
 import type { ModelProvider } from '../llm/provider.js';
-import type { ClaimedRun, RunDatabase } from '../store/postgres/run-database.js';
+import type { ClaimedRun, RunDatabase, RunLease } from '../store/postgres/run-database.js';
 import { driveDebate, loadRun, type RunOutcome, runPaths } from './debate-manager.js';
 
 export interface ClaimedRunOptions {
@@ -46,14 +46,21 @@ export function materialise(workDir: string, runId: string, lines: string[]): st
   return runDir;
 }
 
-export async function driveClaimedRun(options: ClaimedRunOptions): Promise<RunOutcome> {
-  const { database, claim, leaseSeconds, logger } = options;
-  const lease = { runId: claim.runId, owner: claim.owner, epoch: claim.epoch };
-  const runDir = materialise(options.workDir, claim.runId, claim.lines);
-  const paths = runPaths(runDir);
+/**
+ * What holding a run's lease takes while the run is driven: a renewal every third of the lease, an
+ * abort of the step in flight when a renewal finds the lease gone, the commit of each step under
+ * the lease, and the stop requests the database carries.
+ */
+export function leaseSession(
+  database: RunDatabase,
+  lease: RunLease,
+  leaseSeconds: number,
+  logger: Logger,
+  signal?: AbortSignal,
+) {
   const abort = new AbortController();
-  const onAbort = () => abort.abort(options.signal?.reason);
-  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const onAbort = () => abort.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
   let stopAsked = false;
   let lost = false;
   let ended = false;
@@ -64,7 +71,7 @@ export async function driveClaimedRun(options: ClaimedRunOptions): Promise<RunOu
       if (ended) return;
       if (renewed === null) {
         lost = true;
-        logger.warn({ runId: claim.runId }, 'lease lost: another worker holds the run');
+        logger.warn({ runId: lease.runId }, 'lease lost: another worker holds the run');
         abort.abort(new Error('the lease on the run was lost'));
       } else if (renewed.stopRequested) stopAsked = true;
     } catch (error) {
@@ -73,19 +80,37 @@ export async function driveClaimedRun(options: ClaimedRunOptions): Promise<RunOu
     }
   };
   const heartbeat = setInterval(() => void renew(), Math.max(200, (leaseSeconds * 1000) / 3));
-  const common = {
-    paths,
-    provider: options.provider,
-    logger,
+  return {
     signal: abort.signal,
-    simulated: claim.simulated,
-    stopRequested: () => stopAsked,
-    ...(options.handOverRequested ? { handOverRequested: options.handOverRequested } : {}),
+    stopAsked: () => stopAsked,
     commit: async (events: RunEvent[]) => {
       if (lost) throw new Error('the lease on the run was lost');
       const result = await database.commit(lease, events, leaseSeconds);
       if (result.stopRequested) stopAsked = true;
     },
+    close() {
+      ended = true;
+      clearInterval(heartbeat);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+export async function driveClaimedRun(options: ClaimedRunOptions): Promise<RunOutcome> {
+  const { database, claim, leaseSeconds, logger } = options;
+  const lease = { runId: claim.runId, owner: claim.owner, epoch: claim.epoch };
+  const runDir = materialise(options.workDir, claim.runId, claim.lines);
+  const paths = runPaths(runDir);
+  const session = leaseSession(database, lease, leaseSeconds, logger, options.signal);
+  const common = {
+    paths,
+    provider: options.provider,
+    logger,
+    signal: session.signal,
+    simulated: claim.simulated,
+    stopRequested: session.stopAsked,
+    commit: session.commit,
+    ...(options.handOverRequested ? { handOverRequested: options.handOverRequested } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onNotice ? { onNotice: options.onNotice } : {}),
   };
@@ -100,8 +125,6 @@ export async function driveClaimedRun(options: ClaimedRunOptions): Promise<RunOu
     const loaded = loadRun(runDir, formatNamed);
     return await driveDebate({ ...common, format: loaded.format, existing: loaded.events });
   } finally {
-    ended = true;
-    clearInterval(heartbeat);
-    options.signal?.removeEventListener('abort', onAbort);
+    session.close();
   }
 }

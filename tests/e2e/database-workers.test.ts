@@ -406,6 +406,77 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       ),
     ).toBe(0);
   });
+
+  it('run --database keeps a single debate in the database step by step; resume --database goes on from there', async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const [file] = scenarioFiles(['knockout']);
+    const simulator = await mock({ speed: 0.3 });
+    const out = tempDir();
+    const started = startAgora(
+      ['run', file as string, '--database', url, '--host', simulator.url, '--out', out, '--quiet'],
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    const committed = async () =>
+      Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM agora_events'))[0]?.n ?? 0);
+    await until(async () => (await committed()) >= 3, 'the first steps committed');
+    started.child.kill('SIGINT');
+    const stopped = await started.result;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stdout).toMatch(/Continue with: npm run agora -- resume \S+ --database URL/);
+    const [row] = await sql<{ run_id: string; status: string; next_seq: number }>(
+      url,
+      'SELECT run_id, status, next_seq FROM agora_runs',
+    );
+    expect(row?.status).toBe('stopped');
+    // The folder holds exactly what the database holds.
+    const runId = row?.run_id as string;
+    expect(
+      readFileSync(path.join(out, runId, 'events.jsonl'), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(row?.next_seq as number);
+
+    const elsewhere = tempDir();
+    const resumed = await runAgora(
+      ['resume', runId, '--database', url, '--host', simulator.url, '--out', elsewhere, '--quiet'],
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect((await sql<{ status: string }>(url, 'SELECT status FROM agora_runs'))[0]?.status).toBe(
+      'completed',
+    );
+    const again = await runAgora([
+      'resume',
+      runId,
+      '--database',
+      url,
+      '--host',
+      simulator.url,
+      '--out',
+      elsewhere,
+    ]);
+    expect(again.stdout).toContain('already completed');
+
+    // The same debate as one run straight through on files.
+    const straight = tempDir();
+    expect(
+      (await runAgora(['run', file as string, '--host', simulator.url, '--out', straight, '--quiet'])).code,
+    ).toBe(0);
+    const [local] = runFolders(straight);
+    expect(sameDebate(transcriptOf(elsewhere, runId))).toEqual(
+      sameDebate(transcriptOf(straight, local as string)),
+    );
+    const pulled = tempDir();
+    expect((await runAgora(['pull', runId, '--database', url, '--out', pulled])).code).toBe(0);
+    expect(readFileSync(path.join(pulled, runId, 'transcript.md'), 'utf8')).toBe(
+      readFileSync(path.join(elsewhere, runId, 'transcript.md'), 'utf8'),
+    );
+  });
 });
 
 function filesUnder(dir: string): string[] {

@@ -12,6 +12,7 @@ import type { Scenario } from '../../config/scenario.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
 import { isRunId } from '../../store/run-id.js';
+import { CLI_LEASE_SECONDS, cliOwner, DATABASE_FLAG, openDatabaseOption } from '../database-option.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
@@ -140,6 +141,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     ...debateOptions,
     host: { type: 'string' },
     'run-id': { type: 'string' },
+    ...DATABASE_FLAG,
     // Set by `serve --demo` on the workers it starts: the host it passes is its simulator.
     simulated: { type: 'boolean' },
   });
@@ -158,16 +160,22 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       `--run-id must be letters, digits, dots, dashes and underscores (at most 120), starting with a letter or digit; got "${runId}"`,
     );
   }
-  return runDebate(
-    scenario,
-    host,
-    {
-      ...debateFlags(values, io),
-      ...(runId ? { runId } : {}),
-      ...(values.simulated ? { simulated: true } : {}),
-    },
-    io,
-  );
+  const database = await openDatabaseOption(values.database, io);
+  try {
+    return await runDebate(
+      scenario,
+      host,
+      {
+        ...debateFlags(values, io),
+        ...(runId ? { runId } : {}),
+        ...(values.simulated ? { simulated: true } : {}),
+        ...(database ? { shared: { database, owner: cliOwner(), leaseSeconds: CLI_LEASE_SECONDS } } : {}),
+      },
+      io,
+    );
+  } finally {
+    await database?.close();
+  }
 }
 
 /** The flags every debate-running command shares, read once. */

@@ -416,6 +416,15 @@ export class RunDatabase {
     return rows.map((row) => row.run_id);
   }
 
+  /** Puts a run that never started back in the queue's state (its job is sent by the caller). */
+  async requeue(runId: string, client?: pg.PoolClient): Promise<void> {
+    await this.query(
+      "UPDATE agora_runs SET status = 'queued', stop_requested = false, owner = NULL, lease_expires_at = NULL, updated_at = now() WHERE run_id = $1 AND next_seq = 0",
+      [runId],
+      client,
+    );
+  }
+
   /** Ends a run that could not start (its scenario could not be settled): it holds no events. */
   async markFailed(lease: RunLease): Promise<void> {
     await this.query(
