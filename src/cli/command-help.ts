@@ -172,6 +172,7 @@ const USAGE: Record<string, string[]> = {
     '  --bind ADDR           listen on another address; needs --token',
     '  --token SECRET        access token for a non-loopback --bind (or AGORA_TOKEN)',
     '  --verbose             debug logs',
+    '  --database URL        show the runs of the shared Postgres store, live (default: AGORA_DATABASE_URL)',
   ],
   stop: [
     'Usage: agora stop <run> [options]',

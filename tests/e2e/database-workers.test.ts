@@ -477,6 +477,63 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       readFileSync(path.join(elsewhere, runId, 'transcript.md'), 'utf8'),
     );
   });
+
+  it("serve --database shows every worker's runs live, from the database's notices", async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const viewerFolder = tempDir();
+    const serve = startAgora(['serve', '--database', url, '--port', '0', '--out', viewerFolder], {
+      timeoutMs: 90_000,
+    });
+    let address = '';
+    serve.child.stdout?.on('data', (chunk: Buffer) => {
+      address ||= /Agora viewer at (http:\/\/\S+)/.exec(String(chunk))?.[1] ?? '';
+    });
+    try {
+      await until(async () => address !== '', 'the viewer to start');
+      const [file] = scenarioFiles(['duel']);
+      const queued = await runAgora(['batch', '--database', url, file as string, '--seeds', '4', '--json']);
+      const [runId] = (JSON.parse(queued.stdout) as { queued: string[] }).queued;
+      const simulator = await mock({ speed: 0.3 });
+      const worker = startAgora(
+        [
+          'worker',
+          '--database',
+          url,
+          '--host',
+          simulator.url,
+          '--out',
+          tempDir(),
+          '--poll',
+          '0.1',
+          '--exit-when-idle',
+        ],
+        { timeoutMs: 80_000 },
+      );
+      const seen: Array<{ live: boolean; status: string; events: number }> = [];
+      await until(async () => {
+        const response = await fetch(`${address}/api/runs/${runId}`);
+        if (response.status !== 200) return false;
+        const view = (await response.json()) as {
+          live: boolean;
+          progress: { status: string };
+          events: unknown[];
+        };
+        seen.push({ live: view.live, status: view.progress.status, events: view.events.length });
+        return view.progress.status === 'completed';
+      }, 'the run to show completed in the viewer');
+      expect((await worker.result).code).toBe(0);
+      // It was shown live while the worker drove it, event by event, then finished.
+      expect(seen.some((view) => view.live && view.status === 'running')).toBe(true);
+      expect(new Set(seen.map((view) => view.events)).size).toBeGreaterThan(2);
+      expect(seen.at(-1)?.live).toBe(false);
+      const listed = (await (await fetch(`${address}/api/runs`)).json()) as Array<{ runId: string }>;
+      expect(listed.map((run) => run.runId)).toContain(runId);
+    } finally {
+      serve.child.kill('SIGINT');
+      await serve.result;
+    }
+  });
 });
 
 function filesUnder(dir: string): string[] {

@@ -8,11 +8,16 @@ import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { closeRunLogger, createRunLogger } from '../../manager/logger.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
+import { DATABASE_ENV, databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
+import { startLiveMirror } from '../../store/postgres/mirror.js';
+import { RunDatabase } from '../../store/postgres/run-database.js';
 import { isLoopback } from '../../web/host-header.js';
 import { startViewer } from '../../web/server.js';
 import { listScenarioChoices } from '../../web/start-form.js';
 import { SERVE_FOLDER } from '../../web/start-record.js';
 import { processLauncher } from '../../web/workers.js';
+import { mirrorFolder } from '../database-mirror-args.js';
+import { DATABASE_FLAG } from '../database-option.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand } from '../parse.js';
@@ -28,6 +33,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     scenarios: { type: 'string' },
     demo: { type: 'boolean' },
     verbose: { type: 'boolean' },
+    ...DATABASE_FLAG,
   });
   if (positionals.length > 0) throw new UsageError(`serve takes no file; got "${positionals.join(' ')}"`);
   const port = integerFlag('port', values.port, 0) ?? 4747;
@@ -39,7 +45,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       `--bind ${bind} makes the viewer reachable from other machines: also give --token SECRET (at least 16 characters, or set AGORA_TOKEN), and open it with ?access=SECRET`,
     );
   }
-  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
+  const url = databaseUrl(values.database, io.env);
+  const runsDir = path.resolve(io.cwd, values.out ?? 'transcripts');
+  // With a database, the viewer shows a copy of its runs kept current by the database's notices.
+  const outDir = url === undefined ? runsDir : mirrorFolder(runsDir, url);
+  const database = url === undefined ? undefined : await RunDatabase.open(url);
   const scenariosDir = path.resolve(io.cwd, values.scenarios ?? 'scenarios');
   const simulator = values.demo
     ? await startMockOllama({
@@ -52,7 +62,18 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const logger = createRunLogger(path.join(outDir, SERVE_FOLDER, 'serve.log'), {
     verbose: values.verbose ?? false,
   });
+  let mirror: { close(): Promise<void> } | undefined;
   try {
+    if (database && url) {
+      mirror = await startLiveMirror(database, outDir, (error) =>
+        logger.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'database copy not updated',
+        ),
+      );
+      // Debates started or resumed from the page are kept in the database too.
+      process.env[DATABASE_ENV] = url;
+    }
     const viewer = await listenOnPort(bind, port, () =>
       startViewer({
         outDir,
@@ -76,7 +97,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     );
     io.stdout.write(`Agora viewer at ${viewer.url}${isLoopback(bind) ? '' : '/?access=<your token>'}\n`);
     io.stdout.write(
-      `Runs folder: ${outDir}\nOllama: ${ollamaHost}${simulator ? ' (built-in simulator)' : ''}\n`,
+      `${database && url ? `Runs from ${redactedUrl(url)}, kept current in ` : 'Runs folder: '}${outDir}\nOllama: ${ollamaHost}${simulator ? ' (built-in simulator)' : ''}\n`,
     );
     io.stdout.write(
       'Debates started here keep running if the viewer stops. Press Ctrl-C to stop the viewer.\n',
@@ -88,6 +109,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     await viewer.close();
     return 0;
   } finally {
+    await mirror?.close();
+    await database?.close();
     await simulator?.close();
     closeRunLogger(logger);
   }

@@ -10,12 +10,13 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { formatNamed } from '../../formats/index.js';
 import { loadRun, runPaths, writeTranscripts } from '../../manager/debate-manager.js';
-import { BATCHES_FOLDER, type BatchRecord } from '../../manager/indexing.js';
-import { LOCK_FILE } from '../run-lock.js';
+import { BATCHES_FOLDER, type BatchRecord, indexRuns, rebuildIndex } from '../../manager/indexing.js';
+import { LOCK_FILE, lockOwner } from '../run-lock.js';
 import { writeFileAtomic } from '../write-files.js';
-import type { DatabaseRunRow, RunDatabase } from './run-database.js';
+import { type DatabaseRunRow, EVENTS_CHANNEL, type RunDatabase } from './run-database.js';
 
 export interface MirrorResult {
   /** Runs whose copy changed. */
@@ -38,6 +39,9 @@ export async function mirrorRun(
   options: { markLive?: boolean } = {},
 ): Promise<boolean> {
   const paths = runPaths(path.join(dir, row.runId));
+  // A folder another live process is writing (a debate started or resumed here) is its to keep.
+  const writer = lockOwner(paths.runDir);
+  if (writer !== null && writer !== process.pid) return false;
   const held = committedLines(paths.events);
   let changed = false;
   if (held !== row.nextSeq) {
@@ -110,4 +114,62 @@ export async function mirrorDatabase(
   }
   mirrorBatches(rows, dir);
   return { changed, rows };
+}
+
+/**
+ * Keeps the copy in `dir` current while the process lives (`serve --database`): one LISTEN on the
+ * channel every commit notifies, and each notified run's new events fetched and rendered. The
+ * viewer reads the copy; no client polls the database.
+ */
+export async function startLiveMirror(
+  database: RunDatabase,
+  dir: string,
+  onError: (error: unknown) => void,
+): Promise<{ close(): Promise<void> }> {
+  const listener = new pg.Client({ connectionString: database.url });
+  listener.on('error', onError);
+  try {
+    await listener.connect();
+    await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
+  } catch (error) {
+    await listener.end().catch(() => undefined);
+    throw database.failure(error);
+  }
+  const pending = new Set<string>();
+  let draining = false;
+  const drain = async () => {
+    if (draining) return;
+    draining = true;
+    try {
+      while (pending.size > 0) {
+        const wanted = new Set(pending);
+        pending.clear();
+        const rows = (await database.runs()).filter((row) => wanted.has(row.runId));
+        for (const row of rows) {
+          if (await mirrorRun(database, row, dir)) {
+            indexRuns(dir, [path.join(dir, row.runId)], formatNamed);
+          }
+        }
+      }
+    } catch (error) {
+      onError(error);
+    } finally {
+      draining = false;
+    }
+  };
+  listener.on('notification', (message) => {
+    const runId = message.payload?.split(' ')[0];
+    if (!runId) return;
+    pending.add(runId);
+    void drain();
+  });
+  // Notifications sent before the LISTEN began are caught up with by a full pass.
+  await mirrorDatabase(database, dir);
+  const { index } = rebuildIndex(dir, formatNamed);
+  index.close();
+  return {
+    async close() {
+      await listener.end().catch(() => undefined);
+    },
+  };
 }
