@@ -6,6 +6,7 @@
 import type { RunDatabase } from '../store/postgres/run-database.js';
 import type { WorkQueue } from '../store/postgres/work-queue.js';
 import type { BatchPlan } from './batch-plan.js';
+import { batchRecord } from './run-batch.js';
 
 export async function enqueueBatch(
   plan: BatchPlan,
@@ -14,6 +15,8 @@ export async function enqueueBatch(
 ): Promise<{ added: string[]; present: string[] }> {
   const added: string[] = [];
   const present: string[] = [];
+  const record = batchRecord(plan, new Date().toISOString());
+  await database.addBatch(plan.batchId, `${JSON.stringify(record, null, 2)}\n`);
   for (const item of plan.items) {
     const isNew = await database.transaction(async (client) => {
       const inserted = await database.addRun(

@@ -185,6 +185,29 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const boardFiles = await runAgora(['leaderboard', '--out', local], { env: { COLUMNS: '200' } });
     expect(boardDb.code).toBe(0);
     expect(boardDb.stdout).toBe(boardFiles.stdout);
+    const question =
+      'SELECT run_id, format, status, stop_reason, done, total, model_calls, output_tokens, outcome FROM runs ORDER BY run_id';
+    const queryDb = await runAgora(['query', question, '--json', '--database', url]);
+    expect(queryDb.code, queryDb.stderr).toBe(0);
+    expect(queryDb.stdout).toBe((await runAgora(['query', question, '--json', '--out', local])).stdout);
+    // The batch's record travels with its runs: places, seeds and scenario files as on files.
+    const members =
+      'SELECT batch_id, idx, run_id, scenario_file, seed, lineup FROM batch_runs ORDER BY run_id';
+    const membersDb = await runAgora(['query', members, '--json', '--database', url]);
+    expect(JSON.parse(membersDb.stdout)).toHaveLength(5);
+    expect(membersDb.stdout).toBe((await runAgora(['query', members, '--json', '--out', local])).stdout);
+    const html = path.join(tempDir(), 'run.html');
+    const exported = await runAgora([
+      'export',
+      ids[0] as string,
+      '--html',
+      '--output',
+      html,
+      '--database',
+      url,
+    ]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(readFileSync(html, 'utf8')).toContain(ids[0] as string);
 
     // push: the local runs into another database, and back out, unchanged.
     const second = await freshDatabase();

@@ -10,7 +10,7 @@ import { UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import { formatNamed } from '../../formats/index.js';
 import { loadRun } from '../../manager/debate-manager.js';
-import { batchesOfRuns } from '../../manager/indexing.js';
+import { BATCHES_FOLDER, batchesOfRuns } from '../../manager/indexing.js';
 import { databaseUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { lockOwner } from '../../store/run-lock.js';
@@ -65,6 +65,11 @@ export async function pushCommand(argv: string[], io: CliIo): Promise<number> {
       const lines = text.split('\n').slice(0, loaded.events.length);
       const progress = loaded.format.progress(loaded.state);
       const batch = batchesOfRuns(path.dirname(runDir)).get(loaded.runId);
+      const batchFile = batch
+        ? path.join(path.dirname(runDir), BATCHES_FOLDER, batch, 'plan.json')
+        : undefined;
+      if (batch && batchFile && existsSync(batchFile))
+        await database.addBatch(batch, readFileSync(batchFile, 'utf8'));
       const start = loaded.events[0];
       const result = await database.importRun(
         {

@@ -39,6 +39,12 @@ CREATE TABLE agora_runs (
 );
 CREATE INDEX agora_runs_status ON agora_runs (status, lease_expires_at);
 CREATE INDEX agora_runs_batch ON agora_runs (batch_id);
+-- A batch's record (its plan and its runs' places, seeds and line-ups), as the JSON of its plan.json.
+CREATE TABLE agora_batches (
+  batch_id text PRIMARY KEY,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  record text NOT NULL
+);
 CREATE TABLE agora_events (
   run_id text NOT NULL REFERENCES agora_runs (run_id) ON DELETE CASCADE,
   seq integer NOT NULL,

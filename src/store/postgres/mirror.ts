@@ -13,7 +13,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { formatNamed } from '../../formats/index.js';
 import { loadRun, runPaths, writeTranscripts } from '../../manager/debate-manager.js';
-import { BATCHES_FOLDER, type BatchRecord, indexRuns, rebuildIndex } from '../../manager/indexing.js';
+import { BATCHES_FOLDER, indexRuns, rebuildIndex } from '../../manager/indexing.js';
 import { LOCK_FILE, lockOwner } from '../run-lock.js';
 import { writeFileAtomic } from '../write-files.js';
 import { type DatabaseRunRow, EVENTS_CHANNEL, type RunDatabase } from './run-database.js';
@@ -72,29 +72,15 @@ export async function mirrorRun(
   return changed;
 }
 
-/** Writes the batch records the views group runs by. */
-function mirrorBatches(rows: DatabaseRunRow[], dir: string): void {
-  const batches = new Map<string, DatabaseRunRow[]>();
-  for (const row of rows) {
-    if (row.batchId) batches.set(row.batchId, [...(batches.get(row.batchId) ?? []), row]);
-  }
-  for (const [batchId, members] of batches) {
-    const record: BatchRecord = {
-      batchId,
-      createdAt: (members[0] as DatabaseRunRow).createdAt.toISOString(),
-      plan: { files: [], seeds: null, repeat: null, lineups: [] },
-      runs: members.map((row, idx) => ({
-        batch_id: batchId,
-        idx: idx + 1,
-        run_id: row.runId,
-        scenario_file: '',
-        seed: 0,
-        lineup: '',
-      })),
-    };
+/** Writes the records of the batches the copied runs belong to, as the batch's own plan.json. */
+async function mirrorBatches(database: RunDatabase, rows: DatabaseRunRow[], dir: string): Promise<void> {
+  const wanted = new Set(rows.map((row) => row.batchId).filter((batchId) => batchId !== null));
+  for (const { batchId, record } of await database.batches()) {
+    if (!wanted.has(batchId)) continue;
     const folder = path.join(dir, BATCHES_FOLDER, batchId);
     mkdirSync(folder, { recursive: true });
-    writeFileAtomic(path.join(folder, 'plan.json'), `${JSON.stringify(record, null, 2)}\n`);
+    const file = path.join(folder, 'plan.json');
+    if (!existsSync(file) || readFileSync(file, 'utf8') !== record) writeFileAtomic(file, record);
   }
 }
 
@@ -112,7 +98,7 @@ export async function mirrorDatabase(
   for (const row of rows) {
     if (await mirrorRun(database, row, dir, options)) changed.push(row.runId);
   }
-  mirrorBatches(rows, dir);
+  await mirrorBatches(database, rows, dir);
   return { changed, rows };
 }
 

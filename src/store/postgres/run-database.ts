@@ -223,6 +223,23 @@ export class RunDatabase {
     }
   }
 
+  /** Records a batch's record once (the first one given stays). */
+  async addBatch(batchId: string, record: string, client?: pg.PoolClient): Promise<void> {
+    await this.query(
+      'INSERT INTO agora_batches (batch_id, record) VALUES ($1, $2) ON CONFLICT (batch_id) DO NOTHING',
+      [batchId, record],
+      client,
+    );
+  }
+
+  /** Every batch's record, as the JSON text of its plan.json. */
+  async batches(): Promise<Array<{ batchId: string; record: string }>> {
+    const { rows } = await this.query<{ batch_id: string; record: string }>(
+      'SELECT batch_id, record FROM agora_batches ORDER BY created_at, batch_id',
+    );
+    return rows.map((row) => ({ batchId: row.batch_id, record: row.record }));
+  }
+
   /** Records a run to be driven; false when a run with that id is already there. */
   async addRun(run: NewRun, client?: pg.PoolClient): Promise<boolean> {
     const { rowCount } = await this.query(
