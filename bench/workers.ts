@@ -5,7 +5,7 @@
  * (wall time divided by the simulator's speed), and what the database costs per committed step:
  * milliseconds per commit and statements per commit.
  *
- * Usage: npm run bench:workers [-- DEBATES]
+ * Usage: npm run bench:workers [-- DEBATES [SPEED]]   (default 96 debates at speed 0.1)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,10 +24,14 @@ import { WorkQueue } from '../src/store/postgres/work-queue.js';
 import { SMALL_SCENARIOS } from '../tests/helpers/format-scenarios.js';
 import { startPostgres } from '../tests/helpers/postgres.js';
 
-const DEBATES = Number(process.argv[2] ?? 32);
+const DEBATES = Number(process.argv[2] ?? 96);
 const SLOTS = 2;
-/** Real seconds per simulated second: large enough that engine overhead stays small beside it. */
-const SPEED = 0.05;
+/**
+ * Real seconds per simulated second. The engine's and the database's own time is counted at 1/SPEED
+ * times its real length, so a larger value (slower, closer to real time) weighs that overhead more
+ * fairly; 0.1 keeps a run to about a minute.
+ */
+const SPEED = Number(process.argv[3] ?? 0.1);
 
 const server = await startPostgres();
 const scratch = mkdtempSync(path.join(tmpdir(), 'agora-bench-workers-'));
@@ -36,10 +40,12 @@ try {
   const file = path.join(scratch, 'duel.yaml');
   writeFileSync(file, stringify((SMALL_SCENARIOS.duel as () => Record<string, unknown>)()));
   for (const [at, hosts] of [1, 4].entries()) {
-    const url = `${server.url.replace(/\/postgres$/, '')}/postgres`;
+    // A fresh database for each line-up.
+    const admin = await RunDatabase.open(server.url, { forMigration: true, poolSize: 1 });
+    await admin.query(`CREATE DATABASE bench_${at}`);
+    await admin.close();
+    const url = server.url.replace(/\/postgres$/, `/bench_${at}`);
     const database = await RunDatabase.open(url, { forMigration: true, poolSize: 4 * hosts + 4 });
-    await database.query('DROP TABLE IF EXISTS agora_events, agora_runs, agora_schema_version CASCADE');
-    await database.query('DROP SCHEMA IF EXISTS agora_queue CASCADE');
     await database.migrate();
     const installer = await WorkQueue.start(url, { install: true });
     await installer.stop();
