@@ -15,6 +15,7 @@ import type { Scenario } from '../config/scenario.js';
 import type { RunEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
 import { formatNamed } from '../formats/index.js';
+import { isProviderError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
 import type { ClaimedRun, RunDatabase, RunLease } from '../store/postgres/run-database.js';
 import { driveDebate, loadRun, type RunOutcome, runPaths } from './debate-manager.js';
@@ -35,6 +36,15 @@ export interface ClaimedRunOptions {
   handOverRequested?: () => boolean;
   onEvent?: (event: RunEvent) => void;
   onNotice?: (notice: LiveNotice) => void;
+}
+
+/** Whether `error` (or what it wraps) says the model server cannot be reached. */
+export function serverGone(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth += 1) {
+    if (isProviderError(cause) && (cause.kind === 'unreachable' || cause.kind === 'busy')) return true;
+    cause = cause.cause;
+  }
+  return false;
 }
 
 /** Rebuilds the run's working copy from the committed events. */
@@ -111,6 +121,8 @@ export async function driveClaimedRun(options: ClaimedRunOptions): Promise<RunOu
     stopRequested: session.stopAsked,
     commit: session.commit,
     ...(options.handOverRequested ? { handOverRequested: options.handOverRequested } : {}),
+    // This host's model server went away: the run is not over, another worker goes on with it.
+    handOverOnFailure: serverGone,
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.onNotice ? { onNotice: options.onNotice } : {}),
   };

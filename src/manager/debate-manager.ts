@@ -208,6 +208,8 @@ export interface DriveOptions {
   commit?: (events: RunEvent[]) => Promise<void>;
   /** Checked between steps: true ends the segment with the run still going (see DriveRunOptions). */
   handOverRequested?: () => boolean;
+  /** A step failure that hands the run over instead of ending it (see DriveRunOptions). */
+  handOverOnFailure?: (error: unknown) => boolean;
 }
 
 export interface RunOutcome {
@@ -288,6 +290,7 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
       ...(options.commit ? { commit: options.commit } : {}),
       ...(options.handOverRequested ? { handOverRequested: options.handOverRequested } : {}),
+      ...(options.handOverOnFailure ? { handOverOnFailure: options.handOverOnFailure } : {}),
       onEvent: (event, state) => {
         options.onEvent?.(event);
         if (event.type === 'run-end' || format.checkpoints.includes(event.type)) refresh(state);

@@ -31,6 +31,11 @@ export interface DriveRunOptions<State, Step extends { kind: string }> {
    * anything (a worker going away hands its runs over to the others).
    */
   handOverRequested?: () => boolean;
+  /**
+   * A step that failed with such an error ends the segment without ending the run, for another
+   * process to go on with (a worker whose own model server went away).
+   */
+  handOverOnFailure?: (error: unknown) => boolean;
   onEvent?: (event: RunEvent, state: State) => void;
   onNotice?: (notice: LiveNotice) => void;
   /**
@@ -92,6 +97,9 @@ export async function driveRun<State, Step extends { kind: string }>(
       const message = error instanceof Error ? error.message : String(error);
       const aborted = options.signal.aborted;
       logger.error({ err: error, step: stepKind }, 'step failed');
+      if (!aborted && options.handOverOnFailure?.(error)) {
+        return { state: state as State, error, handedOver: true };
+      }
       append({
         type: 'run-end',
         status: aborted ? 'stopped' : 'failed',

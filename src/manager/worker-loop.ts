@@ -40,6 +40,7 @@ export interface WorkerSummary {
 
 export function startWorker(options: WorkerOptions) {
   let handingOver = false;
+  let serverDown = false;
   const running = new Map<string, Promise<void>>();
   const summary: WorkerSummary = { driven: 0, outcomes: {} };
   let wake: (() => void) | undefined;
@@ -74,7 +75,13 @@ export function startWorker(options: WorkerOptions) {
       .then(async (outcome) => {
         if (outcome.handedOver) {
           await options.database.release(lease);
-          options.report(`handed over ${claim.runId}`);
+          if (outcome.error !== undefined) {
+            // This host's model server is gone: take nothing more until it answers again.
+            serverDown = true;
+            options.report(
+              `handed over ${claim.runId}: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`,
+            );
+          } else options.report(`handed over ${claim.runId}`);
           return;
         }
         const status =
@@ -100,6 +107,18 @@ export function startWorker(options: WorkerOptions) {
     running.set(claim.runId, work);
   };
 
+  /** Whether this host's model server answers again, after it went away mid-run. */
+  const serverBack = async (): Promise<boolean> => {
+    try {
+      await options.provider.version();
+      options.report('the model server answers again; taking debates');
+      serverDown = false;
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   const loop = async () => {
     let lastSweep = 0;
     while (!handingOver && !options.signal.aborted) {
@@ -109,7 +128,7 @@ export function startWorker(options: WorkerOptions) {
       }
       const free = options.parallel - running.size;
       let took = 0;
-      if (free > 0) {
+      if (free > 0 && (!serverDown || (await serverBack()))) {
         for (const job of await options.queue.take(free)) {
           const claim = await options.database.claim(job.runId, options.workerId, options.leaseSeconds);
           await options.queue.done(job.id);

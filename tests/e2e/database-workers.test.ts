@@ -557,6 +557,59 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       await serve.result;
     }
   });
+
+  it('a worker whose model server goes away hands its run over, and another worker finishes it', async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const [file] = scenarioFiles(['duel']);
+    expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2,3'])).code).toBe(0);
+    const doomed = await mock({ speed: 0.3 });
+    const healthy = await mock({ speed: 0.3 });
+    const common = ['--database', url, '--lease', '3', '--poll', '0.1', '--exit-when-idle'];
+    const first = startAgora(
+      ['worker', ...common, '--host', doomed.url, '--out', tempDir(), '--name', 'w-doomed'],
+      {
+        timeoutMs: 90_000,
+      },
+    );
+    await until(
+      async () =>
+        Number(
+          (
+            await sql<{ n: string }>(url, "SELECT count(*) AS n FROM agora_events WHERE worker = 'w-doomed'")
+          )[0]?.n,
+        ) >= 2,
+      'the first worker at work',
+    );
+    const held = (
+      await sql<{ run_id: string }>(
+        url,
+        "SELECT run_id FROM agora_runs WHERE owner = 'w-doomed' AND status = 'running'",
+      )
+    ).map((row) => row.run_id);
+    expect(held.length).toBeGreaterThan(0);
+    await doomed.close();
+    const second = startAgora(
+      ['worker', ...common, '--host', healthy.url, '--out', tempDir(), '--name', 'w-healthy'],
+      {
+        timeoutMs: 90_000,
+      },
+    );
+    const [one, two] = await Promise.all([first.result, second.result]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(two.code, two.stderr).toBe(0);
+    expect(one.stderr).toMatch(/handed over .*(cannot reach|unreachable|not reachable|connect)/i);
+    const statuses = await sql<{ status: string }>(url, 'SELECT status FROM agora_runs');
+    expect(statuses.map((row) => row.status)).toEqual(['completed', 'completed', 'completed']);
+    for (const runId of held) {
+      const writers = await sql<{ worker: string }>(
+        url,
+        'SELECT DISTINCT worker FROM agora_events WHERE run_id = $1',
+        [runId],
+      );
+      expect(writers.map((writer) => writer.worker).sort()).toEqual(['w-doomed', 'w-healthy']);
+    }
+  });
 });
 
 function filesUnder(dir: string): string[] {
