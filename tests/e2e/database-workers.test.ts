@@ -114,7 +114,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect(unreachable.stderr).not.toContain(':pw@');
   });
 
-  it('every format runs on the database; runs, reindex --check and leaderboard answer as on files; pull is byte-identical', async () => {
+  it('every format runs on the database; runs, reindex --check, leaderboard, query and the viewer answer as on files; pull is byte-identical', async () => {
     const url = await freshDatabase('s3cret-Passw0rd');
     expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
     const files = scenarioFiles(['knockout', 'formal', 'duel', 'critique', 'council']);
@@ -208,6 +208,34 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     ]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(readFileSync(html, 'utf8')).toContain(ids[0] as string);
+
+    // The viewer: the same runs and the same leaderboard from the database as from the files.
+    const viewerApi = async (args: string[]) => {
+      const serve = startAgora(['serve', '--port', '0', ...args], { timeoutMs: 60_000 });
+      let address = '';
+      serve.child.stdout?.on('data', (chunk: Buffer) => {
+        address ||= /Agora viewer at (http:\/\/\S+)/.exec(String(chunk))?.[1] ?? '';
+      });
+      try {
+        await until(async () => address !== '', 'the viewer to start');
+        const runsSeen = (await (await fetch(`${address}/api/runs`)).json()) as Array<
+          Record<string, unknown>
+        >;
+        const board = await (await fetch(`${address}/api/leaderboard`)).json();
+        return {
+          runs: runsSeen.map(({ runDir: _runDir, ...rest }) => rest),
+          board,
+        };
+      } finally {
+        serve.child.kill('SIGINT');
+        await serve.result;
+      }
+    };
+    const viewedDb = await viewerApi(['--database', url, '--out', tempDir()]);
+    // The same runs as files: the copy `pull` made.
+    const viewedFiles = await viewerApi(['--out', pulled]);
+    expect(viewedDb.runs).toHaveLength(5);
+    expect(viewedDb).toEqual(viewedFiles);
 
     // push: the local runs into another database, and back out, unchanged.
     const second = await freshDatabase();
