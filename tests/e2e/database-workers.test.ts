@@ -72,6 +72,13 @@ function runFolders(dir: string): string[] {
     .sort();
 }
 
+/** A worker process on the simulator at `host`, that stops once nothing is queued or running. */
+const startWorkerCli = (url: string, host: string, timeoutMs: number) =>
+  startAgora(
+    ['worker', '--database', url, '--host', host, '--out', tempDir(), '--poll', '0.1', '--exit-when-idle'],
+    { timeoutMs },
+  );
+
 const transcriptOf = (dir: string, runId: string) =>
   JSON.parse(readFileSync(path.join(dir, runId, 'transcript.json'), 'utf8'));
 
@@ -408,21 +415,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const stopQueued = await runAgora(['stop', second as string, '--database', url]);
     expect(stopQueued.stdout).toContain('no worker will start it');
     const simulator = await mock({ speed: 0.5 });
-    const worker = startAgora(
-      [
-        'worker',
-        '--database',
-        url,
-        '--host',
-        simulator.url,
-        '--out',
-        tempDir(),
-        '--poll',
-        '0.1',
-        '--exit-when-idle',
-      ],
-      { timeoutMs: 60_000 },
-    );
+    const worker = startWorkerCli(url, simulator.url, 60_000);
     await until(
       async () =>
         Number(
@@ -546,21 +539,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       const queued = await runAgora(['batch', '--database', url, file as string, '--seeds', '4', '--json']);
       const [runId] = (JSON.parse(queued.stdout) as { queued: string[] }).queued;
       const simulator = await mock({ speed: 0.3 });
-      const worker = startAgora(
-        [
-          'worker',
-          '--database',
-          url,
-          '--host',
-          simulator.url,
-          '--out',
-          tempDir(),
-          '--poll',
-          '0.1',
-          '--exit-when-idle',
-        ],
-        { timeoutMs: 80_000 },
-      );
+      const worker = startWorkerCli(url, simulator.url, 80_000);
       const seen: Array<{ live: boolean; status: string; events: number }> = [];
       await until(async () => {
         const response = await fetch(`${address}/api/runs/${runId}`);

@@ -12,7 +12,7 @@ import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { parseCommand, timeoutFlag } from '../parse.js';
-import { runDebate } from '../run-debate.js';
+import { type DebateFlags, runDebate } from '../run-debate.js';
 import { startDemoServer } from './demo.js';
 
 export async function resumeCommand(argv: string[], io: CliIo): Promise<number> {
@@ -58,17 +58,12 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
       ollamaHostFor({ flag: values.host, scenario: scenario.ollama.host, env: io.env.OLLAMA_HOST }, io);
     if (simulator && !values.json)
       io.stdout.write(`Demo: resuming on Agora's built-in Ollama simulator at ${simulator.url}.\n`);
-    const requestTimeoutMs = timeoutFlag(values.timeout);
     try {
       return await runDebate(
         scenario,
         host,
         {
-          out,
-          quiet: values.quiet ?? false,
-          json: values.json ?? false,
-          verbose: values.verbose ?? false,
-          ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+          ...resumeFlags(out, values),
           ...(simulator || values.simulated ? { simulated: true } : {}),
           ...(values.record ? { record: path.resolve(io.cwd, values.record) } : {}),
         },
@@ -136,17 +131,12 @@ async function resumeShared(
     { flag: values.host, scenario: loaded.scenario.ollama.host, env: io.env.OLLAMA_HOST },
     io,
   );
-  const requestTimeoutMs = timeoutFlag(values.timeout);
   try {
     return await runDebate(
       loaded.scenario,
       host,
       {
-        out,
-        quiet: values.quiet ?? false,
-        json: values.json ?? false,
-        verbose: values.verbose ?? false,
-        ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+        ...resumeFlags(out, values),
         ...(claim.simulated ? { simulated: true } : {}),
         shared: { database, owner, leaseSeconds: CLI_LEASE_SECONDS, lease },
       },
@@ -158,4 +148,19 @@ async function resumeShared(
     await database.release(lease).catch(() => undefined);
     throw error;
   }
+}
+
+/** The flags a resumed run is driven with, from the command line. */
+function resumeFlags(
+  out: string,
+  values: { quiet?: boolean; json?: boolean; verbose?: boolean; timeout?: string },
+): DebateFlags {
+  const requestTimeoutMs = timeoutFlag(values.timeout);
+  return {
+    out,
+    quiet: values.quiet ?? false,
+    json: values.json ?? false,
+    verbose: values.verbose ?? false,
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+  };
 }
