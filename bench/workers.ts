@@ -5,7 +5,7 @@
  * (wall time divided by the simulator's speed), and what the database costs per committed step:
  * milliseconds per commit and statements per commit.
  *
- * Usage: npm run bench:workers [-- DEBATES [SPEED]]   (default 96 debates at speed 0.1)
+ * Usage: npm run bench:workers [-- DEBATES [SPEED]]   (default 96 debates at speed 0.3)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,9 +29,9 @@ const SLOTS = 2;
 /**
  * Real seconds per simulated second. The engine's and the database's own time is counted at 1/SPEED
  * times its real length, so a larger value (slower, closer to real time) weighs that overhead more
- * fairly; 0.1 keeps a run to about a minute.
+ * fairly; 0.3 takes about three minutes on a two-core machine.
  */
-const SPEED = Number(process.argv[3] ?? 0.1);
+const SPEED = Number(process.argv[3] ?? 0.3);
 
 const server = await startPostgres();
 const scratch = mkdtempSync(path.join(tmpdir(), 'agora-bench-workers-'));
