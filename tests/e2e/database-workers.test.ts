@@ -128,6 +128,9 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const queued = await runAgora(['batch', '--database', url, ...files, '--seeds', '7']);
     expect(queued.code).toBe(0);
     expect(queued.stdout).toContain('queued 5 debates');
+    const again = await runAgora(['batch', '--database', url, ...files, '--seeds', '7']);
+    expect(again.stdout).toContain('queued 0 debates');
+    expect(again.stdout).toContain('5 debates already there');
     const simulator = await mock();
     const work = tempDir();
     const worker = await runAgora(
@@ -186,6 +189,9 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const fromFiles = await runAgora(['runs', '--json', '--out', local]);
     expect(listing(fromDatabase)).toEqual(listing(fromFiles));
     expect(listing(fromDatabase).map((row) => row[2])).toEqual(Array(5).fill('completed'));
+    const shown = await runAgora(['show', ids[1] as string, '--database', url]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toBe((await runAgora(['show', ids[1] as string, '--out', pulled])).stdout);
     const check = await runAgora(['reindex', '--check', '--database', url]);
     expect(check.stdout).toContain('The index matches the event logs.');
     const boardDb = await runAgora(['leaderboard', '--database', url], { env: { COLUMNS: '200' } });
@@ -616,6 +622,53 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       );
       expect(writers.map((writer) => writer.worker).sort()).toEqual(['w-doomed', 'w-healthy']);
     }
+  });
+
+  it('a worker stopped with Ctrl-C finishes its step, hands its run back, and another worker goes on at once', async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const [file] = scenarioFiles(['duel']);
+    expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '9'])).code).toBe(0);
+    const simulator = await mock({ speed: 0.3 });
+    // A long lease: the second worker can only go on at once if the first gave the run back.
+    const common = ['--database', url, '--host', simulator.url, '--lease', '600', '--poll', '0.1'];
+    const first = startAgora(['worker', ...common, '--out', tempDir(), '--name', 'w-leaving'], {
+      timeoutMs: 60_000,
+    });
+    await until(
+      async () =>
+        Number(
+          (
+            await sql<{ n: string }>(url, "SELECT count(*) AS n FROM agora_events WHERE worker = 'w-leaving'")
+          )[0]?.n,
+        ) >= 2,
+      'the first worker at work',
+    );
+    first.child.kill('SIGINT');
+    const left = await first.result;
+    expect(left.code, left.stderr).toBe(0);
+    expect(left.stderr).toMatch(/handed over batch-/);
+    const [row] = await sql<{ status: string; owner: string | null }>(
+      url,
+      'SELECT status, owner FROM agora_runs',
+    );
+    expect(row).toEqual({ status: 'running', owner: null });
+    const second = await runAgora(
+      ['worker', ...common, '--out', tempDir(), '--name', 'w-staying', '--exit-when-idle'],
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toMatch(/took over batch-\S+ at event \d+/);
+    expect((await sql<{ status: string }>(url, 'SELECT status FROM agora_runs'))[0]?.status).toBe(
+      'completed',
+    );
+    const writers = await sql<{ worker: string }>(
+      url,
+      'SELECT DISTINCT worker FROM agora_events ORDER BY worker',
+    );
+    expect(writers.map((writer) => writer.worker)).toEqual(['w-leaving', 'w-staying']);
   });
 });
 
