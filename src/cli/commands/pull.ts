@@ -23,7 +23,7 @@ export async function pullCommand(argv: string[], io: CliIo): Promise<number> {
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
   const database = await RunDatabase.open(url);
   try {
-    const known = new Set((await database.runs()).map((row) => row.runId));
+    const known = new Set((await database.runs(positionals)).map((row) => row.runId));
     const missing = positionals.filter((runId) => !known.has(runId));
     if (missing.length > 0) {
       throw new UsageError(

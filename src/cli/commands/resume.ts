@@ -93,7 +93,7 @@ async function resumeShared(
   const owner = cliOwner();
   const claim = await database.claim(runId, owner, CLI_LEASE_SECONDS, { resume: true });
   if (!claim) {
-    const row = (await database.runs()).find((candidate) => candidate.runId === runId);
+    const [row] = await database.runs([runId]);
     if (!row)
       throw new UsageError(
         `the shared database has no run ${runId}; \`agora runs --database URL\` lists its runs`,

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 
 export const finalPacketSchema = z.strictObject({
-  // The run's id: debate_YYYYMMDD_HHMMSS_xxx when Agora names the run, otherwise the id given with --run-id or by a batch.
+  // The run's id: `debate_` + date, time and a three-character suffix when Agora names the run
+  // (debate_20261123_142530_k3f), otherwise the id given with --run-id or by a batch.
   run_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/),
   mode: z.literal('debate-v0.1'),
   problem: z.string(),

@@ -91,9 +91,7 @@ export async function mirrorDatabase(
   options: { runIds?: string[]; markLive?: boolean } = {},
 ): Promise<MirrorResult> {
   mkdirSync(dir, { recursive: true });
-  const all = await database.runs();
-  const wanted = options.runIds ? new Set(options.runIds) : undefined;
-  const rows = wanted ? all.filter((row) => wanted.has(row.runId)) : all;
+  const rows = await database.runs(options.runIds);
   const changed: string[] = [];
   for (const row of rows) {
     if (await mirrorRun(database, row, dir, options)) changed.push(row.runId);
@@ -128,9 +126,10 @@ export async function startLiveMirror(
     draining = true;
     try {
       while (pending.size > 0) {
-        const wanted = new Set(pending);
+        // Only the notified runs' rows, not every run's: this runs on each commit anywhere.
+        const wanted = [...pending];
         pending.clear();
-        const rows = (await database.runs()).filter((row) => wanted.has(row.runId));
+        const rows = await database.runs(wanted);
         for (const row of rows) {
           if (await mirrorRun(database, row, dir)) {
             indexRuns(dir, [path.join(dir, row.runId)], formatNamed);

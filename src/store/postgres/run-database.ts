@@ -459,10 +459,13 @@ export class RunDatabase {
     return Number(rows[0]?.count ?? 0);
   }
 
-  async runs(): Promise<DatabaseRunRow[]> {
+  /** Every run's row, or only those of `runIds`. */
+  async runs(runIds?: string[]): Promise<DatabaseRunRow[]> {
     const { rows } = await this.query<Record<string, unknown>>(
       `SELECT run_id, format, topic, batch_id, status, simulated, next_seq, owner, lease_expires_at,
-              stop_requested, created_at, updated_at FROM agora_runs ORDER BY queue_order`,
+              stop_requested, created_at, updated_at FROM agora_runs
+        WHERE $1::text[] IS NULL OR run_id = ANY($1) ORDER BY queue_order`,
+      [runIds ?? null],
     );
     return rows.map((row) => ({
       runId: row.run_id as string,
