@@ -10,9 +10,10 @@
  */
 import path from 'node:path';
 import type { Scenario } from '../config/scenario.js';
+import { DatabaseError } from '../core/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
 import type { ClaimedRun, RunDatabase } from '../store/postgres/run-database.js';
-import type { WorkQueue } from '../store/postgres/work-queue.js';
+import { TAKEOVER_PRIORITY, type WorkQueue } from '../store/postgres/work-queue.js';
 import { driveClaimedRun } from './claimed-run.js';
 import { closeRunLogger, createRunLogger } from './logger.js';
 
@@ -34,7 +35,9 @@ export interface WorkerOptions {
 }
 
 export interface WorkerSummary {
+  /** The runs this worker drove to an end (or lost), each counted once. */
   driven: number;
+  /** How many of them ended each way, by the last time this worker drove each. */
   outcomes: Record<string, number>;
 }
 
@@ -42,7 +45,8 @@ export function startWorker(options: WorkerOptions) {
   let handingOver = false;
   let serverDown = false;
   const running = new Map<string, Promise<void>>();
-  const summary: WorkerSummary = { driven: 0, outcomes: {} };
+  /** Each run's outcome, the last time this worker drove it (a run lost and taken back counts once). */
+  const ended = new Map<string, string>();
   let wake: (() => void) | undefined;
   const nap = (seconds: number) =>
     new Promise<void>((resolve) => {
@@ -84,19 +88,20 @@ export function startWorker(options: WorkerOptions) {
           } else options.report(`handed over ${claim.runId}`);
           return;
         }
+        // A run whose last events the database did not take is not this worker's to report on,
+        // even when they ended it here.
         const status =
-          outcome.error !== undefined && outcome.transcript.status === 'running'
+          outcome.commitRefused || (outcome.error !== undefined && outcome.transcript.status === 'running')
             ? 'lost'
             : outcome.transcript.status;
-        summary.driven += 1;
-        summary.outcomes[status] = (summary.outcomes[status] ?? 0) + 1;
+        ended.set(claim.runId, status);
         const why = outcome.error instanceof Error ? ` (${outcome.error.message})` : '';
         options.report(`${status}: ${claim.runId}${why}`);
       })
       .catch(async (error: unknown) => {
         // The run could not start (its scenario could not be settled): it is failed, with nothing in it.
         await options.database.markFailed(lease).catch(() => undefined);
-        summary.outcomes.failed = (summary.outcomes.failed ?? 0) + 1;
+        ended.set(claim.runId, 'failed');
         options.report(`failed: ${claim.runId} (${error instanceof Error ? error.message : String(error)})`);
       })
       .finally(() => {
@@ -119,35 +124,60 @@ export function startWorker(options: WorkerOptions) {
     }
   };
 
+  /** One pass: the sweep when due, claims for the free slots. Returns how many runs it started. */
+  let lastSweep = 0;
+  const pass = async (): Promise<number> => {
+    if (Date.now() - lastSweep >= options.sweepSeconds * 1000) {
+      lastSweep = Date.now();
+      for (const runId of await options.database.orphans())
+        await options.queue.send(runId, undefined, TAKEOVER_PRIORITY);
+    }
+    const free = options.parallel - running.size;
+    let took = 0;
+    if (free > 0 && (!serverDown || (await serverBack()))) {
+      for (const job of await options.queue.take(free)) {
+        const claim = await options.database.claim(job.runId, options.workerId, options.leaseSeconds);
+        if (claim && !handingOver) {
+          took += 1;
+          drive(claim);
+        } else if (claim) await options.database.release(claim);
+        // The lease, not the job, says who drives the run: a job left undone expires harmlessly.
+        await options.queue.done(job.id);
+      }
+    }
+    return took;
+  };
+
   const loop = async () => {
-    let lastSweep = 0;
+    let databaseDown: string | undefined;
     while (!handingOver && !options.signal.aborted) {
-      if (Date.now() - lastSweep >= options.sweepSeconds * 1000) {
-        lastSweep = Date.now();
-        for (const runId of await options.database.orphans()) await options.queue.send(runId);
-      }
-      const free = options.parallel - running.size;
       let took = 0;
-      if (free > 0 && (!serverDown || (await serverBack()))) {
-        for (const job of await options.queue.take(free)) {
-          const claim = await options.database.claim(job.runId, options.workerId, options.leaseSeconds);
-          await options.queue.done(job.id);
-          if (claim && !handingOver) {
-            took += 1;
-            drive(claim);
-          } else if (claim) await options.database.release(claim);
-        }
+      try {
+        took = await pass();
+        if (
+          options.exitWhenIdle &&
+          running.size === 0 &&
+          took === 0 &&
+          (await options.database.pending()) === 0
+        )
+          break;
+        if (databaseDown !== undefined) options.report('the database answers again');
+        databaseDown = undefined;
+      } catch (error) {
+        if (!(error instanceof DatabaseError)) throw error;
+        // The database (or this process's session with it) failed: the runs in flight find out at
+        // their next commit; the loop tries again. A job taken and not claimed comes back to the
+        // queue when it expires.
+        if (databaseDown !== error.message) options.report(`${error.message}; trying again`);
+        databaseDown = error.message;
+        await nap(Math.max(1, options.pollSeconds));
+        continue;
       }
-      if (
-        options.exitWhenIdle &&
-        running.size === 0 &&
-        took === 0 &&
-        (await options.database.pending()) === 0
-      )
-        break;
       if (took === 0) await nap(options.pollSeconds);
     }
     await Promise.all(running.values());
+    const summary: WorkerSummary = { driven: ended.size, outcomes: {} };
+    for (const status of ended.values()) summary.outcomes[status] = (summary.outcomes[status] ?? 0) + 1;
     return summary;
   };
 

@@ -412,6 +412,155 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       expect(sameDebate(transcriptOf(pulled, id))).toEqual(sameDebate(transcriptOf(local, id)));
   });
 
+  it('a worker paused in the middle of a transaction holds up no takeover: the server ends its session, and it appends nothing', async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const [file] = scenarioFiles(['duel']);
+    expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2,3,4'])).code).toBe(0);
+    const worker = (name: string, host: string) =>
+      startAgora(
+        ['worker', '--database', url, '--host', host, '--out', tempDir(), '--name', name].concat([
+          '--lease',
+          '3',
+          '--poll',
+          '0.1',
+          '--exit-when-idle',
+        ]),
+        { timeoutMs: 100_000 },
+      );
+    const paused = worker('w-paused', (await mock({ speed: 0.05 })).url);
+    const pid = paused.child.pid as number;
+    const watcher = new pg.Client({ connectionString: url });
+    watcher.on('error', () => undefined);
+    await watcher.connect();
+    // The paused worker's session, when it is inside a transaction.
+    const inTransaction = async (states: string[]) =>
+      (
+        await watcher.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity
+            WHERE application_name = 'agora worker w-paused' AND xact_start IS NOT NULL AND state = ANY($1)`,
+          [states],
+        )
+      ).rows;
+    const runningOf = async (owner: string) =>
+      (
+        await watcher.query<{ run_id: string; lease_epoch: number }>(
+          "SELECT run_id, lease_epoch FROM agora_runs WHERE owner = $1 AND status = 'running'",
+          [owner],
+        )
+      ).rows;
+    // Catch the worker between a step's BEGIN and its COMMIT (it holds the run's row lock there):
+    // look, stop it, and keep it stopped if its session then sits idle inside the transaction.
+    let held: { run_id: string; lease_epoch: number } | undefined;
+    let stalled: number[] = [];
+    const deadline = Date.now() + 60_000;
+    try {
+      while (held === undefined && Date.now() < deadline) {
+        if ((await inTransaction(['active', 'idle in transaction'])).length === 0) continue;
+        process.kill(pid, 'SIGSTOP');
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const [run] = await runningOf('w-paused');
+        stalled = (await inTransaction(['idle in transaction'])).map((session) => session.pid);
+        if (run && stalled.length > 0) held = run;
+        else process.kill(pid, 'SIGCONT');
+      }
+    } finally {
+      await watcher.end();
+    }
+    expect(held, 'the worker was never caught inside a step’s transaction').toBeDefined();
+    const pausedAt = Date.now();
+    const other = worker('w-other', (await mock({ speed: 0.05 })).url);
+    // The stalled session's lock goes with it after 3 s (the lease), and the run is taken over.
+    await until(
+      async () =>
+        Number(
+          (
+            await sql<{ epoch: number }>(
+              url,
+              'SELECT lease_epoch AS epoch FROM agora_runs WHERE run_id = $1',
+              [held?.run_id],
+            )
+          )[0]?.epoch,
+        ) > (held?.lease_epoch as number),
+      'the paused worker’s run taken over',
+      45_000,
+    );
+    const takeoverMs = Date.now() - pausedAt;
+    // The server ended the session the paused worker held the lock in.
+    // (A session that had only begun a transaction, holding nothing, goes the same way a moment later.)
+    await until(
+      async () =>
+        (await sql(url, 'SELECT pid FROM pg_stat_activity WHERE pid = ANY($1)', [stalled])).length === 0,
+      'the stalled sessions ended by the server',
+      10_000,
+    );
+    const pausedUntil = (await sql<{ now: Date }>(url, 'SELECT now() AS now'))[0]?.now as Date;
+    process.kill(pid, 'SIGCONT');
+    const [first, second] = await Promise.all([paused.result, other.result]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    expect(first.stderr).toMatch(/lost: /);
+    // Taken over by the lease and the sweep, not by waiting for the paused worker to come back.
+    expect(takeoverMs).toBeLessThan(30_000);
+    const rows = await sql<{ run_id: string; status: string }>(url, 'SELECT run_id, status FROM agora_runs');
+    expect(rows.map((row) => row.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    const events = await sql<{ seq: number; worker: string; committed_at: Date }>(
+      url,
+      'SELECT seq, worker, committed_at FROM agora_events WHERE run_id = $1 ORDER BY seq',
+      [held?.run_id],
+    );
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, at) => at));
+    expect(events.filter((event) => event.worker === 'w-paused' && event.committed_at > pausedUntil)).toEqual(
+      [],
+    );
+    expect(events.some((event) => event.worker === 'w-other')).toBe(true);
+  });
+
+  it('a worker rides out a database restart: it says so, tries again, and the batch completes', async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const [file] = scenarioFiles(['duel']);
+    expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2'])).code).toBe(0);
+    const simulator = await mock({ speed: 0.05 });
+    const worker = startAgora(
+      ['worker', '--database', url, '--host', simulator.url, '--out', tempDir(), '--name', 'w-r'].concat([
+        '--lease',
+        '3',
+        '--poll',
+        '0.1',
+        '--exit-when-idle',
+      ]),
+      { timeoutMs: 100_000 },
+    );
+    await until(
+      async () =>
+        Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM agora_events'))[0]?.n) >= 3,
+      'the first steps committed',
+    );
+    // Down for longer than the worker's poll, so its loop meets the closed door.
+    await server.restart(1500);
+    const result = await worker.result;
+    expect(result.code, result.stderr).toBe(0);
+    // Its session ended, or the server refused it while starting again: either way it goes on.
+    expect(result.stderr).toMatch(/\[w-r\] .*database at .*; trying again/);
+    expect(result.stderr).toContain('the database answers again');
+    // A run whose commit failed was taken up again, and is counted once, completed.
+    const lost = [...result.stderr.matchAll(/lost: (\S+)/g)].map((match) => match[1]);
+    for (const runId of lost) expect(result.stderr).toMatch(new RegExp(`took over ${runId} at event \\d+`));
+    expect(result.stderr).toContain('stopped after 2 debates (2 completed)');
+    const rows = await sql<{ run_id: string; status: string }>(url, 'SELECT run_id, status FROM agora_runs');
+    expect(rows.map((row) => row.status)).toEqual(['completed', 'completed']);
+    for (const row of rows) {
+      const events = await sql<{ seq: number; type: string }>(
+        url,
+        'SELECT seq, type FROM agora_events WHERE run_id = $1 ORDER BY seq',
+        [row.run_id],
+      );
+      expect(events.map((event) => event.seq)).toEqual(events.map((_, at) => at));
+      expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
+    }
+  });
+
   it('stop: a queued run never starts; a running one stops after the step in flight', async () => {
     const url = await freshDatabase();
     expect((await runAgora(['migrate', '--database', url])).code).toBe(0);

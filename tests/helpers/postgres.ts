@@ -34,6 +34,8 @@ export const mustRunDatabaseTests = Boolean(process.env.CI);
 export interface ThrowawayPostgres {
   url: string;
   port: number;
+  /** Stops the server (fast: every session is ended), waits `downMs`, and starts it again. */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,14 +68,25 @@ export async function startPostgres(): Promise<ThrowawayPostgres> {
     '-c full_page_writes=off',
     '-c max_connections=200',
   ].join(' ');
-  await run(
-    path.join(bin, 'pg_ctl'),
-    ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start'],
-    { env, cwd: dir, ...user },
-  );
+  const serve = () =>
+    run(
+      path.join(bin, 'pg_ctl'),
+      ['-D', data, '-o', options, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start'],
+      { env, cwd: dir, ...user },
+    );
+  await serve();
   return {
     url: `postgres://agora@127.0.0.1:${port}/postgres`,
     port,
+    async restart(downMs = 0) {
+      await run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop'], {
+        env,
+        cwd: dir,
+        ...user,
+      });
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await serve();
+    },
     async stop() {
       await run(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], {
         env,

@@ -13,7 +13,7 @@ import { LimitedProvider } from '../../llm/limited-provider.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import { startWorker } from '../../manager/worker-loop.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
-import { RunDatabase } from '../../store/postgres/run-database.js';
+import { RunDatabase, STALLED_TRANSACTION_SECONDS } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
 import { DATABASE_FLAG } from '../database-option.js';
 import type { CliIo } from '../io.js';
@@ -54,7 +54,11 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
   const provider = new LimitedProvider([ollama], parallel);
   const workerId = values.name ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const workDir = path.resolve(io.cwd, values.out ?? 'transcripts');
-  const database = await RunDatabase.open(url, { poolSize: parallel + 3 });
+  const database = await RunDatabase.open(url, {
+    poolSize: parallel + 3,
+    applicationName: `agora worker ${workerId}`,
+    stalledTransactionSeconds: Math.min(STALLED_TRANSACTION_SECONDS, leaseSeconds),
+  });
   let queue: WorkQueue | undefined;
   const abort = new AbortController();
   try {

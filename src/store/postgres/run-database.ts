@@ -72,6 +72,13 @@ const RESUMABLE = ['queued', 'running', 'stopped', 'failed'];
 
 const LOCK_MIGRATIONS = 727_001;
 
+/**
+ * How long the server lets a session sit idle inside a transaction before it ends it (see `open`).
+ * A worker lowers it to its lease when that is shorter, so a takeover never waits longer for a
+ * stalled holder's row lock than for its lease.
+ */
+export const STALLED_TRANSACTION_SECONDS = 10;
+
 export class RunDatabase {
   private constructor(
     readonly pool: pg.Pool,
@@ -82,10 +89,34 @@ export class RunDatabase {
    * Connects and checks the schema: a database without Agora's tables, or with an older or newer
    * version of them, is refused with what to do (unless `forMigration`).
    */
-  static async open(url: string, options: { forMigration?: boolean; poolSize?: number } = {}) {
-    const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? 4 });
+  static async open(
+    url: string,
+    options: {
+      forMigration?: boolean;
+      poolSize?: number;
+      /** How this process shows in the server's `pg_stat_activity`. */
+      applicationName?: string;
+      stalledTransactionSeconds?: number;
+    } = {},
+  ) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 4,
+      application_name: options.applicationName ?? 'agora',
+      // A process paused or cut off in the middle of a transaction (between its statements) would
+      // hold the run's row lock for as long as it is gone, and every claim of that run would wait
+      // behind it. The server ends such a session instead; its transaction is rolled back, so the
+      // stalled process appends nothing. Agora's transactions never wait on anything between
+      // their statements, so a healthy process never comes near this bound.
+      idle_in_transaction_session_timeout: Math.round(
+        (options.stalledTransactionSeconds ?? STALLED_TRANSACTION_SECONDS) * 1000,
+      ),
+    });
     // An idle client's error (the server restarting) must not end the process; the next query reports it.
     pool.on('error', () => undefined);
+    // Nor may the error of a client in use between two queries (its session ended by the server):
+    // the query that follows reports it.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const database = new RunDatabase(pool, url);
     try {
       await database.query('SELECT 1');
@@ -210,17 +241,22 @@ export class RunDatabase {
     const client = await this.pool.connect().catch((error) => {
       throw this.failure(error);
     });
+    let result: T;
     try {
       await this.query('BEGIN', [], client);
-      const result = await work(client);
+      result = await work(client);
       await this.query('COMMIT', [], client);
-      return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      const rolledBack = await client.query('ROLLBACK').then(
+        () => true,
+        () => false,
+      );
+      // A client whose session is gone (or in an unknown state) is dropped, not reused.
+      client.release(!rolledBack);
       throw this.failure(error);
-    } finally {
-      client.release();
     }
+    client.release();
+    return result;
   }
 
   /** Records a batch's record once (the first one given stays). */

@@ -13,6 +13,16 @@ import { redactedUrl, withoutPassword } from './database-url.js';
 export const QUEUE_SCHEMA = 'agora_queue';
 export const DEBATES_QUEUE = 'agora-debates';
 
+/**
+ * A job is held only from a worker's fetch to its claim of the run (milliseconds); one held longer
+ * belongs to a worker that died or stalled in between, and comes back to the queue after this long
+ * (plus at most one maintenance interval and the retry delay).
+ */
+export const JOB_EXPIRY_SECONDS = 15;
+const MAINTENANCE_SECONDS = 10;
+/** A run taken over from a dead worker goes before debates that have not started. */
+export const TAKEOVER_PRIORITY = 1;
+
 export interface DebateJob {
   runId: string;
 }
@@ -43,7 +53,7 @@ export class WorkQueue {
       supervise: options.maintain === true,
       schedule: false,
       max: 2,
-      maintenanceIntervalSeconds: 30,
+      maintenanceIntervalSeconds: MAINTENANCE_SECONDS,
     });
     // pg-boss reports background errors as events; the next call reports what matters.
     boss.on('error', () => undefined);
@@ -78,6 +88,7 @@ export class WorkQueue {
       this.boss.send(DEBATES_QUEUE, { runId } satisfies DebateJob, {
         singletonKey: runId,
         priority,
+        expireInSeconds: JOB_EXPIRY_SECONDS,
         ...(client ? { db: inTransaction(client) } : {}),
       }),
     );
