@@ -224,6 +224,17 @@ export async function runDebate(
       if (answer) io.stdout.write(`\n${answer}\n`);
       say(`${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`);
     }
+    if (outcome.commitRefused) {
+      // However the run ended here, the shared record stops at its last committed step.
+      const why = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+      throw new AgoraError(
+        `the database did not take the debate's last step (${why}); it holds the run up to the step before, and this folder's copy goes further than the record. Continue it with \`${resumeCommand}\``,
+        {
+          exitCode: outcome.error instanceof AgoraError ? outcome.error.exitCode : ExitCode.database,
+          cause: outcome.error,
+        },
+      );
+    }
     if (transcript.status === 'completed') return ExitCode.ok;
     if (transcript.status === 'degraded') {
       io.stderr.write(

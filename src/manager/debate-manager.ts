@@ -218,6 +218,8 @@ export interface RunOutcome {
   error?: unknown;
   /** The run is still going: this segment handed it over between steps. */
   handedOver?: boolean;
+  /** The shared database did not take this segment's last events (see DriveRunResult). */
+  commitRefused?: boolean;
 }
 
 /**
@@ -302,6 +304,7 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
       state: result.state,
       transcript,
       ...(result.handedOver ? { handedOver: true } : {}),
+      ...(result.commitRefused ? { commitRefused: true } : {}),
     };
     return result.error === undefined ? outcome : { ...outcome, error: result.error };
   } finally {

@@ -53,6 +53,11 @@ export interface DriveRunResult<State> {
   error?: unknown;
   /** The segment ended between steps with the run still going, for another process to go on with. */
   handedOver?: boolean;
+  /**
+   * The second store refused (or failed to take) this segment's last events: whatever the state
+   * says, that store does not hold them, so this process does not own the run's outcome.
+   */
+  commitRefused?: boolean;
 }
 
 export async function driveRun<State, Step extends { kind: string }>(
@@ -87,13 +92,14 @@ export async function driveRun<State, Step extends { kind: string }>(
     }
   };
   const committed = async (): Promise<DriveRunResult<State> | undefined> =>
-    (await commit()) ? undefined : { state: state as State, error: commitError };
+    (await commit()) ? undefined : { state: state as State, error: commitError, commitRefused: true };
   try {
     if (options.first) append(options.first);
     if (state === undefined) throw new Error('the run has no run-start event');
     const fail = async (error: unknown, stepKind: string): Promise<DriveRunResult<State>> => {
       // A step that failed because the shared record was refused writes nothing more.
-      if (commitError !== undefined) return { state: state as State, error: commitError };
+      if (commitError !== undefined)
+        return { state: state as State, error: commitError, commitRefused: true };
       const message = error instanceof Error ? error.message : String(error);
       const aborted = options.signal.aborted;
       logger.error({ err: error, step: stepKind }, 'step failed');
