@@ -80,8 +80,9 @@ try {
       ),
     );
     const started = performance.now();
-    const workers = simulators.map((simulator, index) =>
-      startWorker({
+    const workers = simulators.map((simulator, index) => {
+      const provider = new LimitedProvider([new OllamaProvider({ host: simulator.url })], SLOTS);
+      return startWorker({
         database,
         queue,
         workerId: `bench-${hosts}-${index}`,
@@ -90,12 +91,13 @@ try {
         pollSeconds: 0.05,
         sweepSeconds: 5,
         workDir: path.join(scratch, `work-${at}-${index}`),
-        provider: new LimitedProvider([new OllamaProvider({ host: simulator.url })], SLOTS),
+        provider,
+        providerFor: () => provider,
         signal: new AbortController().signal,
         exitWhenIdle: true,
         report: () => undefined,
-      }),
-    );
+      });
+    });
     const summaries = await Promise.all(workers.map((worker) => worker.done));
     const wallSeconds = (performance.now() - started) / 1000;
     const simulatedHours = wallSeconds / SPEED / 3600;

@@ -6,10 +6,12 @@
 
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Scenario } from '../config/scenario.js';
 import { systemClock } from '../core/clock.js';
 import { mapConcurrent } from '../core/concurrency.js';
 import { formatNamed } from '../formats/index.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
+import type { ModelProvider } from '../llm/provider.js';
 import { type AnyFormat, driveDebate, loadRun, namedRunDir, runPaths } from '../manager/debate-manager.js';
 import {
   BATCHES_FOLDER,
@@ -40,6 +42,11 @@ export interface RunBatchOptions {
   plan: BatchPlan;
   outDir: string;
   provider: LimitedProvider;
+  /**
+   * The provider a debate of `scenario` talks to: the hosts above, plus the scenario's own model
+   * servers (`providers:`). Without it every call goes to the hosts.
+   */
+  providerFor?: (scenario: Scenario) => ModelProvider;
   concurrency: number;
   /** Prepares a new run's scenario (e.g. picks a formal debate's models from the server). */
   prepare: (item: BatchItem) => Promise<BatchItem['scenario']>;
@@ -118,7 +125,6 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
     let outcome: Awaited<ReturnType<typeof driveDebate>>;
     const common = {
       paths,
-      provider: options.provider,
       logger,
       signal: options.signal,
       lockHeld: true,
@@ -133,13 +139,23 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
     if (existing) {
       const loaded = loadRun(runDir, formatNamed, { repair: true });
       format = loaded.format;
-      outcome = await driveDebate({ ...common, format, existing: loaded.events });
+      outcome = await driveDebate({
+        ...common,
+        provider: options.providerFor?.(loaded.scenario) ?? options.provider,
+        format,
+        existing: loaded.events,
+      });
     } else {
       const scenario = await options.prepare(item);
       const found = formatNamed(scenario.format);
       if (!found) throw new Error(`unknown format ${scenario.format}`);
       format = found;
-      outcome = await driveDebate({ ...common, format, start: { runId: item.runId, scenario } });
+      outcome = await driveDebate({
+        ...common,
+        provider: options.providerFor?.(scenario) ?? options.provider,
+        format,
+        start: { runId: item.runId, scenario },
+      });
     }
     options.index(runDir);
     const { status, stopReason, error } = outcome.transcript;

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Scenario } from '../config/scenario.js';
+import { timeoutMilliseconds } from '../config/timeout-seconds.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { normalizeOllamaHost } from '../llm/ollama-host.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
@@ -28,12 +29,17 @@ export interface ProviderSettings {
   logger?: Logger;
   /** Records every chat call into a cassette (`--record`); told of API keys, to keep them out. */
   recorder?: CassetteRecorder;
+  /**
+   * The default server already built (a batch's or a worker's Ollama hosts behind their limits);
+   * `host` then only names it. Each call to another provider's model still goes to that provider.
+   */
+  ollama?: ModelProvider;
 }
 
 export function createModelProvider(scenario: Scenario, settings: ProviderSettings): ModelProvider {
   const { host, env, requestTimeoutMs, logger, recorder } = settings;
   const shared = { requestTimeoutMs, ...(logger ? { logger } : {}), ...(recorder ? { tap: recorder } : {}) };
-  const ollama = new OllamaProvider({ host, ...shared });
+  const ollama = settings.ollama ?? new OllamaProvider({ host, ...shared });
   const entries = Object.entries(scenario.providers);
   if (entries.length === 0) return ollama;
   const routes: ProviderRoute[] = entries.map(([name, entry]) => {
@@ -66,4 +72,23 @@ export function createModelProvider(scenario: Scenario, settings: ProviderSettin
   const router = new RoutingProvider(ollama, routes);
   const fallbackUsed = requiredModels(scenario).some((model) => router.routeOf(model) === undefined);
   return fallbackUsed ? router : new RoutingProvider(ollama, routes, false);
+}
+
+/**
+ * The provider a batch's or a worker's debate of `scenario` talks to: `hosts` (the Ollama hosts
+ * behind their limits) for every model but those the scenario sends to its own servers
+ * (`providers:`), whose addresses and keys come from this process's environment.
+ */
+export function providerOverHosts(
+  scenario: Scenario,
+  hosts: ModelProvider,
+  env: Record<string, string | undefined>,
+  requestTimeoutMs?: number,
+): ModelProvider {
+  return createModelProvider(scenario, {
+    host: hosts.host,
+    env,
+    requestTimeoutMs: requestTimeoutMs ?? timeoutMilliseconds(scenario.reliability.request_timeout_seconds),
+    ollama: hosts,
+  });
 }

@@ -25,7 +25,8 @@ export interface ClaimedRunOptions {
   claim: ClaimedRun;
   /** Where this host keeps its working copies of runs. */
   workDir: string;
-  provider: ModelProvider;
+  /** The provider for a run of `scenario` (the host's Ollama plus the scenario's own servers). */
+  providerFor: (scenario: Scenario) => ModelProvider;
   logger: Logger;
   leaseSeconds: number;
   /** Settles a new run's scenario before its first event (a formal debate's models). */
@@ -114,7 +115,6 @@ export async function driveClaimedRun(options: ClaimedRunOptions): Promise<RunOu
   const session = leaseSession(database, lease, leaseSeconds, logger, options.signal);
   const common = {
     paths,
-    provider: options.provider,
     logger,
     signal: session.signal,
     simulated: claim.simulated,
@@ -132,10 +132,20 @@ export async function driveClaimedRun(options: ClaimedRunOptions): Promise<RunOu
       if (!format) throw new Error(`this version of Agora cannot run "${claim.format}" debates`);
       const given = JSON.parse(claim.scenario) as Scenario;
       const scenario = options.prepare ? await options.prepare(given) : given;
-      return await driveDebate({ ...common, format, start: { runId: claim.runId, scenario } });
+      return await driveDebate({
+        ...common,
+        provider: options.providerFor(scenario),
+        format,
+        start: { runId: claim.runId, scenario },
+      });
     }
     const loaded = loadRun(runDir, formatNamed);
-    return await driveDebate({ ...common, format: loaded.format, existing: loaded.events });
+    return await driveDebate({
+      ...common,
+      provider: options.providerFor(loaded.scenario),
+      format: loaded.format,
+      existing: loaded.events,
+    });
   } finally {
     session.close();
   }

@@ -26,6 +26,9 @@ export interface WorkerOptions {
   pollSeconds: number;
   sweepSeconds: number;
   workDir: string;
+  /** The provider for a run of `scenario`: this host's model server plus the scenario's own. */
+  providerFor: (scenario: Scenario) => ModelProvider;
+  /** This host's model server, asked whether it answers again after it went away. */
   provider: ModelProvider;
   prepare?: (scenario: Scenario) => Promise<Scenario>;
   signal: AbortSignal;
@@ -69,7 +72,7 @@ export function startWorker(options: WorkerOptions) {
       database: options.database,
       claim,
       workDir: options.workDir,
-      provider: options.provider,
+      providerFor: options.providerFor,
       logger,
       leaseSeconds: options.leaseSeconds,
       ...(options.prepare ? { prepare: options.prepare } : {}),

@@ -561,6 +561,94 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     }
   });
 
+  it('a worker sends a scenario’s routed models to the server its own environment names', async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const dir = tempDir();
+    const file = path.join(dir, 'duel.yaml');
+    writeFileSync(
+      file,
+      stringify(
+        (SMALL_SCENARIOS.duel as (extra: Record<string, unknown>) => Record<string, unknown>)({
+          providers: {
+            local: {
+              type: 'openai',
+              base_url: 'http://127.0.0.1:9/v1',
+              api_key_env: 'AGORA_TEST_LLM_KEY',
+              models: ['mistral'],
+            },
+          },
+        }),
+      ),
+    );
+    expect((await runAgora(['batch', '--database', url, file, '--seeds', '1'])).code).toBe(0);
+    const simulator = await mock();
+    const key = 'sk-worker-host-key-1234';
+    const worker = await runAgora(
+      [
+        'worker',
+        '--database',
+        url,
+        '--host',
+        simulator.url,
+        '--out',
+        tempDir(),
+        '--poll',
+        '0.1',
+        '--exit-when-idle',
+      ],
+      {
+        env: { AGORA_TEST_LLM_KEY: key, AGORA_PROVIDER_LOCAL_URL: `${simulator.url}/v1` },
+        timeoutMs: 60_000,
+      },
+    );
+    expect(worker.code, worker.stderr).toBe(0);
+    expect(worker.stderr).toContain('(1 completed)');
+    const ollamaChats = simulator.requests.filter((request) => request.path === '/api/chat');
+    const openAiChats = simulator.requests.filter((request) => request.path === '/v1/chat/completions');
+    expect(ollamaChats.length).toBeGreaterThan(0);
+    expect(openAiChats.length).toBeGreaterThan(0);
+    for (const request of ollamaChats) expect(request.body).toMatchObject({ model: 'llama3' });
+    for (const request of openAiChats) {
+      expect(request.body).toMatchObject({ model: 'mistral' });
+      expect(request.authorization).toBe(`Bearer ${key}`);
+    }
+    const lines = await sql<{ line: string }>(url, 'SELECT line FROM agora_events');
+    expect(lines.map((row) => row.line).join('\n')).not.toContain(key);
+
+    // A host without the key variable fails the run, saying which variable; `resume` queues it
+    // again, and a host with the key finishes it.
+    expect((await runAgora(['batch', '--database', url, file, '--seeds', '2'])).code).toBe(0);
+    const drain = (env: Record<string, string>) =>
+      runAgora(
+        [
+          'worker',
+          '--database',
+          url,
+          '--host',
+          simulator.url,
+          '--out',
+          tempDir(),
+          '--poll',
+          '0.1',
+          '--exit-when-idle',
+        ],
+        { env, timeoutMs: 60_000 },
+      );
+    const keyless = await drain({ AGORA_TEST_LLM_KEY: '' });
+    expect(keyless.stderr).toMatch(/failed: \S+ \(.*AGORA_TEST_LLM_KEY, which is not set/);
+    const failedRun = keyless.stderr.match(/failed: (\S+) /)?.[1] as string;
+    const statusOf = async () =>
+      (await sql<{ status: string }>(url, 'SELECT status FROM agora_runs WHERE run_id = $1', [failedRun]))[0]
+        ?.status;
+    expect(await statusOf()).toBe('failed');
+    const resumed = await runAgora(['resume', failedRun, '--database', url, '--out', tempDir()]);
+    expect(resumed.stdout).toContain('queued again for the workers');
+    const keyed = await drain({ AGORA_TEST_LLM_KEY: key, AGORA_PROVIDER_LOCAL_URL: `${simulator.url}/v1` });
+    expect(keyed.code, keyed.stderr).toBe(0);
+    expect(await statusOf()).toBe('completed');
+  });
+
   it('stop: a queued run never starts; a running one stops after the step in flight', async () => {
     const url = await freshDatabase();
     expect((await runAgora(['migrate', '--database', url])).code).toBe(0);

@@ -67,6 +67,43 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
     for (const name of filesUnder(runDir)) expect(readFileSync(name, 'utf8')).not.toContain(KEY);
   });
 
+  it('a batch routes each debate’s models to the servers its scenario names, and fits that server’s window', async () => {
+    const server = await startMockOllama({ models: ['llama3', 'mistral'], contextLength: 4096 });
+    servers.push(server);
+    const { file, out } = await mixedScenario(`http://127.0.0.1:${await closedPort()}/v1`);
+    const result = await runAgora(['batch', file, '--seeds', '1,2', '--host', server.url, '--out', out], {
+      env: { AGORA_TEST_LLM_KEY: KEY, AGORA_PROVIDER_LOCAL_URL: `${server.url}/v1` },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('context window of 4096 tokens');
+    const ollamaChats = server.requests.filter((request) => request.path === '/api/chat');
+    const openAiChats = server.requests.filter((request) => request.path === '/v1/chat/completions');
+    expect(ollamaChats.length).toBeGreaterThan(0);
+    expect(openAiChats.length).toBeGreaterThan(0);
+    for (const request of ollamaChats) expect(request.body).toMatchObject({ model: 'llama3' });
+    for (const request of openAiChats) {
+      expect(request.body).toMatchObject({ model: 'mistral' });
+      expect(request.authorization).toBe(`Bearer ${KEY}`);
+    }
+    for (const name of filesUnder(out)) expect(readFileSync(name, 'utf8')).not.toContain(KEY);
+  });
+
+  it('a batch checks a routed model on its own server before it starts: a missing one is named there', async () => {
+    const ollama = await startMockOllama({ models: ['llama3', 'mistral'] });
+    const other = await startMockOllama({ models: ['llama3'] });
+    servers.push(ollama, other);
+    const { file, out } = await mixedScenario(`${other.url}/v1`);
+    const result = await runAgora(['batch', file, '--seeds', '1', '--host', ollama.url, '--out', out], {
+      env: { AGORA_TEST_LLM_KEY: KEY },
+    });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('scenario.yaml: the server of provider "local"');
+    expect(result.stderr).toContain('does not list mistral');
+    expect(
+      [...ollama.requests, ...other.requests].filter((request) => request.path.includes('chat')),
+    ).toEqual([]);
+  });
+
   it('refuses to start when the variable api_key_env names is not set (exit 3)', async () => {
     const server = await startMockOllama({ models: ['llama3', 'mistral'] });
     servers.push(server);

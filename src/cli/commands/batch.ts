@@ -8,6 +8,7 @@ import { type BatchPlan, buildPlan, expandScenarioPaths, parseLineup } from '../
 import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
 import { enqueueBatch } from '../../batch/enqueue-batch.js';
 import { batchFolder, runBatch } from '../../batch/run-batch.js';
+import type { Scenario } from '../../config/scenario.js';
 import { AgoraError, ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import { LimitedProvider } from '../../llm/limited-provider.js';
@@ -17,8 +18,10 @@ import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
 import { writeFileAtomic } from '../../store/write-files.js';
+import { fitContextWindow } from '../context-window-fit.js';
 import { DATABASE_FLAG } from '../database-option.js';
 import type { CliIo } from '../io.js';
+import { providerOverHosts } from '../model-providers.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { checkServer, preflight } from '../preflight.js';
@@ -68,12 +71,14 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   const providers = hosts.map(
     (host) => new OllamaProvider({ host, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) }),
   );
-  // Every host must answer and have every model before the first debate starts.
-  for (const provider of providers) {
-    await checkServer(provider);
-    for (const item of plan.items) await preflightNamed(provider, item);
+  // Every host must answer and have every model before the first debate starts; a model the
+  // scenario sends to its own server (`providers:`) is checked on that server.
+  for (const host of providers) {
+    await checkServer(host);
+    for (const item of plan.items) await preflightNamed(host, item, io.env, requestTimeoutMs);
   }
   const provider = new LimitedProvider(providers, perHost);
+  const providerFor = (scenario: Scenario) => providerOverHosts(scenario, provider, io.env, requestTimeoutMs);
 
   const counts: ProgressCounts = {
     total: plan.items.length,
@@ -110,8 +115,14 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
       plan,
       outDir,
       provider,
+      providerFor,
       concurrency,
-      prepare: (item) => prepareScenario(item.scenario, provider),
+      prepare: async (item) => {
+        const routed = providerFor(item.scenario);
+        const fit = await fitContextWindow(await prepareScenario(item.scenario, routed), routed);
+        if (fit.warning) reporter.event(`warning: ${path.basename(item.scenarioFile)}: ${fit.warning}`);
+        return fit.scenario;
+      },
       onEvent: (message) => reporter.event(message),
       counts,
       stopRequested: () => stopRequested,
@@ -189,9 +200,14 @@ async function enqueueCommand(plan: BatchPlan, url: string, io: CliIo, json: boo
 }
 
 /** A missing model or a refused scenario names the scenario file it is about. */
-async function preflightNamed(provider: OllamaProvider, item: BatchPlan['items'][number]): Promise<void> {
+async function preflightNamed(
+  host: OllamaProvider,
+  item: BatchPlan['items'][number],
+  env: CliIo['env'],
+  requestTimeoutMs: number | undefined,
+): Promise<void> {
   try {
-    await preflight(provider, item.scenario);
+    await preflight(providerOverHosts(item.scenario, host, env, requestTimeoutMs), item.scenario);
   } catch (error) {
     if (!(error instanceof AgoraError)) throw error;
     throw new AgoraError(`${path.basename(item.scenarioFile)}: ${error.message}`, {

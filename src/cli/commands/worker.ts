@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
+import type { Scenario } from '../../config/scenario.js';
 import { UsageError } from '../../core/errors.js';
 import { LimitedProvider } from '../../llm/limited-provider.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
@@ -15,8 +16,10 @@ import { startWorker } from '../../manager/worker-loop.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase, STALLED_TRANSACTION_SECONDS } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
+import { fitContextWindow } from '../context-window-fit.js';
 import { DATABASE_FLAG } from '../database-option.js';
 import type { CliIo } from '../io.js';
+import { providerOverHosts } from '../model-providers.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { checkServer } from '../preflight.js';
@@ -52,6 +55,8 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
   const ollama = new OllamaProvider({ host, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) });
   await checkServer(ollama);
   const provider = new LimitedProvider([ollama], parallel);
+  // A scenario's own model servers (`providers:`) are found from this host's environment.
+  const providerFor = (scenario: Scenario) => providerOverHosts(scenario, provider, io.env, requestTimeoutMs);
   const workerId = values.name ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const workDir = path.resolve(io.cwd, values.out ?? 'transcripts');
   const database = await RunDatabase.open(url, {
@@ -73,7 +78,13 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
       sweepSeconds: Math.max(1, Math.min(10, leaseSeconds / 4)),
       workDir,
       provider,
-      prepare: (scenario) => prepareScenario(scenario, provider),
+      providerFor,
+      prepare: async (scenario) => {
+        const routed = providerFor(scenario);
+        const fit = await fitContextWindow(await prepareScenario(scenario, routed), routed);
+        if (fit.warning) io.stderr.write(`[${workerId}] warning: ${fit.warning}\n`);
+        return fit.scenario;
+      },
       signal: abort.signal,
       exitWhenIdle: values['exit-when-idle'] === true,
       report: (message) => io.stderr.write(`[${workerId}] ${message}\n`),
