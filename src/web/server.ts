@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { type LeaderboardOptions, leaderboard } from '../analytics/leaderboard.js';
+import { createModelProvider } from '../cli/model-providers.js';
 import { checkServer, preflight } from '../cli/preflight.js';
 import { FORMAT_NAMES } from '../config/scenario-schema.js';
 import { AgoraError } from '../core/errors.js';
@@ -74,6 +75,11 @@ export interface ViewerOptions {
   simulator?: { banner: string };
   /** How often a live page's run is polled; default 200 ms. */
   pollMs?: number;
+  /**
+   * Where a scenario's own model servers (`providers:`) and their keys are found, as the debates
+   * started here find them; default this process's environment.
+   */
+  env?: Record<string, string | undefined>;
 }
 
 export interface Viewer {
@@ -200,9 +206,16 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       choices,
       cwd: options.cwd,
     });
-    const checker = provider();
-    await checkServer(checker, VIEWER_DEMO_HINT);
-    await preflight(checker, request.scenario);
+    await checkServer(provider(), VIEWER_DEMO_HINT);
+    // The run goes to the scenario's own servers for their models: it is checked there too.
+    await preflight(
+      createModelProvider(request.scenario, {
+        host: options.ollamaHost,
+        env: options.env ?? process.env,
+        requestTimeoutMs: 5000,
+      }),
+      request.scenario,
+    );
     const base = makeRunId(new Date(), request.scenario.topic, request.scenario.seed);
     let runId = base;
     for (

@@ -3,14 +3,16 @@
  * with debates in real worker processes against the mock Ollama.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { startViewer } from '../../src/web/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
+import { testScenario } from '../helpers/scenario.js';
 import { readEvents } from '../helpers/transcripts.js';
 import { pageToken, postJson, readStream, runEnded, startRun, useViewers } from '../helpers/viewer.js';
 
@@ -304,6 +306,29 @@ describe('agora serve: the HTTP API', () => {
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ error: `there is no run 20260101-000000-nobody-s1 in ${outDir}` });
   });
+
+  it('starts a scenario that sends a model to its own server: checked there, and the debate goes there', async () => {
+    // Ollama has only llama3; mistral lives on an OpenAI-compatible server, as the scenario says.
+    const ollama = await mock({ speed: 0.01, models: ['llama3'] });
+    const other = await mock({ speed: 0.01, models: ['mistral'] });
+    const scenariosDir = tempDir();
+    const scenario = testScenario({ rounds: 1, yCount: 3 });
+    scenario.providers = { local: { type: 'openai', base_url: `${other.url}/v1`, models: ['mistral'] } };
+    writeFileSync(path.join(scenariosDir, 'mixed.yaml'), stringify(scenario));
+    const outDir = tempDir();
+    const web = await viewer({ outDir, ollamaHost: ollama.url, scenariosDir });
+    const token = await pageToken(web);
+    const runId = await startRun(web, token, { format: 'knockout', scenario: 'mixed.yaml' });
+    const messages = await readStream(web, runId, runEnded, { timeoutMs: 60_000 });
+    expect(messages.filter((message) => message.event === 'view').at(-1)?.data.status).toBe('completed');
+    expect(ollama.requests.filter((request) => request.path === '/api/chat').length).toBeGreaterThan(0);
+    expect(
+      other.requests.filter((request) => request.path === '/v1/chat/completions').length,
+    ).toBeGreaterThan(0);
+    expect(ollama.requests.some((request) => (request.body as { model?: string })?.model === 'mistral')).toBe(
+      false,
+    );
+  }, 90_000);
 
   it('says when Ollama is not there, without starting anything', async () => {
     const outDir = tempDir();

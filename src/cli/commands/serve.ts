@@ -84,6 +84,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         port,
         ...(accessToken && !isLoopback(bind) ? { accessToken } : {}),
         launcher: processLauncher({ cwd: io.cwd }),
+        env: io.env,
         logger,
         ...(simulator
           ? {
