@@ -17,7 +17,9 @@ import {
   startPostgres,
   type ThrowawayPostgres,
 } from '../helpers/postgres.js';
+import { expectChatsSplit } from '../helpers/routing.js';
 import { comparable } from '../helpers/transcripts.js';
+import { pageToken, startRun } from '../helpers/viewer.js';
 
 const runs = postgresBin !== undefined || mustRunDatabaseTests;
 
@@ -48,6 +50,24 @@ async function sql<Row extends pg.QueryResultRow>(url: string, text: string, val
   }
 }
 
+/** Every run in the database completed, its events numbered 0..n-1 once, with one run-end: nothing doubled or lost. */
+async function expectAllCompletedOnce(url: string, count: number): Promise<void> {
+  const rows = await sql<{ run_id: string; status: string }>(
+    url,
+    'SELECT run_id, status FROM agora_runs ORDER BY run_id',
+  );
+  expect(rows.map((row) => row.status)).toEqual(Array.from({ length: count }, () => 'completed'));
+  for (const row of rows) {
+    const events = await sql<{ seq: number; type: string }>(
+      url,
+      'SELECT seq, type FROM agora_events WHERE run_id = $1 ORDER BY seq',
+      [row.run_id],
+    );
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, at) => at));
+    expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
+  }
+}
+
 function scenarioFiles(formats: string[], dir = tempDir()): string[] {
   return formats.map((format) => {
     const file = path.join(dir, `${format}.yaml`);
@@ -72,10 +92,32 @@ function runFolders(dir: string): string[] {
     .sort();
 }
 
-/** A worker process on the simulator at `host`, that stops once nothing is queued or running. */
-const startWorkerCli = (url: string, host: string, timeoutMs: number) =>
+/**
+ * A worker process on the simulator at `host`, that stops once nothing is queued or running;
+ * `name` and `lease` (seconds) when a test follows it in the database.
+ */
+const startWorkerCli = (
+  url: string,
+  host: string,
+  timeoutMs: number,
+  options: { name?: string; lease?: number } = {},
+) =>
   startAgora(
-    ['worker', '--database', url, '--host', host, '--out', tempDir(), '--poll', '0.1', '--exit-when-idle'],
+    [
+      'worker',
+      '--database',
+      url,
+      '--host',
+      host,
+      '--out',
+      tempDir(),
+      '--poll',
+      '0.1',
+      '--exit-when-idle',
+    ].concat(
+      options.name ? ['--name', options.name] : [],
+      options.lease ? ['--lease', String(options.lease)] : [],
+    ),
     { timeoutMs },
   );
 
@@ -361,22 +403,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     for (const result of results) expect(result.code, result.stderr).toBe(0);
     expect(results[0]?.stderr).toMatch(/lost: /);
 
-    const rows = await sql<{ run_id: string; status: string }>(
-      url,
-      'SELECT run_id, status FROM agora_runs ORDER BY run_id',
-    );
-    expect(rows).toHaveLength(12);
-    expect(rows.every((row) => row.status === 'completed')).toBe(true);
-    // Nothing doubled or lost: each run's events are numbered 0..n-1 once, and end with one run-end.
-    for (const row of rows) {
-      const events = await sql<{ seq: number; type: string }>(
-        url,
-        'SELECT seq, type FROM agora_events WHERE run_id = $1 ORDER BY seq',
-        [row.run_id],
-      );
-      expect(events.map((event) => event.seq)).toEqual(events.map((_, at) => at));
-      expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
-    }
+    await expectAllCompletedOnce(url, 12);
     // The killed worker's runs were finished by others; the paused one appended nothing after its pause.
     for (const runId of killedRuns) {
       const writers = await sql<{ worker: string }>(
@@ -417,17 +444,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
     const [file] = scenarioFiles(['duel']);
     expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2,3,4'])).code).toBe(0);
-    const worker = (name: string, host: string) =>
-      startAgora(
-        ['worker', '--database', url, '--host', host, '--out', tempDir(), '--name', name].concat([
-          '--lease',
-          '3',
-          '--poll',
-          '0.1',
-          '--exit-when-idle',
-        ]),
-        { timeoutMs: 100_000 },
-      );
+    const worker = (name: string, host: string) => startWorkerCli(url, host, 100_000, { name, lease: 3 });
     const paused = worker('w-paused', (await mock({ speed: 0.05 })).url);
     const pid = paused.child.pid as number;
     const watcher = new pg.Client({ connectionString: url });
@@ -502,8 +519,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect(first.stderr).toMatch(/lost: /);
     // Taken over by the lease and the sweep, not by waiting for the paused worker to come back.
     expect(takeoverMs).toBeLessThan(30_000);
-    const rows = await sql<{ run_id: string; status: string }>(url, 'SELECT run_id, status FROM agora_runs');
-    expect(rows.map((row) => row.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    await expectAllCompletedOnce(url, 4);
     const events = await sql<{ seq: number; worker: string; committed_at: Date }>(
       url,
       'SELECT seq, worker, committed_at FROM agora_events WHERE run_id = $1 ORDER BY seq',
@@ -522,16 +538,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const [file] = scenarioFiles(['duel']);
     expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2'])).code).toBe(0);
     const simulator = await mock({ speed: 0.05 });
-    const worker = startAgora(
-      ['worker', '--database', url, '--host', simulator.url, '--out', tempDir(), '--name', 'w-r'].concat([
-        '--lease',
-        '3',
-        '--poll',
-        '0.1',
-        '--exit-when-idle',
-      ]),
-      { timeoutMs: 100_000 },
-    );
+    const worker = startWorkerCli(url, simulator.url, 100_000, { name: 'w-r', lease: 3 });
     await until(
       async () =>
         Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM agora_events'))[0]?.n) >= 3,
@@ -548,17 +555,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const lost = [...result.stderr.matchAll(/lost: (\S+)/g)].map((match) => match[1]);
     for (const runId of lost) expect(result.stderr).toMatch(new RegExp(`took over ${runId} at event \\d+`));
     expect(result.stderr).toContain('stopped after 2 debates (2 completed)');
-    const rows = await sql<{ run_id: string; status: string }>(url, 'SELECT run_id, status FROM agora_runs');
-    expect(rows.map((row) => row.status)).toEqual(['completed', 'completed']);
-    for (const row of rows) {
-      const events = await sql<{ seq: number; type: string }>(
-        url,
-        'SELECT seq, type FROM agora_events WHERE run_id = $1 ORDER BY seq',
-        [row.run_id],
-      );
-      expect(events.map((event) => event.seq)).toEqual(events.map((_, at) => at));
-      expect(events.filter((event) => event.type === 'run-end')).toHaveLength(1);
-    }
+    await expectAllCompletedOnce(url, 2);
   });
 
   it('a worker sends a scenario’s routed models to the server its own environment names', async () => {
@@ -584,57 +581,25 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect((await runAgora(['batch', '--database', url, file, '--seeds', '1'])).code).toBe(0);
     const simulator = await mock();
     const key = 'sk-worker-host-key-1234';
-    const worker = await runAgora(
-      [
-        'worker',
-        '--database',
-        url,
-        '--host',
-        simulator.url,
-        '--out',
-        tempDir(),
-        '--poll',
-        '0.1',
-        '--exit-when-idle',
-      ],
-      {
-        env: { AGORA_TEST_LLM_KEY: key, AGORA_PROVIDER_LOCAL_URL: `${simulator.url}/v1` },
-        timeoutMs: 60_000,
-      },
-    );
+    const drain = (env: Record<string, string>) =>
+      runAgora(
+        ['worker', '--database', url, '--host', simulator.url, '--out', tempDir()].concat([
+          '--poll',
+          '0.1',
+          '--exit-when-idle',
+        ]),
+        { env, timeoutMs: 60_000 },
+      );
+    const worker = await drain({ AGORA_TEST_LLM_KEY: key, AGORA_PROVIDER_LOCAL_URL: `${simulator.url}/v1` });
     expect(worker.code, worker.stderr).toBe(0);
     expect(worker.stderr).toContain('(1 completed)');
-    const ollamaChats = simulator.requests.filter((request) => request.path === '/api/chat');
-    const openAiChats = simulator.requests.filter((request) => request.path === '/v1/chat/completions');
-    expect(ollamaChats.length).toBeGreaterThan(0);
-    expect(openAiChats.length).toBeGreaterThan(0);
-    for (const request of ollamaChats) expect(request.body).toMatchObject({ model: 'llama3' });
-    for (const request of openAiChats) {
-      expect(request.body).toMatchObject({ model: 'mistral' });
-      expect(request.authorization).toBe(`Bearer ${key}`);
-    }
+    expectChatsSplit(simulator, { ollama: 'llama3', openai: 'mistral', key });
     const lines = await sql<{ line: string }>(url, 'SELECT line FROM agora_events');
     expect(lines.map((row) => row.line).join('\n')).not.toContain(key);
 
     // A host without the key variable fails the run, saying which variable; `resume` queues it
     // again, and a host with the key finishes it.
     expect((await runAgora(['batch', '--database', url, file, '--seeds', '2'])).code).toBe(0);
-    const drain = (env: Record<string, string>) =>
-      runAgora(
-        [
-          'worker',
-          '--database',
-          url,
-          '--host',
-          simulator.url,
-          '--out',
-          tempDir(),
-          '--poll',
-          '0.1',
-          '--exit-when-idle',
-        ],
-        { env, timeoutMs: 60_000 },
-      );
     const keyless = await drain({ AGORA_TEST_LLM_KEY: '' });
     expect(keyless.stderr).toMatch(/failed: \S+ \(.*AGORA_TEST_LLM_KEY, which is not set/);
     const failedRun = keyless.stderr.match(/failed: (\S+) /)?.[1] as string;
@@ -765,13 +730,15 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     );
   });
 
-  it("serve --database shows every worker's runs live, from the database's notices", async () => {
+  it("serve --database shows every worker's runs live, from the database's notices, and keeps a debate started from the page there", async () => {
     const url = await freshDatabase();
     expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
     const viewerFolder = tempDir();
-    const serve = startAgora(['serve', '--database', url, '--port', '0', '--out', viewerFolder], {
-      timeoutMs: 90_000,
-    });
+    const simulator = await mock({ speed: 0.3 });
+    const serve = startAgora(
+      ['serve', '--database', url, '--port', '0', '--out', viewerFolder, '--host', simulator.url],
+      { timeoutMs: 110_000 },
+    );
     let address = '';
     serve.child.stdout?.on('data', (chunk: Buffer) => {
       address ||= /Agora viewer at (http:\/\/\S+)/.exec(String(chunk))?.[1] ?? '';
@@ -781,7 +748,6 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       const [file] = scenarioFiles(['duel']);
       const queued = await runAgora(['batch', '--database', url, file as string, '--seeds', '4', '--json']);
       const [runId] = (JSON.parse(queued.stdout) as { queued: string[] }).queued;
-      const simulator = await mock({ speed: 0.3 });
       const worker = startWorkerCli(url, simulator.url, 80_000);
       const seen: Array<{ live: boolean; status: string; events: number }> = [];
       await until(async () => {
@@ -802,6 +768,40 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       expect(seen.at(-1)?.live).toBe(false);
       const listed = (await (await fetch(`${address}/api/runs`)).json()) as Array<{ runId: string }>;
       expect(listed.map((run) => run.runId)).toContain(runId);
+
+      // A debate started from the page is kept in the database too, step by step, to its end.
+      const page = { url: address, port: 0, close: async () => undefined };
+      const started = await startRun(page, await pageToken(page), {
+        format: 'duel',
+        topic: 'Trains beat planes',
+        rounds: '1',
+      });
+      const rowOf = async () =>
+        (
+          await sql<{ status: string; next_seq: number }>(
+            url,
+            'SELECT status, next_seq FROM agora_runs WHERE run_id = $1',
+            [started],
+          )
+        )[0];
+      await until(
+        async () => (await rowOf())?.status === 'completed',
+        'the page’s debate completed in the database',
+      );
+      // The viewer's runs folder is its copy of the database, where the page's debate ran.
+      const [copy] = readdirSync(path.join(viewerFolder, '.database'));
+      const events = readFileSync(
+        path.join(viewerFolder, '.database', copy as string, started, 'events.jsonl'),
+        'utf8',
+      )
+        .trim()
+        .split('\n');
+      const committed = await sql<{ line: string }>(
+        url,
+        'SELECT line FROM agora_events WHERE run_id = $1 ORDER BY seq',
+        [started],
+      );
+      expect(committed.map((row) => row.line)).toEqual(events);
     } finally {
       serve.child.kill('SIGINT');
       await serve.result;

@@ -5,6 +5,7 @@ import { stringify } from 'yaml';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
 import { closedPort, runAgora, tempDir } from '../helpers/cli.js';
 import { FAST_RETRIES, SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
+import { expectChatsSplit } from '../helpers/routing.js';
 import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
@@ -76,15 +77,7 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('context window of 4096 tokens');
-    const ollamaChats = server.requests.filter((request) => request.path === '/api/chat');
-    const openAiChats = server.requests.filter((request) => request.path === '/v1/chat/completions');
-    expect(ollamaChats.length).toBeGreaterThan(0);
-    expect(openAiChats.length).toBeGreaterThan(0);
-    for (const request of ollamaChats) expect(request.body).toMatchObject({ model: 'llama3' });
-    for (const request of openAiChats) {
-      expect(request.body).toMatchObject({ model: 'mistral' });
-      expect(request.authorization).toBe(`Bearer ${KEY}`);
-    }
+    expectChatsSplit(server, { ollama: 'llama3', openai: 'mistral', key: KEY });
     for (const name of filesUnder(out)) expect(readFileSync(name, 'utf8')).not.toContain(KEY);
   });
 
