@@ -9,6 +9,7 @@ import { impartialModel } from '../formats/shared/judge-impartiality.js';
 import { ProviderError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { seededPick } from '../rotation/seeded-random.js';
+import { fitContextWindow, type WindowFit } from './context-window-fit.js';
 
 const baseName = (model: string) => model.replace(/:latest$/, '');
 
@@ -59,4 +60,12 @@ export function describeSides(scenario: Scenario): string | null {
   if (scenario.format !== 'formal') return null;
   const sides = formalSides(scenario);
   return `Affirmative (${scenario.positions.affirmative}): ${sides.affirmative.name} on ${sides.affirmative.model}; negative (${scenario.positions.negative}): ${sides.negative.name} on ${sides.negative.model}`;
+}
+
+/**
+ * A queued debate settled for the servers it will run on (a batch's or a worker's): its formal
+ * models picked, and its window lowered to the smallest window among those servers, with why.
+ */
+export async function settleForServers(scenario: Scenario, provider: ModelProvider): Promise<WindowFit> {
+  return fitContextWindow(await prepareScenario(scenario, provider), provider);
 }

@@ -68,6 +68,14 @@ async function expectAllCompletedOnce(url: string, count: number): Promise<void>
   }
 }
 
+/** How many events `worker` has committed. */
+async function committedBy(url: string, worker: string): Promise<number> {
+  const [row] = await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM agora_events WHERE worker = $1', [
+    worker,
+  ]);
+  return Number(row?.n ?? 0);
+}
+
 function scenarioFiles(formats: string[], dir = tempDir()): string[] {
   return formats.map((format) => {
     const file = path.join(dir, `${format}.yaml`);
@@ -360,15 +368,9 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
           [name],
         )
       ).map((row) => row.run_id);
-    const committedBy = async (name: string) =>
-      Number(
-        (await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM agora_events WHERE worker = $1', [name]))[0]
-          ?.n,
-      );
-
     // Kill w-a in the middle of a step, once it has committed some.
     await until(
-      async () => (await committedBy('w-a')) >= 3 && (await owned('w-a')).length > 0,
+      async () => (await committedBy(url, 'w-a')) >= 3 && (await owned('w-a')).length > 0,
       'w-a at work',
     );
     const killedRuns = await owned('w-a');
@@ -815,22 +817,8 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2,3'])).code).toBe(0);
     const doomed = await mock({ speed: 0.3 });
     const healthy = await mock({ speed: 0.3 });
-    const common = ['--database', url, '--lease', '3', '--poll', '0.1', '--exit-when-idle'];
-    const first = startAgora(
-      ['worker', ...common, '--host', doomed.url, '--out', tempDir(), '--name', 'w-doomed'],
-      {
-        timeoutMs: 90_000,
-      },
-    );
-    await until(
-      async () =>
-        Number(
-          (
-            await sql<{ n: string }>(url, "SELECT count(*) AS n FROM agora_events WHERE worker = 'w-doomed'")
-          )[0]?.n,
-        ) >= 2,
-      'the first worker at work',
-    );
+    const first = startWorkerCli(url, doomed.url, 90_000, { name: 'w-doomed', lease: 3 });
+    await until(async () => (await committedBy(url, 'w-doomed')) >= 2, 'the first worker at work');
     const held = (
       await sql<{ run_id: string }>(
         url,
@@ -839,12 +827,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     ).map((row) => row.run_id);
     expect(held.length).toBeGreaterThan(0);
     await doomed.close();
-    const second = startAgora(
-      ['worker', ...common, '--host', healthy.url, '--out', tempDir(), '--name', 'w-healthy'],
-      {
-        timeoutMs: 90_000,
-      },
-    );
+    const second = startWorkerCli(url, healthy.url, 90_000, { name: 'w-healthy', lease: 3 });
     const [one, two] = await Promise.all([first.result, second.result]);
     expect(one.code, one.stderr).toBe(0);
     expect(two.code, two.stderr).toBe(0);
@@ -872,15 +855,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const first = startAgora(['worker', ...common, '--out', tempDir(), '--name', 'w-leaving'], {
       timeoutMs: 60_000,
     });
-    await until(
-      async () =>
-        Number(
-          (
-            await sql<{ n: string }>(url, "SELECT count(*) AS n FROM agora_events WHERE worker = 'w-leaving'")
-          )[0]?.n,
-        ) >= 2,
-      'the first worker at work',
-    );
+    await until(async () => (await committedBy(url, 'w-leaving')) >= 2, 'the first worker at work');
     first.child.kill('SIGINT');
     const left = await first.result;
     expect(left.code, left.stderr).toBe(0);

@@ -18,14 +18,13 @@ import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
 import { writeFileAtomic } from '../../store/write-files.js';
-import { fitContextWindow } from '../context-window-fit.js';
 import { DATABASE_FLAG } from '../database-option.js';
 import type { CliIo } from '../io.js';
 import { providerOverHosts } from '../model-providers.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { checkServer, preflight } from '../preflight.js';
-import { prepareScenario } from '../prepare-scenario.js';
+import { settleForServers } from '../prepare-scenario.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
@@ -118,8 +117,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
       providerFor,
       concurrency,
       prepare: async (item) => {
-        const routed = providerFor(item.scenario);
-        const fit = await fitContextWindow(await prepareScenario(item.scenario, routed), routed);
+        const fit = await settleForServers(item.scenario, providerFor(item.scenario));
         if (fit.warning) reporter.event(`warning: ${path.basename(item.scenarioFile)}: ${fit.warning}`);
         return fit.scenario;
       },

@@ -16,14 +16,13 @@ import { startWorker } from '../../manager/worker-loop.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase, STALLED_TRANSACTION_SECONDS } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
-import { fitContextWindow } from '../context-window-fit.js';
 import { DATABASE_FLAG } from '../database-option.js';
 import type { CliIo } from '../io.js';
 import { providerOverHosts } from '../model-providers.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { checkServer } from '../preflight.js';
-import { prepareScenario } from '../prepare-scenario.js';
+import { settleForServers } from '../prepare-scenario.js';
 import { listenForStopSignals } from '../stop-signals.js';
 
 /** How long a worker's hold on a run lasts without renewal: the bound on taking over a dead worker's run. */
@@ -80,8 +79,7 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
       provider,
       providerFor,
       prepare: async (scenario) => {
-        const routed = providerFor(scenario);
-        const fit = await fitContextWindow(await prepareScenario(scenario, routed), routed);
+        const fit = await settleForServers(scenario, providerFor(scenario));
         if (fit.warning) io.stderr.write(`[${workerId}] warning: ${fit.warning}\n`);
         return fit.scenario;
       },
