@@ -45,11 +45,14 @@ export function addClaims(ledger: readonly LedgerClaim[], event: ClaimsEvent): L
   return [...updated, ...added];
 }
 
-/** The claims of `position`'s opponents not yet answered, strongest first: with evidence, then newest. */
+/**
+ * The claims of `position`'s opponents not yet answered, most pressing first: the newest round's
+ * first (what was just said is what a speaker answers), and within a round those with evidence.
+ */
 export function openClaimsAgainst(ledger: readonly LedgerClaim[], position: PositionLabel): LedgerClaim[] {
   return ledger
     .filter((claim) => claim.position !== position && claim.answeredBy.length === 0 && claim.kind === 'new')
-    .sort((a, b) => Number(b.evidence !== '') - Number(a.evidence !== '') || b.round - a.round);
+    .sort((a, b) => b.round - a.round || Number(b.evidence !== '') - Number(a.evidence !== ''));
 }
 
 /** Claims of the debate made through `throughRound` and not answered by then: the debate's live claims at that point. */
@@ -67,13 +70,20 @@ function cut(text: string, max: number): string {
   return trimmed.length <= max ? trimmed : `${trimmed.slice(0, max - 1).trimEnd()}…`;
 }
 
-/** One line for a prompt: `[Y1.2] Yara, round 1: claim (evidence: ...)`. */
-export function claimLine(claim: LedgerClaim, options: { evidence?: boolean } = {}): string {
+/**
+ * One line for a prompt. With its id, for the note-taker and the summariser, who link claims:
+ * `[Y1.2] Yara, round 1: claim (evidence: ...)`. Without it, for debaters, who would otherwise
+ * cite the ids in their speech: `Yara, round 1: "claim" (evidence: ...)`.
+ */
+export function claimLine(claim: LedgerClaim, options: { evidence?: boolean; id?: boolean } = {}): string {
   const evidence =
     options.evidence === false || claim.evidence.trim() === ''
       ? ''
       : ` (evidence: ${cut(claim.evidence, MAX_EVIDENCE_CHARS)})`;
-  return `[${claim.id}] ${claim.agent}, round ${claim.round}: ${cut(claim.claim, MAX_CLAIM_CHARS)}${evidence}`;
+  const text = cut(claim.claim, MAX_CLAIM_CHARS);
+  return options.id === false
+    ? `${claim.agent}, round ${claim.round}: "${text}"${evidence}`
+    : `[${claim.id}] ${claim.agent}, round ${claim.round}: ${text}${evidence}`;
 }
 
 /** AgentMemory from the ledger, from the agent's own perspective. */
@@ -115,7 +125,7 @@ export function describeLedgerMemory(memory: LedgerMemory, budgetChars = Number.
   const section = (title: string, items: LedgerClaim[], evidence: boolean) =>
     items.length === 0
       ? ''
-      : `${title}:\n${items.map((item) => `- ${claimLine(item, { evidence })}`).join('\n')}\n`;
+      : `${title}:\n${items.map((item) => `- ${claimLine(item, { evidence, id: false })}`).join('\n')}\n`;
   const sections = [
     section(
       "Your opponent's strongest claims that your side has not answered yet (answer these)",

@@ -51,7 +51,8 @@ export function transcriptText(view: TranscriptView): string {
     for (const statement of round.statements) {
       lines.push(`**${statement.agent}** (${statement.label}):\n${statement.text.trim()}`);
     }
-    if (round.transition) lines.push(`Moderator: ${round.transition.summary} ${round.transition.focus}`);
+    if (round.transition)
+      lines.push(`Moderator: ${[round.transition.summary, round.transition.focus].filter((part) => part !== '').join(' ')}`);
     parts.push(lines.join('\n\n'));
   }
   if (!view.summary && view.rounds.length === 0) parts.push('The debate has not started yet.');

@@ -198,6 +198,12 @@ export function commonFields(
           .describe('Context files (Markdown or text), relative to the scenario file and inside its folder.'),
       })
       .default({ knowledge: {}, files: [] }),
+    thinking_budget: positiveInteger
+      .max(32768, { error: 'must be at most 32768' })
+      .default(1500)
+      .describe(
+        "Tokens a thinking model (think: true) may spend thinking before each answer, on top of the answer's own cap.",
+      ),
     stop: stopSchema(stopDefaults),
     reliability: z
       .strictObject({

@@ -29,6 +29,15 @@ export interface Evaluation {
   inconsistent?: boolean;
 }
 
+/** A structured answer that could not be used, kept in the record as the model wrote it. */
+export interface AnswerProblem {
+  /** `cut-at-cap`: stopped at its token cap mid-answer; `not-json`: no usable JSON; `schema`: JSON without the fields asked for. */
+  cause: 'cut-at-cap' | 'not-json' | 'schema';
+  problem: string;
+  /** The start of the answer as written (at most 2000 characters). */
+  raw: string;
+}
+
 export interface RunStartEvent {
   type: 'run-start';
   runId: string;
@@ -78,6 +87,8 @@ export interface VoteCastEvent {
   /** True when the judge abstained because its model could not be called (not for unusable answers). */
   callFailed?: boolean;
   fallbackFrom?: string;
+  /** The judge's unusable answers, before a usable one or the abstention. */
+  problems?: AnswerProblem[];
   attempts: number;
   promptTokens: number;
   promptChars: number;
@@ -168,6 +179,9 @@ export interface AssessmentEvent {
   abstained: boolean;
   reason?: string;
   callFailed?: boolean;
+  /** Unusable answers, before a usable one or the abstention. */
+  problems?: AnswerProblem[];
+  fallbackFrom?: string;
   promptTokens: number;
   promptChars: number;
   outputTokens: number;
@@ -212,6 +226,10 @@ export interface ClaimsEvent {
   realMs: number;
   attempts: number;
   reason?: string;
+  /** Unusable answers of the extraction call. */
+  problems?: AnswerProblem[];
+  /** Claims the model gave whose quote is not in the statement: dropped, counted here. */
+  unverified?: number;
 }
 
 /**

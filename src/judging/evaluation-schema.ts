@@ -1,71 +1,64 @@
 /**
- * What a judge must answer: the SRS evaluation template without the total (the engine computes
- * it). Sent to Ollama as the `format` JSON schema, and checked again with zod on the way back.
+ * What a knockout judge must answer: the SRS evaluation template without what the engine fills in
+ * (the round number, the weighted total). Sent as the JSON schema of the call, bounded so a
+ * grammar-constrained answer fits its cap, and read back leniently.
  */
 import { z } from 'zod';
+import { answerJsonSchema, boundedInteger, boundedText, looseBoolean } from './answer-fields.js';
 import { type Criteria, SCORE_MAX, SCORE_MIN } from './criteria.js';
 
-function buildJudgeAnswerSchema(criteria: Criteria) {
+/** The comments' length: what the cap leaves after the scores and the vote, at most 600 characters. */
+export function commentChars(maxTokens: number): number {
+  return Math.max(120, Math.min(600, Math.floor((maxTokens - 100) * 2)));
+}
+
+function buildJudgeAnswerSchema(criteria: Criteria, maxTokens: number) {
   const scores = Object.fromEntries(
-    Object.keys(criteria).map((name) => [name, z.number().int().min(SCORE_MIN).max(SCORE_MAX)]),
+    Object.keys(criteria).map((name) => [name, boundedInteger(SCORE_MIN, SCORE_MAX)]),
   );
-  // The order is the order the model writes in (Ollama's structured output follows it): the
-  // reasoning comes before the scores and the vote, so a small model decides after it has reasoned.
+  // The order is the order the model writes in (structured output follows it): the reasoning comes
+  // before the scores and the vote, so a small model decides after it has reasoned.
   return z.object({
-    round_number: z.number().int(),
-    comments: z.string().min(1),
+    comments: boundedText(commentChars(maxTokens)),
     position_y_performance: z.object(scores),
-    new_arguments: z.boolean(),
-    continue_vote: z.boolean(),
+    new_arguments: looseBoolean,
+    continue_vote: looseBoolean,
   });
 }
 
-// Built once per criteria set: building zod and JSON schemas on every judge call was a large part
-// of the engine's own CPU time per model call.
-const answerSchemas = new WeakMap<Criteria, ReturnType<typeof buildJudgeAnswerSchema>>();
-const answerJsonSchemas = new WeakMap<Criteria, Record<string, unknown>>();
+// Built once per criteria set and cap: building zod and JSON schemas on every judge call was a
+// large part of the engine's own CPU time per model call.
+const answerSchemas = new WeakMap<Criteria, Map<number, ReturnType<typeof buildJudgeAnswerSchema>>>();
+const answerJsonSchemas = new WeakMap<Criteria, Map<number, Record<string, unknown>>>();
 
-export function judgeAnswerSchema(criteria: Criteria) {
-  let schema = answerSchemas.get(criteria);
-  if (!schema) {
-    schema = buildJudgeAnswerSchema(criteria);
-    answerSchemas.set(criteria, schema);
+function cached<T>(
+  store: WeakMap<Criteria, Map<number, T>>,
+  criteria: Criteria,
+  maxTokens: number,
+  build: () => T,
+) {
+  let byCap = store.get(criteria);
+  if (!byCap) {
+    byCap = new Map();
+    store.set(criteria, byCap);
   }
-  return schema;
+  let value = byCap.get(maxTokens);
+  if (value === undefined) {
+    value = build();
+    byCap.set(maxTokens, value);
+  }
+  return value;
+}
+
+export function judgeAnswerSchema(criteria: Criteria, maxTokens: number) {
+  return cached(answerSchemas, criteria, maxTokens, () => buildJudgeAnswerSchema(criteria, maxTokens));
 }
 
 export type JudgeAnswer = z.infer<ReturnType<typeof judgeAnswerSchema>>;
 
-/** The JSON schema sent as Ollama's `format`, so the model's sampler can only produce valid answers. */
-export function judgeAnswerJsonSchema(criteria: Criteria): Record<string, unknown> {
-  let schema = answerJsonSchemas.get(criteria);
-  if (!schema) {
-    const { $schema: _ignored, ...rest } = z.toJSONSchema(judgeAnswerSchema(criteria)) as Record<
-      string,
-      unknown
-    >;
-    schema = rest;
-    answerJsonSchemas.set(criteria, schema);
-  }
-  return schema;
-}
-
-/** Parses a judge's raw answer; returns the answer or a short list of what was wrong. */
-export function parseJudgeAnswer(
-  text: string,
-  criteria: Criteria,
-): { ok: true; answer: JudgeAnswer } | { ok: false; problems: string } {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return { ok: false, problems: 'the answer is not valid JSON' };
-  }
-  const parsed = judgeAnswerSchema(criteria).safeParse(data);
-  if (parsed.success) return { ok: true, answer: parsed.data };
-  const problems = parsed.error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || 'answer'}: ${issue.message}`)
-    .join('; ');
-  return { ok: false, problems };
+/** The JSON schema sent with the call, so a constrained sampler can only produce valid answers. */
+export function judgeAnswerJsonSchema(criteria: Criteria, maxTokens: number): Record<string, unknown> {
+  return cached(answerJsonSchemas, criteria, maxTokens, () =>
+    answerJsonSchema(judgeAnswerSchema(criteria, maxTokens)),
+  );
 }

@@ -3,6 +3,7 @@
  * scripted content, structured JSON, or debate prose, cut at num_predict like a real model.
  */
 import { normalizeModelName } from './catalog.js';
+import { makeCoherent } from './coherent-answer.js';
 import { jsonFromSchema } from './json-from-schema.js';
 import { extractHints, type PromptMessage, renderChat, renderGenerate } from './prompt-text.js';
 import { composeProse, composeThinking, fieldText } from './prose.js';
@@ -151,9 +152,9 @@ function composeContent(request: CompletionRequest, rule: ScriptRule | undefined
   const rng = createRng(seed, 'content');
   const hints = extractHints(request.messages);
   if (isRecord(request.format)) {
-    return JSON.stringify(
-      jsonFromSchema(request.format, rng, (property, r) => fieldText(hints, property, r)),
-    );
+    const value = jsonFromSchema(request.format, rng, (property, r) => fieldText(hints, property, r));
+    const common = createRng(hashOf(request.messages.slice(0, -1)), 'coherence');
+    return JSON.stringify(makeCoherent(value, request.format, createRng(seed, 'coherence'), common));
   }
   if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
   return composeProse(hints, rng);

@@ -40,6 +40,8 @@ export interface PromptHints {
   terms: string[];
   /** The final message asks for a summary. */
   summarise: boolean;
+  /** The end of the conversation before the last message: what a note-taker quotes from. */
+  recent: string;
 }
 
 function firstLineValue(text: string, label: RegExp): string | undefined {
@@ -92,5 +94,9 @@ export function extractHints(messages: readonly PromptMessage[]): PromptHints {
     ...keyTerms(background),
     ...keyTerms(`${motion ?? ''}\n${positions.join('\n')}`),
   ]);
-  return { motion, positions, name, side, opponent, terms, summarise: /\bSummari[sz]e/i.test(last) };
+  // What was said last: the text after the last speaker heading (a bold name line), if any.
+  const before = messages.at(-2)?.content ?? '';
+  const heading = before.lastIndexOf('\n**');
+  const recent = (heading === -1 ? before : before.slice(heading + 1)).slice(-3000);
+  return { motion, positions, name, side, opponent, terms, summarise: /\bSummari[sz]e/i.test(last), recent };
 }

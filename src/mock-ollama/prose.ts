@@ -153,6 +153,11 @@ export function composeProse(hints: PromptHints, rng: Rng): string {
 export function fieldText(hints: PromptHints, property: string | undefined, rng: Rng): string {
   const values = fillFor(hints);
   const key = (property ?? '').toLowerCase();
+  // A note-taker copies a claim or a quote from what was just said.
+  if (/^(claim|quote)$/.test(key)) {
+    const sentence = quotableSentence(hints.recent, rng);
+    if (sentence) return sentence;
+  }
   if (/comment|critique|feedback|reason|rationale|explanation|justification|analysis|notes?$/.test(key)) {
     return fill(rng.pick(CRITIQUES), values, rng);
   }
@@ -166,6 +171,18 @@ export function fieldText(hints: PromptHints, property: string | undefined, rng:
   if (/strength/.test(key)) return fill(rng.pick(SPEECH.claims), values, rng);
   if (/weakness/.test(key)) return fill(rng.pick(SPEECH.rebuttals), values, rng);
   return fill(rng.pick([...SPEECH.claims, ...SPEECH.evidence]), values, rng);
+}
+
+/** One whole sentence of `text` (prose lines only, not headings), or undefined when it has none. */
+function quotableSentence(text: string, rng: Rng): string | undefined {
+  const sentences = text
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !/^(#|\*\*|Moderator:)/.test(line.trim()))
+    .join(' ')
+    .match(/[^.!?]+[.!?]/g)
+    ?.map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.split(/\s+/).length >= 6);
+  return sentences && sentences.length > 0 ? rng.pick(sentences) : undefined;
 }
 
 /** A short reasoning note, returned as `thinking` when a request sets `think: true`. */

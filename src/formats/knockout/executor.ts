@@ -1,16 +1,23 @@
 /** Carries out one planned knockout step: model calls (retried, with fallbacks), then the step's events. */
 
-import { claimsJsonSchema, heuristicClaims, parseClaims } from '../../agents/claim-extraction.js';
+import {
+  claimsAnswerSchema,
+  claimsJsonSchema,
+  heuristicClaims,
+  verifiedClaims,
+} from '../../agents/claim-extraction.js';
 import { promptChars } from '../../agents/prompts.js';
 import { mapConcurrent } from '../../core/concurrency.js';
 import type { Evaluation, VoteCastEvent } from '../../core/events.js';
 import type { StepContext } from '../../core/format.js';
 import { voteContradictsScores, weightedTotal } from '../../judging/criteria.js';
-import { judgeAnswerJsonSchema, parseJudgeAnswer } from '../../judging/evaluation-schema.js';
-import type { ChatMessage, ChatRequest } from '../../llm/provider.js';
+import { judgeAnswerJsonSchema, judgeAnswerSchema } from '../../judging/evaluation-schema.js';
+import type { ChatRequest } from '../../llm/provider.js';
 import { ModelCallFailed, retryPolicyOf, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { markIfCut, simulatedSeconds } from '../../timer/speaking-timer.js';
+import { askStructured } from '../shared/structured-call.js';
+import { answerBudget, holdToCap } from '../shared/token-budget.js';
 import { judgeMessages } from './knockout-prompts.js';
 import type { KnockoutState } from './state.js';
 import type { KnockoutStep } from './steps.js';
@@ -118,7 +125,7 @@ async function speak(
       {
         model: step.model,
         messages: step.messages,
-        maxTokens: step.tokenLimit,
+        maxTokens: answerBudget(step.tokenLimit, agent?.think, scenario.thinking_budget),
         contextWindow: scenario.model_options.context_window,
         temperature: step.temperature,
         seed: derivedSeed(scenario.seed, `turn:round-${step.round}:${step.agent}`),
@@ -130,8 +137,10 @@ async function speak(
         onDelta: (text) => context.notify({ type: 'turn-delta', round: step.round, agent: step.agent, text }),
       },
     );
-    const truncated = result.stopReason === 'length';
     const thinkingTokens = result.thinkingTokens ?? 0;
+    // The thinking budget is on top of the answer's cap: the answer itself is held to the cap.
+    const held = holdToCap(result.text, result.outputTokens - thinkingTokens, step.tokenLimit);
+    const truncated = result.stopReason === 'length' || held.cut;
     const timer = {
       secondsPerSide: scenario.timer.seconds_per_side,
       tokensPerSecond: scenario.timer.tokens_per_second,
@@ -139,12 +148,12 @@ async function speak(
     context.append({
       ...base,
       model,
-      text: markIfCut(result.text, truncated),
+      text: markIfCut(held.text, truncated),
       promptTokens: result.promptTokens,
       outputTokens: result.outputTokens,
       ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
       // Thinking is not speech: only the spoken tokens use speaking time.
-      simulatedSeconds: Math.round(simulatedSeconds(result.outputTokens - thinkingTokens, timer) * 100) / 100,
+      simulatedSeconds: Math.round(simulatedSeconds(held.answerTokens, timer) * 100) / 100,
       truncated,
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts,
@@ -197,100 +206,65 @@ async function castVote(
   const judgeAgent = scenario.agents.find((agent) => agent.name === name);
   if (!judgeAgent) throw new Error(`judge ${name} is not in the scenario`);
   const criteria = scenario.judging.criteria;
-  const baseMessages = judgeMessages(state, judgeAgent, round, debater);
+  const cap = scenario.judging.max_tokens;
   const started = context.clock.monotonicMs();
-  let messages: ChatMessage[] = baseMessages;
-  let promptTokens = 0;
-  let outputTokens = 0;
-  let calls = 0;
-  let model = judgeAgent.model;
-  let fallbackFrom: string | undefined;
-  let reason = '';
-  const vote = (
-    outcome: Pick<VoteCastEvent, 'evaluation' | 'abstained'> & {
-      abstainReason?: string;
-      callFailed?: boolean;
+  const outcome = await askStructured(
+    {
+      what: `${name}'s evaluation`,
+      model: judgeAgent.model,
+      fallbackModels: judgeAgent.fallback_models,
+      messages: judgeMessages(state, judgeAgent, round, debater),
+      schema: judgeAnswerSchema(criteria, cap),
+      jsonSchema: judgeAnswerJsonSchema(criteria, cap),
+      maxTokens: cap,
+      contextWindow: scenario.model_options.context_window,
+      // A judge's own temperature (low by default), not the one it debates at.
+      temperature: scenario.judging.temperature,
+      seedOf: (attempt) => derivedSeed(scenario.seed, `vote:round-${round}:${name}:attempt-${attempt}`),
+      policy: retryPolicyOf(scenario.reliability),
+      ...(judgeAgent.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
+      onRepair: (reason) => context.notify({ type: 'judge-retry', round, judge: name, reason }),
     },
-  ): Omit<VoteCastEvent, 'seq' | 'at'> => ({
+    context,
+  );
+  const answer = outcome.value;
+  const evaluation: Evaluation | null = answer
+    ? (() => {
+        const total = weightedTotal(answer.position_y_performance, criteria);
+        return {
+          round_number: round,
+          position_y_performance: answer.position_y_performance,
+          total_score: total,
+          comments: answer.comments,
+          continue_vote: answer.continue_vote,
+          new_arguments: answer.new_arguments,
+          ...(voteContradictsScores(total, answer.continue_vote) ? { inconsistent: true } : {}),
+        };
+      })()
+    : null;
+  if (outcome.callFailed) {
+    context.logger.warn(
+      { judge: name, round, error: outcome.callFailed },
+      'judge call failed; the judge abstains',
+    );
+  }
+  return {
     type: 'vote-cast',
     round,
     judge: name,
-    model,
-    ...outcome,
-    ...(fallbackFrom ? { fallbackFrom } : {}),
-    attempts: calls,
-    promptTokens,
-    promptChars: promptChars(baseMessages),
-    outputTokens,
+    model: outcome.model,
+    evaluation,
+    abstained: evaluation === null,
+    ...(evaluation === null && outcome.reason ? { abstainReason: outcome.reason } : {}),
+    ...(outcome.callFailed ? { callFailed: true } : {}),
+    ...(outcome.fallbackFrom ? { fallbackFrom: outcome.fallbackFrom } : {}),
+    ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
+    attempts: outcome.attempts,
+    promptTokens: outcome.promptTokens,
+    promptChars: outcome.promptChars,
+    outputTokens: outcome.outputTokens,
     realMs: Math.round(context.clock.monotonicMs() - started),
-  });
-  // One answer, and one repair attempt that shows the judge its unusable answer.
-  for (let attempt = 1; attempt <= 2; attempt += 1) {
-    let answer: SafeCallResult;
-    try {
-      answer = await call(
-        state,
-        context,
-        {
-          model: judgeAgent.model,
-          messages,
-          maxTokens: scenario.judging.max_tokens,
-          contextWindow: scenario.model_options.context_window,
-          // A judge's own temperature (low by default), not the one it debates at.
-          temperature: scenario.judging.temperature,
-          seed: derivedSeed(scenario.seed, `vote:round-${round}:${name}:attempt-${attempt}`),
-          jsonSchema: judgeAnswerJsonSchema(criteria),
-          ...(judgeAgent.think ? { think: true } : {}),
-        },
-        `${name}'s evaluation`,
-        { fallbackModels: judgeAgent.fallback_models },
-      );
-    } catch (error) {
-      if (!(error instanceof ModelCallFailed)) throw error;
-      calls += error.attempts;
-      context.logger.warn(
-        { judge: name, round, error: error.message },
-        'judge call failed; the judge abstains',
-      );
-      return vote({
-        evaluation: null,
-        abstained: true,
-        abstainReason: `model call failed: ${error.message}`,
-        callFailed: true,
-      });
-    }
-    calls += answer.attempts;
-    model = answer.model;
-    fallbackFrom = answer.fallbackFrom;
-    if (attempt === 1) promptTokens = answer.result.promptTokens;
-    outputTokens += answer.result.outputTokens;
-    const parsed = parseJudgeAnswer(answer.result.text, criteria);
-    if (parsed.ok) {
-      const total = weightedTotal(parsed.answer.position_y_performance, criteria);
-      const evaluation: Evaluation = {
-        round_number: round,
-        position_y_performance: parsed.answer.position_y_performance,
-        total_score: total,
-        comments: parsed.answer.comments,
-        continue_vote: parsed.answer.continue_vote,
-        new_arguments: parsed.answer.new_arguments,
-        ...(voteContradictsScores(total, parsed.answer.continue_vote) ? { inconsistent: true } : {}),
-      };
-      return vote({ evaluation, abstained: false });
-    }
-    reason = `invalid answer: ${parsed.problems}`;
-    context.notify({ type: 'judge-retry', round, judge: name, reason });
-    context.logger.warn({ judge: name, round, attempt, problems: parsed.problems }, 'judge answer rejected');
-    // The repair names what was wrong without repeating the answer, so it fits wherever the first prompt did.
-    messages = [
-      ...baseMessages,
-      {
-        role: 'user',
-        content: `Your previous answer could not be used (${parsed.problems.slice(0, 300)}). Reply again with only the JSON object in the required format.`,
-      },
-    ];
-  }
-  return vote({ evaluation: null, abstained: true, abstainReason: reason });
+  };
 }
 
 /** The commentator's words after a round; a failed call leaves the round without commentary, said so. */
@@ -379,52 +353,62 @@ async function extractClaims(
   }
   const { scenario } = state;
   const started = context.clock.monotonicMs();
-  try {
-    const answer = await call(
-      state,
-      context,
-      {
-        model: step.model,
-        messages: step.messages,
-        maxTokens: scenario.memory.claims_max_tokens,
-        contextWindow: scenario.model_options.context_window,
-        temperature: 0.1,
-        seed: derivedSeed(scenario.seed, `claims:round-${step.round}:${step.agent}`),
-        jsonSchema: claimsJsonSchema(),
-      },
-      `the claims of ${step.agent}`,
-      { fallbackModels: fallbacksOf(state, step.model) },
-    );
-    const parsed = parseClaims(answer.result.text, new Set(step.answerIds));
-    const measured = {
-      model: answer.model,
-      promptTokens: answer.result.promptTokens,
-      promptChars: promptChars(step.messages),
-      outputTokens: answer.result.outputTokens,
-      realMs: Math.round(context.clock.monotonicMs() - started),
-      attempts: answer.attempts,
-    };
-    if (parsed.ok) {
-      context.append({ ...base, source: 'model', claims: parsed.claims, ...measured });
-      return;
+  const cap = scenario.memory.claims_max_tokens;
+  const outcome = await askStructured(
+    {
+      what: `the claims of ${step.agent}`,
+      model: step.model,
+      fallbackModels: fallbacksOf(state, step.model),
+      messages: step.messages,
+      schema: claimsAnswerSchema(step.answerIds, cap),
+      jsonSchema: claimsJsonSchema(step.answerIds, cap),
+      maxTokens: cap,
+      contextWindow: scenario.model_options.context_window,
+      temperature: 0.1,
+      seedOf: (attempt) =>
+        derivedSeed(
+          scenario.seed,
+          `claims:round-${step.round}:${step.agent}${attempt > 1 ? `:attempt-${attempt}` : ''}`,
+        ),
+      policy: retryPolicyOf(scenario.reliability),
+    },
+    context,
+  );
+  const measured = {
+    model: outcome.model,
+    promptTokens: outcome.promptTokens,
+    promptChars: outcome.promptChars,
+    outputTokens: outcome.outputTokens,
+    realMs: Math.round(context.clock.monotonicMs() - started),
+    attempts: outcome.attempts,
+    ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
+  };
+  if (outcome.value) {
+    const { claims, unverified } = verifiedClaims(outcome.value, statement?.text ?? '');
+    if (unverified > 0) {
+      context.logger.warn(
+        { agent: step.agent, round: step.round, unverified },
+        'claims not found in the statement were dropped',
+      );
     }
-    // An unusable answer still leaves the ledger something to go on; the event says so.
-    context.logger.warn(
-      { agent: step.agent, round: step.round, problem: parsed.problem },
-      'claims answer unusable',
-    );
-    context.append({ ...heuristic(`unusable answer: ${parsed.problem}`), ...measured });
-  } catch (error) {
-    if (!(error instanceof ModelCallFailed)) throw error;
-    context.logger.warn(
-      { agent: step.agent, round: step.round, error: error.message },
-      'claims extraction failed',
-    );
     context.append({
-      ...heuristic(`the extraction call failed: ${error.last.kind}`),
-      attempts: error.attempts,
+      ...base,
+      source: 'model',
+      claims,
+      ...measured,
+      ...(unverified > 0 ? { unverified } : {}),
     });
+    return;
   }
+  // An unusable answer or a failed call still leaves the ledger something to go on; the event says so.
+  const reason = outcome.callFailed
+    ? `the extraction call failed: ${outcome.callFailed}`
+    : (outcome.reason ?? 'unusable answer');
+  context.logger.warn(
+    { agent: step.agent, round: step.round, reason },
+    'claims extraction fell back to key sentences',
+  );
+  context.append({ ...heuristic(reason), ...measured });
 }
 
 async function summarise(

@@ -1,5 +1,5 @@
 /** The knockout format's prompts, built on the shared layout in `agents/prompts.ts`. */
-import { claimsTask } from '../../agents/claim-extraction.js';
+import { answerableClaims, claimsTask } from '../../agents/claim-extraction.js';
 import {
   claimLine,
   describeLedgerMemory,
@@ -7,6 +7,7 @@ import {
   liveClaimsThrough,
   memoryFromLedger,
 } from '../../agents/claims-ledger.js';
+import { extractKeyPoints } from '../../agents/key-points.js';
 import { buildMemory, describeMemory, type SpokenStatement } from '../../agents/memory.js';
 import {
   backgroundText,
@@ -40,7 +41,11 @@ export function transcriptView(state: KnockoutState, options: { upToRound?: numb
           label: `Position ${statement.position}, ${statement.position === 'X' ? state.scenario.positions.x : state.scenario.positions.y}`,
           text: statement.text,
         })),
-        transition: round.end?.transition,
+        // No verdict, vote or score enters a prompt (a judge must judge the statements, not the
+        // panel before it); only who takes the floor next, when that changes.
+        transition: round.end?.rotation
+          ? { summary: `${round.end.rotation.to} takes the floor for Position Y.`, focus: '' }
+          : undefined,
       })),
   };
 }
@@ -64,7 +69,7 @@ export function openClaimLines(state: KnockoutState, throughRound: number): stri
   if (size(kept) > budgetChars) kept = kept.filter((claim) => claim.id.endsWith('.1'));
   // The oldest claims are the ones the summaries are likeliest to have lost: the newest give way.
   while (kept.length > 0 && size(kept) > budgetChars) kept = kept.slice(0, -1);
-  return kept.map((claim) => claimLine(claim));
+  return kept.map((claim) => claimLine(claim, { id: false }));
 }
 
 export function allStatements(state: KnockoutState): SpokenStatement[] {
@@ -90,9 +95,9 @@ export function debaterMessages(
   const { scenario } = state;
   const own = agent.position === 'X' ? scenario.positions.x : scenario.positions.y;
   const other = agent.position === 'X' ? scenario.positions.y : scenario.positions.x;
-  const previous = state.rounds.find((candidate) => candidate.number === round - 1);
   const current = state.rounds.find((candidate) => candidate.number === round);
-  const opening = (current?.statements.length ?? 0) === 0;
+  const answering = (current?.statements.length ?? 0) > 0;
+  const last = round >= scenario.debate.rounds;
   // With a claims ledger, memory is what each side claimed and what is still unanswered; without
   // one, key sentences of the statements stand in.
   const memoryText =
@@ -103,7 +108,6 @@ export function debaterMessages(
           // About a tenth of the window (in characters, at ~3.5 per token).
           scenario.model_options.context_window * MEMORY_SHARE * 3.5,
         );
-  const focus = previous?.end?.transition.focus;
   const task = [
     `Your name: ${agent.name}`,
     `You argue for: ${own}`,
@@ -114,17 +118,54 @@ export function debaterMessages(
     '',
     memoryText.trim(),
     '',
-    `## Your task: round ${round} of ${scenario.debate.rounds}`,
-    focus ? `${focus}` : '',
-    opening
-      ? `Give your statement for this round${round === 1 ? ', opening the debate' : ''}.`
-      : 'Answer the statement your opponent has just made in this round, then advance your own case.',
+    `## Your task: round ${round} of ${scenario.debate.rounds}${last ? ', the last round' : ''}`,
+    takeoverNote(state, agent, round),
+    focusFor(state, agent, round),
+    last
+      ? `This is the last round: give your closing statement. ${answering ? 'Answer what your opponent has just said, then sum' : 'Sum'} up why ${own} should win, and end on your strongest point.`
+      : answering
+        ? 'Answer the statement your opponent has just made in this round, then advance your own case.'
+        : `Give your statement for this round${round === 1 ? ', opening the debate' : ''}.`,
     `Speak as a debater, in the first person as ${agent.name}: address the motion and your opponent directly, in plain prose, without headings and without writing your name.`,
     speakingLength(tokenLimit),
   ]
     .filter((line, index, lines) => !(line === '' && lines[index - 1] === ''))
     .join('\n');
   return knockoutMessages(scenario, transcriptUpTo(state, round), task);
+}
+
+/**
+ * For a Position Y agent in its first round at the podium after a rotation: whom it replaces and
+ * why, and that it should bring its own line of argument rather than repeat its predecessor's.
+ */
+function takeoverNote(state: KnockoutState, agent: AgentConfig, round: number): string {
+  const previous = state.rounds.find((candidate) => candidate.number === round - 1);
+  const rotation = previous?.end?.rotation;
+  if (!rotation || rotation.to !== agent.name) return '';
+  const votes = previous?.end?.tally.rotateVotes ?? 0;
+  return `You take over from ${rotation.from}, whom ${votes} of the judges voted to replace after round ${round - 1}. Bring your own line of argument for ${state.scenario.positions.y}: do not repeat ${rotation.from}'s.`;
+}
+
+/**
+ * The speaker's own focus, built when it speaks, after the statement it answers: the most pressing
+ * of the opponent's claims its side has not answered (the first of the list in its memory), or,
+ * without a ledger, the opponent's latest key point.
+ */
+function focusFor(state: KnockoutState, agent: AgentConfig, round: number): string {
+  const { scenario } = state;
+  if (scenario.memory.claims !== 'off') {
+    const open = memoryFromLedger(state.ledger, agent.name, agent.position).openOpponentClaims[0];
+    return open
+      ? `Your focus: answer ${open.agent}'s claim from round ${open.round}, "${open.claim.trim()}", which your side has not answered yet.`
+      : '';
+  }
+  const latest = allStatements(state)
+    .filter((statement) => statement.position !== agent.position && statement.round <= round)
+    .at(-1);
+  const point = latest ? extractKeyPoints(latest.text, 1)[0] : undefined;
+  return latest && point
+    ? `Your focus: answer ${latest.agent}'s point from round ${latest.round}, "${point}".`
+    : '';
 }
 
 // A judging step asks for each judge's prompt twice from the same state (the planner checks that it
@@ -186,7 +227,7 @@ export function judgingRubric(scenario: KnockoutScenario, round: number, debater
     criteria,
     '',
     'The answer is this JSON object and nothing else, written in this order:',
-    `{"round_number": ${round}, "comments": "<two or three sentences: what ${debater} did well and badly in this round>", "position_y_performance": {${scores}}, "new_arguments": <true if this round brought new substantive arguments, false if it only repeated earlier ones>, "continue_vote": <true keeps ${debater} debating, false asks for another Position Y agent>}`,
+    `{"comments": "<two or three sentences: what ${debater} did well and badly in this round>", "position_y_performance": {${scores}}, "new_arguments": <true if this round brought new substantive arguments, false if it only repeated earlier ones>, "continue_vote": <true keeps ${debater} debating, false asks for another Position Y agent>}`,
     'Write the comments first, then scores that follow from them, then the vote. A vote to keep the debater goes with scores above 3 on the whole, a vote to replace it with scores below 3.',
   ].join('\n');
 }
@@ -230,8 +271,9 @@ export function claimsMessages(
     agent,
     position,
     round,
-    opponentClaims: state.ledger.filter((claim) => claim.position !== position),
+    answerable: answerableClaims(state.ledger.filter((claim) => claim.position !== position)),
     ownSideClaims: state.ledger.filter((claim) => claim.position === position),
+    maxTokens: state.scenario.memory.claims_max_tokens,
   });
   return knockoutMessages(state.scenario, transcriptUpTo(state, round), task);
 }
@@ -305,7 +347,7 @@ export function summaryMessages(state: KnockoutState, throughRound: number): Cha
     previous
       ? `Rewrite the summary of rounds 1-${previous.throughRound} above into one summary of rounds 1-${throughRound}, adding rounds ${from}-${throughRound}. Keep what the earlier summary says about claims still in play.`
       : `Summarise rounds 1-${throughRound} above.`,
-    'Write plain prose, round by round or claim by claim, naming who argued what; mention claim ids like [X1.2] where the claims list gives them.',
+    'Write plain prose, round by round or claim by claim, naming who argued what and which claims were answered. Do not write claim ids or labels in brackets: the participants read this summary.',
     `Write at most about ${wordsFor(Math.round(scenario.context.summary_max_tokens * 0.8))} words.`,
   ].join('\n');
   return [

@@ -2,6 +2,7 @@
  * The knockout planner: the next step is a pure function of the run's state. Resume is "fold the
  * log, ask the planner"; a step in flight when the process died is simply planned again.
  */
+import { answerableClaims } from '../../agents/claim-extraction.js';
 import { promptChars } from '../../agents/prompts.js';
 import { calibrate, estimateTokens, promptBudget } from '../../context/token-estimate.js';
 import type { DoneStep } from '../../core/format.js';
@@ -87,7 +88,9 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
         mode,
         model: nextModel,
         messages,
-        answerIds: state.ledger.filter((claim) => claim.position !== position).map((claim) => claim.id),
+        answerIds: answerableClaims(state.ledger.filter((claim) => claim.position !== position)).map(
+          (claim) => claim.id,
+        ),
       };
     }
     const agent =

@@ -13,6 +13,7 @@ import type { ChatMessage } from '../../llm/provider.js';
 import { ModelCallFailed, type RetryPolicy, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { moderate } from './moderator.js';
+import { answerBudget, holdToCap } from './token-budget.js';
 
 export interface StatementRequest {
   phase: string;
@@ -29,8 +30,9 @@ export interface StatementRequest {
   seed: number;
   messages: ChatMessage[];
   policy: RetryPolicy;
-  /** Let a thinking model think (its thinking is never kept, and is counted apart). */
+  /** Let a thinking model think (its thinking is never kept, and is counted apart), with this many tokens for it. */
   think?: boolean;
+  thinkingBudget?: number;
   timeoutMs?: number;
   wordLimit?: { limit: number; mode: 'truncate' | 'regenerate' };
   moderator?: { model: string; motion: string };
@@ -68,7 +70,7 @@ export async function produceStatement(
     ...asked,
     messages: fitToWindow(asked.messages, {
       contextWindow: asked.contextWindow,
-      maxTokens: asked.maxTokens,
+      maxTokens: answerBudget(asked.maxTokens, asked.think, asked.thinkingBudget),
       what: `${asked.speaker}'s ${asked.phase}`,
     }).messages,
   };
@@ -100,7 +102,7 @@ export async function produceStatement(
       {
         model: request.model,
         messages,
-        maxTokens: request.maxTokens,
+        maxTokens: answerBudget(request.maxTokens, request.think, request.thinkingBudget),
         contextWindow: request.contextWindow,
         temperature: request.temperature,
         seed: derivedSeed(
@@ -127,45 +129,55 @@ export async function produceStatement(
       },
     );
     attempts += answer.attempts;
-    if (promptTokens === 0) promptTokens = answer.result.promptTokens;
+    promptTokens += answer.result.promptTokens;
     outputTokens += answer.result.outputTokens;
     thinkingTokens += answer.result.thinkingTokens ?? 0;
     return answer;
   };
+  // The thinking budget is on top of the answer's cap: the answer itself is held to the cap.
+  const spoken = (answer: SafeCallResult) =>
+    holdToCap(
+      answer.result.text.trim(),
+      answer.result.outputTokens - (answer.result.thinkingTokens ?? 0),
+      request.maxTokens,
+    );
+  // Asked again with its own statement in front of it, so the model shortens or mends that text.
+  const again = (text: string, instruction: string): ChatMessage[] => [
+    ...request.messages,
+    { role: 'assistant', content: text },
+    { role: 'user', content: instruction },
+  ];
   try {
     let answer = await generate(request.messages, 'first');
-    let text = answer.result.text.trim();
+    let held = spoken(answer);
+    let text = held.text;
     let regenerated = false;
     let flagged: string | undefined;
     const limit = request.wordLimit;
     if (limit && limit.mode === 'regenerate' && countWords(text) > limit.limit) {
       answer = await generate(
-        [
-          ...request.messages,
-          {
-            role: 'user',
-            content: `Your statement had ${countWords(text)} words; the limit is ${limit.limit}. Give the statement again in at most ${limit.limit} words.`,
-          },
-        ],
+        again(
+          text,
+          `That statement has ${countWords(text)} words; the limit is ${limit.limit}. Shorten it to at most ${limit.limit} words: keep its strongest points and its ending, cut the rest. Give only the shortened statement.`,
+        ),
         'shorter',
       );
-      text = answer.result.text.trim();
+      held = spoken(answer);
+      text = held.text;
       regenerated = true;
     }
     if (request.moderator) {
       const verdict = await moderate(request.moderator, request.speaker, text, request, context);
       if (!verdict.passed) {
         answer = await generate(
-          [
-            ...request.messages,
-            {
-              role: 'user',
-              content: `The moderator objected to your statement: ${verdict.reason}. Give your statement again, on the motion and following debate conventions.`,
-            },
-          ],
+          again(
+            text,
+            `The moderator objected to that statement: ${verdict.reason}. Give your statement again, on the motion and following debate conventions.`,
+          ),
           'moderated',
         );
-        text = answer.result.text.trim();
+        held = spoken(answer);
+        text = held.text;
         regenerated = true;
         const second = await moderate(request.moderator, request.speaker, text, request, context);
         if (!second.passed) flagged = second.reason;
@@ -181,7 +193,7 @@ export async function produceStatement(
       outputTokens,
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts,
-      truncated: answer.result.stopReason === 'length',
+      truncated: answer.result.stopReason === 'length' || held.cut,
       ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
       ...(wordLimited ? { wordLimited } : {}),
       ...(regenerated ? { regenerated } : {}),

@@ -1,0 +1,94 @@
+/**
+ * Reading a structured answer the way small models write it. A 7-8B model asked for "only the JSON
+ * object" still wraps it in a ```json fence, writes a sentence before or after it, leaves a
+ * `<think>` block in front of it, or gives a number as a string; none of that makes the answer
+ * unusable. What does is said by cause: cut off at its token cap (the fix is more room and shorter
+ * text), no JSON at all, or JSON that does not have the fields asked for.
+ */
+import type { z } from 'zod';
+
+/** Why an answer could not be used. */
+export type AnswerCause = 'cut-at-cap' | 'not-json' | 'schema';
+
+export type AnswerReading<T> = { ok: true; value: T } | { ok: false; cause: AnswerCause; problem: string };
+
+/** Removes thinking: closed `<think>` blocks, and an opened one that never closed (all of it was thinking). */
+function withoutThinking(text: string): string {
+  const closed = text.replace(/<think>[\s\S]*?<\/think>/g, '');
+  const open = closed.indexOf('<think>');
+  return open === -1 ? closed : closed.slice(0, open);
+}
+
+/**
+ * The first balanced JSON object in `text`: from its first `{` to the `}` that closes it, strings
+ * and escapes respected. `closed: false` when the text ends inside the object.
+ */
+export function firstJsonObject(text: string): { json: string; closed: boolean } | null {
+  const start = text.indexOf('{');
+  if (start === -1) return null;
+  let depth = 0;
+  let inString = false;
+  for (let at = start; at < text.length; at += 1) {
+    const char = text[at];
+    if (inString) {
+      if (char === '\\') at += 1;
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (char === '"') inString = true;
+    else if (char === '{' || char === '[') depth += 1;
+    else if (char === '}' || char === ']') {
+      depth -= 1;
+      if (depth === 0) return { json: text.slice(start, at + 1), closed: true };
+    }
+  }
+  return { json: text.slice(start), closed: false };
+}
+
+/** JSON.parse, forgiving the trailing commas small models leave before a closing bracket. */
+function parseLoosely(json: string): { ok: true; value: unknown } | { ok: false } {
+  for (const candidate of [json, json.replace(/,(\s*[}\]])/g, '$1')]) {
+    try {
+      return { ok: true, value: JSON.parse(candidate) };
+    } catch {
+      // try the next reading
+    }
+  }
+  return { ok: false };
+}
+
+/**
+ * Reads `text` against `schema`. `stopReason` is the server's: an answer that stopped at its cap
+ * and does not parse was cut off, which is a different fault from writing something else.
+ */
+export function readStructuredAnswer<T>(
+  text: string,
+  schema: z.ZodType<T>,
+  stopReason: 'stop' | 'length' = 'stop',
+): AnswerReading<T> {
+  const found = firstJsonObject(withoutThinking(text));
+  const cut = stopReason === 'length';
+  if (!found) {
+    return cut
+      ? { ok: false, cause: 'cut-at-cap', problem: 'the answer was cut off at its token cap before any JSON' }
+      : { ok: false, cause: 'not-json', problem: 'the answer holds no JSON object' };
+  }
+  const parsed = found.closed ? parseLoosely(found.json) : { ok: false as const };
+  if (!parsed.ok) {
+    if (cut || !found.closed) {
+      return {
+        ok: false,
+        cause: 'cut-at-cap',
+        problem: 'the answer was cut off at its token cap: the JSON object is not closed',
+      };
+    }
+    return { ok: false, cause: 'not-json', problem: 'the answer is not valid JSON' };
+  }
+  const checked = schema.safeParse(parsed.value);
+  if (checked.success) return { ok: true, value: checked.data };
+  const problem = checked.error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.join('.') || 'answer'}: ${issue.message}`)
+    .join('; ');
+  return { ok: false, cause: 'schema', problem };
+}
