@@ -42,7 +42,7 @@ export function callKind(body: ChatBody): string {
   if (/^round \d+ of \d+/.test(heading)) return 'debater statement';
   if (/^judge round/.test(heading)) return 'judge (round)';
   if (/^the verdict/.test(heading)) return 'verdict';
-  if (/^synthesise/.test(heading)) return 'synthesis';
+  if (/^synthesise/.test(heading)) return /^Now sum up/.test(last) ? 'synthesis (fields)' : 'synthesis (design)';
   if (/^the decision/.test(heading)) return 'decision';
   if (/^round (\d) as the/.test(heading)) return `council ${/^round (\d)/.exec(heading)?.[0]}`;
   if (/^round \d+ (proposal|refinement)/.test(heading)) return heading.replace(/^round \d+ /, '');

@@ -134,7 +134,12 @@ export function verifiedClaims(
 ): { claims: ExtractedClaim[]; unverified: number } {
   const claims: ExtractedClaim[] = [];
   let unverified = 0;
+  const seen = new Set<string>();
   for (const claim of answer.claims) {
+    // The same sentence listed twice is one claim.
+    const key = normalised(claim.claim);
+    if (seen.has(key)) continue;
+    seen.add(key);
     if (!isInStatement(claim.claim, statement)) {
       unverified += 1;
       continue;

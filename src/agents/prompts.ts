@@ -52,7 +52,9 @@ export function transcriptText(view: TranscriptView): string {
       lines.push(`**${statement.agent}** (${statement.label}):\n${statement.text.trim()}`);
     }
     if (round.transition)
-      lines.push(`Moderator: ${[round.transition.summary, round.transition.focus].filter((part) => part !== '').join(' ')}`);
+      lines.push(
+        `Moderator: ${[round.transition.summary, round.transition.focus].filter((part) => part !== '').join(' ')}`,
+      );
     parts.push(lines.join('\n\n'));
   }
   if (!view.summary && view.rounds.length === 0) parts.push('The debate has not started yet.');
@@ -74,4 +76,16 @@ export function promptChars(messages: readonly ChatMessage[]): number {
 /** Roughly how many words fit in a token budget (English averages ~1.33 tokens per word). */
 export function wordsFor(tokens: number): number {
   return Math.max(20, Math.floor(tokens * 0.75));
+}
+
+/**
+ * The length a speaker is asked for: about 60% of what its token cap allows, so that an 8B model
+ * that runs long still finishes before the cap instead of being cut mid-sentence. A word limit of
+ * the scenario's own, when tighter, is the aim instead.
+ */
+export function lengthRequest(tokenLimit: number, wordLimit?: number): string {
+  const most = wordsFor(tokenLimit);
+  const aim = Math.max(40, Math.round((most * 0.6) / 10) * 10);
+  if (wordLimit !== undefined && wordLimit <= aim) return `Use at most ${wordLimit} words.`;
+  return `Aim for about ${aim} words; you are cut off after about ${most}.`;
 }

@@ -50,7 +50,7 @@ export const councilSchema = z
         judge: { model: 'llama3', fallback_models: [] },
       }),
     max_tokens: positiveInteger.default(600),
-    judge_max_tokens: positiveInteger.default(900),
+    judge_max_tokens: positiveInteger.default(1200),
     model_options: z
       .strictObject({
         temperature: temperatureSchema.default(0.5),

@@ -42,9 +42,9 @@ export const duelSchema = z
     judge: participant('Judge').extend({
       side_swap: z
         .boolean()
-        .default(false)
+        .default(true)
         .describe(
-          'Ask the judge twice per round, the second time with B presented first as A; a disagreement is even.',
+          "Ask the judge twice per round, the second time with the sides' labels exchanged (B's statements as A's, in the order spoken); a disagreement is even. On by default: small judges favour the side they read as A.",
         ),
     }),
     max_rounds: positiveInteger.default(5),

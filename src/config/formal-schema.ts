@@ -88,12 +88,12 @@ export const formalSchema = z
         criteria: criteriaSchema(DEFAULT_CRITERIA),
         side_swap: z
           .boolean()
-          .default(false)
+          .default(true)
           .describe(
-            'Ask the judge twice, the second time with the negative presented first; a disagreement is a tie.',
+            'Ask the judge twice, the second time with the negative introduced first; a disagreement is a tie. On by default: small judges favour the side they read first.',
           ),
       })
-      .default({ enabled: false, max_tokens: 400, criteria: DEFAULT_CRITERIA, side_swap: false }),
+      .default({ enabled: false, max_tokens: 400, criteria: DEFAULT_CRITERIA, side_swap: true }),
   })
   .describe('An Agora formal debate scenario.');
 

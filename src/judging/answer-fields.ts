@@ -13,6 +13,14 @@ export function boundedText(maxChars: number) {
   return z.string().min(1).meta({ maxLength: maxChars });
 }
 
+/**
+ * The characters a text field may take: `share` of the answer's token cap (at three characters a
+ * token, the worst case for English), and never more than `most`.
+ */
+export function charsFor(maxTokens: number, share: number, most: number): number {
+  return Math.max(40, Math.min(most, Math.floor(maxTokens * share * 3)));
+}
+
 /** Text that may be empty, of at most `maxChars` characters. */
 export function optionalText(maxChars: number) {
   return z.string().meta({ maxLength: maxChars });

@@ -34,7 +34,8 @@ export function jsonFromSchema(schema: unknown, rng: Rng, text: TextSource = def
     if (!isSchema(node) || depth > MAX_DEPTH) return null;
     if ('const' in node) return node.const;
     // Like a model, it favours the first option listed, and picks any of them now and then.
-    if (Array.isArray(node.enum) && node.enum.length > 0) return rng.chance(0.5) ? node.enum[0] : rng.pick(node.enum);
+    if (Array.isArray(node.enum) && node.enum.length > 0)
+      return rng.chance(0.5) ? node.enum[0] : rng.pick(node.enum);
     if (typeof node.$ref === 'string') return build(resolveRef(root, node.$ref), property, depth + 1);
     const alternatives = node.anyOf ?? node.oneOf;
     if (Array.isArray(alternatives) && alternatives.length > 0) {

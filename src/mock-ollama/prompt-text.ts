@@ -42,6 +42,8 @@ export interface PromptHints {
   summarise: boolean;
   /** The end of the conversation before the last message: what a note-taker quotes from. */
   recent: string;
+  /** The last message asks for text copied word for word (a claim or a quote). */
+  quote: boolean;
 }
 
 function firstLineValue(text: string, label: RegExp): string | undefined {
@@ -98,5 +100,5 @@ export function extractHints(messages: readonly PromptMessage[]): PromptHints {
   const before = messages.at(-2)?.content ?? '';
   const heading = before.lastIndexOf('\n**');
   const recent = (heading === -1 ? before : before.slice(heading + 1)).slice(-3000);
-  return { motion, positions, name, side, opponent, terms, summarise: /\bSummari[sz]e/i.test(last), recent };
+  return { motion, positions, name, side, opponent, terms, summarise: /\bSummari[sz]e/i.test(last), recent, quote: /word for word|verbatim/i.test(last) };
 }

@@ -154,7 +154,7 @@ export function fieldText(hints: PromptHints, property: string | undefined, rng:
   const values = fillFor(hints);
   const key = (property ?? '').toLowerCase();
   // A note-taker copies a claim or a quote from what was just said.
-  if (/^(claim|quote)$/.test(key)) {
+  if (hints.quote && /^(claim|quote)$/.test(key)) {
     const sentence = quotableSentence(hints.recent, rng);
     if (sentence) return sentence;
   }
@@ -162,6 +162,8 @@ export function fieldText(hints: PromptHints, property: string | undefined, rng:
     return fill(rng.pick(CRITIQUES), values, rng);
   }
   if (/summary/.test(key)) return composeSummary(hints, rng);
+  // Evidence is named in a few words, not argued.
+  if (/^evidence$/.test(key)) return fill(rng.pick(['the record on {t1}', 'studies of {t1}', 'the example of {t2}', '']), values, rng);
   if (/winner|side|position|choice|verdict/.test(key)) {
     return rng.pick(hints.positions.length > 0 ? hints.positions : ['Proposition', 'Opposition']);
   }
@@ -179,10 +181,10 @@ function quotableSentence(text: string, rng: Rng): string | undefined {
     .split('\n')
     .filter((line) => line.trim() !== '' && !/^(#|\*\*|Moderator:)/.test(line.trim()))
     .join(' ')
-    .match(/[^.!?]+[.!?]/g)
-    ?.map((sentence) => sentence.trim())
+    .split(/(?<=[.!?]["”]?)\s+(?=["“]?[A-Z])/)
+    .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.split(/\s+/).length >= 6);
-  return sentences && sentences.length > 0 ? rng.pick(sentences) : undefined;
+  return sentences.length > 0 ? rng.pick(sentences) : undefined;
 }
 
 /** A short reasoning note, returned as `thinking` when a request sets `think: true`. */

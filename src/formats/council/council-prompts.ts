@@ -52,15 +52,28 @@ function noAnswer(item: AssessmentEvent): string {
   return item.callFailed ? '(no answer: its model failed)' : '(no answer: its answer could not be used)';
 }
 
-/** An answer as the other roles read it: the engine's bookkeeping left out, challenges naming their roles. */
-function shownResult(result: Record<string, unknown>): Record<string, unknown> {
-  const { peer_labels: _labels, confidence_given: _given, ...shown } = result;
-  if (Array.isArray(shown.challenges)) {
-    shown.challenges = (shown.challenges as Array<Record<string, unknown>>).map(
-      ({ target: _target, ...challenge }) => challenge,
-    );
+const list = (items: unknown) =>
+  Array.isArray(items) ? items.map((item) => String(item)).join('; ') : String(items ?? '');
+
+/** A role's answer as the other roles read it: plain labelled lines, never the engine's bookkeeping. */
+export function answerText(result: Record<string, unknown>): string {
+  const lines = [`Claim: ${String(result.claim ?? '').trim()}`];
+  if (result.stance !== undefined) {
+    const confidence =
+      typeof result.confidence === 'number' ? ` (confidence ${Math.round(result.confidence * 100)}%)` : '';
+    lines.push(`Stance: ${String(result.stance)}${confidence}`);
   }
-  return shown;
+  if (result.revision) lines.push(`What changed: ${String(result.revision).trim()}`);
+  if (result.rationale) lines.push(`Rationale: ${String(result.rationale).trim()}`);
+  if (Array.isArray(result.risks) && result.risks.length > 0) lines.push(`Risks: ${list(result.risks)}`);
+  if (Array.isArray(result.challenges)) {
+    for (const challenge of result.challenges as Array<Record<string, unknown>>) {
+      lines.push(
+        `Challenge to the ${String(challenge.target_role ?? challenge.target)}: ${String(challenge.challenge).trim()}`,
+      );
+    }
+  }
+  return lines.join('\n');
 }
 
 /** Earlier rounds as every role sees them. */
@@ -74,14 +87,26 @@ export function roundsText(state: CouncilState, upTo: number): string {
     if (outputs.length === 0) continue;
     parts.push(
       `## Round ${round}\n${outputs
-        .map(
-          (item) =>
-            `### ${item.judge}\n${item.result ? JSON.stringify(shownResult(item.result), null, 1) : noAnswer(item)}`,
-        )
+        .map((item) => `### ${item.judge}\n${item.result ? answerText(item.result) : noAnswer(item)}`)
         .join('\n\n')}`,
     );
   }
   return parts.length > 0 ? parts.join('\n\n') : 'Nothing has been said yet.';
+}
+
+/** The challenges of round 2 aimed at `role`, for its revision in round 3. */
+function challengesFor(state: CouncilState, role: DebatingRole): string {
+  const received = state.assessments
+    .filter((item) => item.phase === 'round-2' && item.result && item.judge !== role)
+    .sort((a, b) => ROLE_ORDER.indexOf(a.judge) - ROLE_ORDER.indexOf(b.judge))
+    .flatMap((item) =>
+      ((item.result?.challenges ?? []) as Array<Record<string, unknown>>)
+        .filter((challenge) => challenge.target_role === role)
+        .map((challenge) => `- From the ${item.judge}: ${String(challenge.challenge).trim()}`),
+    );
+  return received.length === 0
+    ? 'No role challenged your position in round 2.'
+    : `The challenges aimed at your position in round 2:\n${received.join('\n')}`;
 }
 
 function stanceText(scenario: CouncilScenario): string {
@@ -91,17 +116,19 @@ function stanceText(scenario: CouncilScenario): string {
   const meaning = scenario.options
     ? 'The stance is the option you back.'
     : 'The stance is your position on the proposal in the question: for it, against it, or for it only on conditions you name.';
-  return `"stance": ${choices}, "confidence": <0-1, e.g. 0.7>}. ${meaning}`;
+  return `"stance": ${choices}, "confidence": <0-100: how sure you are, and 90 or more only with strong evidence>}. ${meaning}`;
 }
 
+/** The answer formats, each text short enough to fit the role's cap. */
 function task(scenario: CouncilScenario, round: number, labels: readonly string[]): string {
+  const brief = 'Keep each text to one or two sentences and each list to at most three items.';
   switch (round) {
     case 1:
-      return `Round 1, opening position. Answer only with JSON: {"claim": "...", "rationale": "...", "risks": ["..."], ${stanceText(scenario)}`;
+      return `Round 1, opening position. Answer only with JSON, in this order: {"rationale": "<why>", "claim": "<your position in one sentence>", "risks": ["..."], ${stanceText(scenario)}\n${brief}`;
     case 2:
-      return `Round 2, peer review: challenge at least one of the responses above (${labels.join(', ')}). Answer only with JSON: {"claim": "...", "rationale": "...", "risks": ["..."], "challenges": [{"target": ${labels.map((label) => JSON.stringify(label)).join(' | ')}, "challenge": "..."}]}`;
+      return `Round 2, peer review: challenge at least one of the responses above (${labels.join(', ')}): name the weakest assumption or the missing evidence. Answer only with JSON, in this order: {"rationale": "<why>", "claim": "<your position in one sentence>", "risks": ["..."], "challenges": [{"target": ${labels.map((label) => JSON.stringify(label)).join(' | ')}, "challenge": "..."}]}\n${brief}`;
     default:
-      return `Round 3, revised position after the challenges. Answer only with JSON: {"claim": "...", "revision": "<what you changed and why>", "rationale": "...", "risks": ["..."], ${stanceText(scenario)}`;
+      return `Round 3, revised position: answer the challenges aimed at you and revise your position where they are right. Answer only with JSON, in this order: {"revision": "<what you changed and why, or why you did not>", "rationale": "<why>", "claim": "<your revised position in one sentence>", "risks": ["..."], ${stanceText(scenario)}\n${brief}`;
   }
 }
 
@@ -130,7 +157,7 @@ function peerReviewText(state: CouncilState, reviewer: DebatingRole): string {
   const answerOf = (role: DebatingRole) => {
     const item = state.assessments.find((event) => event.phase === 'round-1' && event.judge === role);
     if (!item) return '(no answer)';
-    return item.result ? JSON.stringify(item.result, null, 1) : noAnswer(item);
+    return item.result ? answerText(item.result) : noAnswer(item);
   };
   return [
     '## Round 1',
@@ -148,9 +175,26 @@ export function roundMessages(state: CouncilState, role: DebatingRole, round: nu
       `## Your task: round ${round} as the ${role}`,
       `Your name: ${role}`,
       BRIEFS[role] ?? '',
+      round === 3 ? challengesFor(state, role) : '',
       task(state.scenario, round, labels),
-    ].join('\n'),
+    ]
+      .filter((line) => line !== '')
+      .join('\n'),
   );
+}
+
+/** The consensus as the Judge reads it: the figures and the agreements in plain lines. */
+function consensusText(consensus: Record<string, unknown>): string {
+  const figure = (value: unknown) => (typeof value === 'number' ? `${Math.round(value * 100)}%` : 'n/a');
+  return [
+    '## Consensus',
+    `Consensus: ${figure(consensus.consensus_score)}; mean confidence: ${figure(consensus.confidence_score)}.`,
+    consensus.majority_stance ? `Majority stance: ${String(consensus.majority_stance)}.` : '',
+    `Agreements: ${list(consensus.key_agreements) || 'none recorded'}.`,
+    `Disagreements: ${list(consensus.key_disagreements) || 'none recorded'}.`,
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
 }
 
 export function judgeMessages(
@@ -160,13 +204,14 @@ export function judgeMessages(
 ): ChatMessage[] {
   return buildMessages(
     councilSystemPrompt(state.scenario),
-    `${roundsText(state, 3)}\n\n## Consensus\n${JSON.stringify(consensus, null, 1)}`,
+    `${roundsText(state, 3)}\n\n${consensusText(consensus)}`,
     [
       '## Your task: the decision',
       'Your name: Judge',
       BRIEFS.Judge,
       `Today is ${today}; due dates are YYYY-MM-DD after today.`,
-      'Answer only with JSON: {"selected_option": "...", "why_selected": ["..."], "rejected_options": [{"option": "...", "reason": "..."}], "risks": [{"risk": "...", "severity": "high" | "medium" | "low", "mitigation": "..."}], "next_actions": [{"id": "A1", "action": "...", "owner": "...", "due": "YYYY-MM-DD"}]}',
+      'Answer only with JSON, in this order: {"weighing": "<how the options compare against the constraints and the arguments above>", "selected_option": "...", "why_selected": ["..."], "rejected_options": [{"option": "...", "reason": "..."}], "risks": [{"risk": "...", "severity": "high" | "medium" | "low", "mitigation": "..."}], "next_actions": [{"id": "A1", "action": "...", "owner": "...", "due": "YYYY-MM-DD"}]}',
+      'Weigh the options first, then select. Keep each text to one or two sentences and each list to at most four items.',
     ].join('\n'),
   );
 }

@@ -158,10 +158,13 @@ async function executeCouncilStep(
       // In round 2 a role names its targets by the anonymous labels it was shown.
       const schemaFor = (role: DebatingRole) =>
         step.round === 1
-          ? openingSchema(stances)
+          ? openingSchema(stances, scenario.max_tokens)
           : step.round === 2
-            ? challengeSchema(peerLabels(state, role).map((item) => item.label))
-            : revisionSchema(stances);
+            ? challengeSchema(
+                peerLabels(state, role).map((item) => item.label),
+                scenario.max_tokens,
+              )
+            : revisionSchema(stances, scenario.max_tokens);
       context.notify({
         type: 'parallel-start',
         round: step.round,
@@ -177,7 +180,7 @@ async function executeCouncilStep(
             judge: role,
             model: participant(role).model,
             fallbackModels: participant(role).fallback_models,
-            ...(participant(role).think ? { think: true } : {}),
+            ...(participant(role).think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
             messages: roundMessages(state, role, step.round),
             schema: schemaFor(role) as never,
             jsonSchema: jsonSchemaOf(schemaFor(role)),
@@ -229,10 +232,12 @@ async function executeCouncilStep(
             judge: 'Judge',
             model: scenario.participants.judge.model,
             fallbackModels: scenario.participants.judge.fallback_models,
-            ...(scenario.participants.judge.think ? { think: true } : {}),
+            ...(scenario.participants.judge.think
+              ? { think: true, thinkingBudget: scenario.thinking_budget }
+              : {}),
             messages: judgeMessages(state, agreed, state.startedAt.slice(0, 10)),
-            schema: decisionSchema,
-            jsonSchema: jsonSchemaOf(decisionSchema),
+            schema: decisionSchema(scenario.judge_max_tokens),
+            jsonSchema: jsonSchemaOf(decisionSchema(scenario.judge_max_tokens)),
             maxTokens: scenario.judge_max_tokens,
             contextWindow: scenario.model_options.context_window,
             temperature: 0.2,

@@ -1,5 +1,12 @@
 /** The Final Packet, exactly as seed 003 fixes it, and the structured answers of each council state. */
 import { z } from 'zod';
+import {
+  answerJsonSchema,
+  boundedList,
+  boundedNumber,
+  boundedText,
+  charsFor,
+} from '../../judging/answer-fields.js';
 
 export const finalPacketSchema = z.strictObject({
   // The run's id: `debate_` + date, time and a three-character suffix when Agora names the run
@@ -50,71 +57,99 @@ export type FinalPacket = z.infer<typeof finalPacketSchema>;
 export const PROPOSAL_STANCES = ['for', 'against', 'conditional'] as const;
 
 const stanceOf = (stances: readonly string[]) => z.enum(stances as [string, ...string[]]);
-// A small model often gives a percentage; 0-100 is accepted and normalised to 0-1 afterwards.
-const confidence = z.number().min(0).max(100);
+// Asked for as 0-100; a small model may still give 0-1, and both are normalised to 0-1 afterwards.
+const confidence = boundedNumber(0, 100);
 
 /** A confidence on the 0-1 scale: values above 1 are read as percentages. */
 export function normalisedConfidence(value: number): number {
   return value > 1 ? Math.round(value * 10) / 1000 : value;
 }
 
-export const openingSchema = (stances: readonly string[]) =>
-  z.object({
-    claim: z.string().min(1),
-    rationale: z.string().min(1),
-    risks: z.array(z.string()),
+/** Each text's length, as a share of the role's cap: a constrained answer fits it whole. */
+function roleTexts(maxTokens: number) {
+  return {
+    claim: boundedText(charsFor(maxTokens, 0.1, 200)),
+    rationale: boundedText(charsFor(maxTokens, 0.2, 400)),
+    revision: boundedText(charsFor(maxTokens, 0.15, 300)),
+    risks: boundedList(boundedText(charsFor(maxTokens, 0.05, 120)), 3),
+  };
+}
+
+/** Round 1: the reasoning first, then the position it leads to. */
+export const openingSchema = (stances: readonly string[], maxTokens: number) => {
+  const texts = roleTexts(maxTokens);
+  return z.object({
+    rationale: texts.rationale,
+    claim: texts.claim,
+    risks: texts.risks,
     stance: stanceOf(stances),
     confidence,
   });
+};
 
 /** Round 2: challenges name the anonymous labels the reviewer was shown. */
-export const challengeSchema = (labels: readonly string[]) =>
-  z.object({
-    claim: z.string().min(1),
-    rationale: z.string().min(1),
-    risks: z.array(z.string()),
-    challenges: z
-      .array(z.object({ target: z.enum(labels as [string, ...string[]]), challenge: z.string().min(1) }))
-      .min(1),
+export const challengeSchema = (labels: readonly string[], maxTokens: number) => {
+  const texts = roleTexts(maxTokens);
+  return z.object({
+    rationale: texts.rationale,
+    claim: texts.claim,
+    risks: texts.risks,
+    challenges: boundedList(
+      z.object({
+        target: z.enum(labels as [string, ...string[]]),
+        challenge: boundedText(charsFor(maxTokens, 0.06, 240)),
+      }),
+      3,
+      1,
+    ),
   });
+};
 
-export const revisionSchema = (stances: readonly string[]) =>
-  z.object({
-    claim: z.string().min(1),
-    revision: z.string().min(1),
-    rationale: z.string().min(1),
-    risks: z.array(z.string()),
+/** Round 3: what changed and why first, then the revised position. */
+export const revisionSchema = (stances: readonly string[], maxTokens: number) => {
+  const texts = roleTexts(maxTokens);
+  return z.object({
+    revision: texts.revision,
+    rationale: texts.rationale,
+    claim: texts.claim,
+    risks: texts.risks,
     stance: stanceOf(stances),
     confidence,
   });
+};
 
-export const decisionSchema = z.object({
-  selected_option: z.string().min(1),
-  why_selected: z.array(z.string().min(1)).min(1),
-  rejected_options: z.array(z.object({ option: z.string().min(1), reason: z.string().min(1) })),
-  risks: z.array(
-    z.object({
-      risk: z.string().min(1),
-      severity: z.enum(['high', 'medium', 'low']),
-      mitigation: z.string().min(1),
-    }),
-  ),
-  next_actions: z
-    .array(
+/** The Judge's decision: the options weighed first, then the selection and its reasons. */
+export const decisionSchema = (maxTokens: number) => {
+  const text = (share: number, most: number) => boundedText(charsFor(maxTokens, share, most));
+  return z.object({
+    weighing: text(0.1, 600),
+    selected_option: text(0.03, 150),
+    why_selected: boundedList(text(0.025, 200), 3, 1),
+    rejected_options: boundedList(z.object({ option: text(0.015, 120), reason: text(0.03, 200) }), 3),
+    risks: boundedList(
       z.object({
-        id: z.string().min(1),
-        action: z.string().min(1),
-        owner: z.string().min(1),
-        // Asked for as a date, checked afterwards one action at a time: a bad date must not cost the whole decision.
-        due: z.string().meta({ format: 'date' }),
+        risk: text(0.025, 160),
+        severity: z.enum(['high', 'medium', 'low']),
+        mitigation: text(0.025, 160),
       }),
-    )
-    .min(1),
-});
+      3,
+    ),
+    next_actions: boundedList(
+      z.object({
+        id: boundedText(8),
+        action: text(0.025, 200),
+        owner: text(0.01, 60),
+        // Asked for as a date, checked afterwards one action at a time: a bad date must not cost the whole decision.
+        due: z.string().meta({ format: 'date', maxLength: 10 }),
+      }),
+      4,
+      1,
+    ),
+  });
+};
 
 export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema) as Record<string, unknown>;
-  return rest;
+  return answerJsonSchema(schema);
 }
 
 /** The Final Packet as a JSON Schema (committed as schemas/final-packet.schema.json). */

@@ -1,5 +1,5 @@
 /** The critique format's prompts: the problem and process first, then what this phase may see, then the task. */
-import { backgroundText, buildMessages, wordsFor } from '../../agents/prompts.js';
+import { backgroundText, buildMessages, lengthRequest } from '../../agents/prompts.js';
 import type { RoleAgent } from '../../config/critique-schema.js';
 import type { CritiqueScenario } from '../../config/scenario.js';
 import type { StatementEvent } from '../../core/events.js';
@@ -66,7 +66,7 @@ function task(agent: RoleAgent, lines: string[], maxTokens: number): string {
     agent.system_prompt ?? '',
     '',
     ...lines,
-    `Use at most about ${wordsFor(maxTokens)} words.`,
+    lengthRequest(maxTokens),
   ].join('\n');
 }
 
@@ -129,19 +129,55 @@ export function refinementMessages(state: CritiqueState, agent: RoleAgent, round
   );
 }
 
-export function synthesisMessages(state: CritiqueState, round: number): ChatMessage[] {
+/**
+ * What the judge synthesises from: every round's contributions, labelled by author and phase (seed
+ * 002's `synthesize` receives all rounds). When that would not fit the window, the earlier rounds
+ * are given by their refined proposals only (each expert's own summary of where it ended up), and
+ * the latest round in full.
+ */
+function synthesisMaterial(state: CritiqueState, round: number, budgetChars: number): string {
+  const whole = (upTo: number) => history(state, upTo + 1);
+  const full = whole(round);
+  if (full.length <= budgetChars) return full;
+  const earlier = [];
+  for (let earlierRound = 1; earlierRound < round; earlierRound += 1) {
+    earlier.push(block(`Round ${earlierRound}: refined proposals`, said(state, 'refinement', earlierRound)));
+  }
+  const latest = history(state, round + 1)
+    .slice(history(state, round).length)
+    .trim();
+  return [...earlier, latest].filter((part) => part !== '').join('\n\n');
+}
+
+/** The judge's first synthesis call: the solution's design, written as prose (streamed like a statement). */
+export function designMessages(state: CritiqueState, round: number): ChatMessage[] {
   const { scenario } = state;
-  const material = scenario.include_full_history
-    ? `${history(state, round)}\n\n${block(`Round ${round}: refined proposals`, said(state, 'refinement', round))}`
-    : block(`Round ${round}: refined proposals`, said(state, 'refinement', round));
+  const budgetChars = (scenario.model_options.context_window - scenario.judge_max_tokens - 1024) * 3;
   return buildMessages(
     critiqueSystemPrompt(scenario),
-    material,
+    synthesisMaterial(state, round, budgetChars),
     [
       `## Your task: synthesise a solution (after round ${round})`,
       `Your name: ${scenario.judge.name}`,
-      'You are the judge. Combine the refined proposals into one solution: take the strongest ideas, resolve the conflicts, and say how confident you are (0-100) that it is ready.',
-      'Answer only with a JSON object: {"description": "...", "implementation_notes": "...", "trade_offs": ["..."], "recommendations": ["..."], "confidence": <0-100>}',
+      "You are the judge, not one of the experts. Combine the experts' work above into one solution: take the strongest ideas, resolve the conflicts between them, and leave out what the critiques rightly refuted.",
+      'Write the solution as a design document in plain prose or short lists: the components and how they fit, the interfaces, the numbers that matter, and the implementation notes. Do not write JSON.',
+      lengthRequest(scenario.judge_max_tokens),
     ].join('\n'),
   );
+}
+
+/** The second call: the structured fields, after the design (the design is in the conversation). */
+export function synthesisMessages(state: CritiqueState, round: number, design: string): ChatMessage[] {
+  return [
+    ...designMessages(state, round),
+    { role: 'assistant', content: design },
+    {
+      role: 'user',
+      content: [
+        'Now sum up that design for the record. Answer only with this JSON object, in this order:',
+        '{"trade_offs": ["<a trade-off the design makes>"], "recommendations": ["<what to do first>"], "confidence": <0-100: how ready the design is to build>}',
+        'At most four trade-offs and four recommendations, one sentence each. Rate confidence honestly: 90 or more only if no critique above is left unanswered.',
+      ].join('\n'),
+    },
+  ];
 }

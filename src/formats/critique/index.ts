@@ -9,6 +9,7 @@ import { mapConcurrentInOrder } from '../../core/concurrency.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
+import { answerJsonSchema, boundedInteger, boundedList, boundedText } from '../../judging/answer-fields.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { renderTextTable } from '../../render/text-table.js';
@@ -18,6 +19,7 @@ import { produceStatement } from '../shared/statement-call.js';
 import {
   type CritiqueState,
   critiqueMessages,
+  designMessages,
   proposalMessages,
   refinementMessages,
   synthesisMessages,
@@ -27,22 +29,27 @@ export type CritiqueStep =
   | { kind: 'proposals'; round: number; agents: string[] }
   | { kind: 'critiques'; round: number; pairs: Array<[string, string]> }
   | { kind: 'refinements'; round: number; agents: string[] }
+  | { kind: 'design'; round: number }
   | { kind: 'synthesis'; round: number };
 
+/**
+ * The synthesis's structured fields, asked after the design is written as prose: a cut here
+ * costs the record its trade-offs, never the solution itself.
+ */
 export const solutionSchema = z.object({
-  description: z.string().min(1),
-  implementation_notes: z.string(),
-  trade_offs: z.array(z.string()),
-  recommendations: z.array(z.string()),
-  confidence: z.number().int().min(0).max(100),
+  trade_offs: boundedList(boundedText(200), 4),
+  recommendations: boundedList(boundedText(200), 4),
+  confidence: boundedInteger(0, 100),
 });
 
-const solutionJsonSchema = (() => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(solutionSchema) as Record<string, unknown>;
-  return schema;
-})();
+const solutionJsonSchema = answerJsonSchema(solutionSchema);
 
 const syntheses = (state: CritiqueState) => state.assessments.filter((item) => item.phase === 'synthesis');
+/** The judge's design, written before the synthesis's structured fields. */
+const designOf = (state: CritiqueState, round: number) =>
+  state.statements.find((statement) => statement.phase === 'synthesis' && statement.round === round);
+const contributions = (state: CritiqueState) =>
+  state.statements.filter((statement) => statement.phase !== 'synthesis');
 
 export function nextCritiqueStep(state: CritiqueState): CritiqueStep | DoneStep {
   const { scenario } = state;
@@ -72,9 +79,16 @@ export function nextCritiqueStep(state: CritiqueState): CritiqueStep | DoneStep 
     if (refinements.length > 0) return { kind: 'refinements', round, agents: refinements };
     const wantsSynthesis = threshold !== undefined || round === scenario.rounds;
     const synthesis = syntheses(state).find((item) => item.round === round);
-    if (wantsSynthesis && !synthesis) return { kind: 'synthesis', round };
-    const confidence = synthesis?.result?.confidence;
-    if (threshold !== undefined && typeof confidence === 'number' && confidence >= threshold) {
+    if (wantsSynthesis && !synthesis) {
+      return designOf(state, round) ? { kind: 'synthesis', round } : { kind: 'design', round };
+    }
+    // A 7-8B judge reports 85-95 by habit: one round's word is not enough to stop early, two
+    // syntheses in a row at the threshold are.
+    const confident = (item: typeof synthesis) => {
+      const confidence = item?.result?.confidence;
+      return threshold !== undefined && typeof confidence === 'number' && confidence >= threshold;
+    };
+    if (confident(synthesis) && confident(syntheses(state).find((item) => item.round === round - 1))) {
       return { kind: 'done', status: 'completed', stopReason: 'confidence_threshold' };
     }
   }
@@ -105,7 +119,7 @@ async function executeCritiqueStep(
         heading: `Round ${step.round} ${phase}`,
         model: speaker.model,
         fallbackModels: speaker.fallback_models,
-        ...(speaker.think ? { think: true } : {}),
+        ...(speaker.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
         temperature: scenario.model_options.temperature,
         maxTokens: scenario.max_tokens,
         contextWindow: scenario.model_options.context_window,
@@ -170,12 +184,36 @@ async function executeCritiqueStep(
         ),
       );
       return;
-    case 'synthesis':
+    case 'design':
+      context.append(
+        await produceStatement(
+          {
+            phase: 'synthesis',
+            round: step.round,
+            speaker: scenario.judge.name,
+            side: 'judge',
+            label: 'judge',
+            heading: `Round ${step.round} synthesis`,
+            model: scenario.judge.model,
+            fallbackModels: [],
+            temperature: 0.2,
+            maxTokens: scenario.judge_max_tokens,
+            contextWindow: scenario.model_options.context_window,
+            seed: scenario.seed,
+            messages: designMessages(state, step.round),
+            policy,
+          },
+          context,
+        ),
+      );
+      return;
+    case 'synthesis': {
+      const design = designOf(state, step.round);
       context.notify({
         type: 'judging-start',
         round: step.round,
         judges: [scenario.judge.name],
-        subject: 'the refined proposals',
+        subject: 'the synthesised design',
       });
       context.append(
         await produceAssessment(
@@ -185,24 +223,52 @@ async function executeCritiqueStep(
             judge: scenario.judge.name,
             model: scenario.judge.model,
             fallbackModels: [],
-            messages: synthesisMessages(state, step.round),
+            messages: synthesisMessages(state, step.round, design?.text ?? ''),
             schema: solutionSchema,
             jsonSchema: solutionJsonSchema,
-            maxTokens: scenario.judge_max_tokens,
+            maxTokens: SOLUTION_FIELDS_TOKENS,
             contextWindow: scenario.model_options.context_window,
             temperature: 0.2,
             seed: scenario.seed,
             policy,
-            enrich: () => ({ synthesized_by: scenario.judge.name }),
+            enrich: () => ({
+              description: design?.degraded ? '' : (design?.text ?? ''),
+              synthesized_by: scenario.judge.name,
+            }),
           },
           context,
         ),
       );
       return;
+    }
   }
 }
 
+/** The cap of the synthesis's structured fields: its lists and its confidence, not the design. */
+const SOLUTION_FIELDS_TOKENS = 400;
+
 const firstLine = (text: string) => (text.trim().split('\n')[0] ?? '').slice(0, 100);
+
+/**
+ * The latest solution: the latest synthesis with its fields, or, when its fields could not be had,
+ * the judge's design on its own (the solution survives a failed summing-up).
+ */
+function latestSolution(state: CritiqueState): Record<string, unknown> | null {
+  const designs = state.statements.filter(
+    (statement) => statement.phase === 'synthesis' && !statement.degraded,
+  );
+  const synthesis = [...syntheses(state)].reverse().find((item) => item.result);
+  const design = designs.at(-1);
+  if (synthesis?.result && (!design || synthesis.round >= design.round)) return synthesis.result;
+  if (!design) return null;
+  return {
+    description: design.text,
+    trade_offs: [],
+    recommendations: [],
+    confidence: null,
+    synthesized_by: state.scenario.judge.name,
+  };
+}
 
 export function critiqueTranscript(state: CritiqueState) {
   const { scenario } = state;
@@ -236,7 +302,7 @@ export function critiqueTranscript(state: CritiqueState) {
         : null,
     };
   });
-  const solution = [...syntheses(state)].reverse().find((item) => item.result)?.result ?? null;
+  const solution = latestSolution(state);
   const calls = [...state.statements, ...state.assessments];
   return {
     runId: state.runId,
@@ -257,7 +323,7 @@ export function critiqueTranscript(state: CritiqueState) {
     rounds,
     solution,
     totals: {
-      contributions: state.statements.length,
+      contributions: contributions(state).length,
       modelCalls: modelCalls(state),
       promptTokens: calls.reduce((sum, item) => sum + item.promptTokens, 0),
       outputTokens: calls.reduce((sum, item) => sum + item.outputTokens, 0),
@@ -273,21 +339,20 @@ export function critiqueSolutionText(state: CritiqueState): string {
   const { solution, problem } = critiqueTranscript(state);
   if (!solution) return `# ${problem}\n\nNo solution was synthesised.\n`;
   const list = (items: unknown) => (Array.isArray(items) ? items.map((item) => `- ${item}`).join('\n') : '');
+  const section = (title: string, body: string) => (body.trim() === '' ? [] : [`## ${title}`, body, '']);
+  // Runs recorded before the design was written as prose kept implementation notes apart.
+  const notes = typeof solution.implementation_notes === 'string' ? solution.implementation_notes : '';
   return [
     `# ${problem}`,
     '',
     String(solution.description),
     '',
-    '## Implementation notes',
-    String(solution.implementation_notes ?? ''),
-    '',
-    '## Trade-offs',
-    list(solution.trade_offs),
-    '',
-    '## Recommendations',
-    list(solution.recommendations),
-    '',
-    `Confidence: ${solution.confidence}/100. Synthesised by ${solution.synthesized_by}.`,
+    ...section('Implementation notes', notes),
+    ...section('Trade-offs', list(solution.trade_offs)),
+    ...section('Recommendations', list(solution.recommendations)),
+    typeof solution.confidence === 'number'
+      ? `Confidence: ${solution.confidence}/100. Synthesised by ${solution.synthesized_by}.`
+      : `Synthesised by ${solution.synthesized_by}; its trade-offs, recommendations and confidence could not be had.`,
     '',
   ].join('\n');
 }
@@ -357,7 +422,7 @@ function critiqueReport(state: CritiqueState, layout?: TextLayout): string {
     rows,
     layout ?? WIDE_LAYOUT,
   );
-  return `${table}\nTotals: ${totals.contributions} contributions, ${totals.modelCalls} model calls, ${totals.promptTokens} prompt and ${totals.outputTokens} output tokens, ${(totals.latencyMs / 1000).toFixed(1)} s of model latency.\nResult: ${transcript.status} (${transcript.stopReason}).${solution ? ` Solution confidence ${solution.confidence}/100; the solution follows.` : ' No solution.'}`;
+  return `${table}\nTotals: ${totals.contributions} contributions, ${totals.modelCalls} model calls, ${totals.promptTokens} prompt and ${totals.outputTokens} output tokens, ${(totals.latencyMs / 1000).toFixed(1)} s of model latency.\nResult: ${transcript.status} (${transcript.stopReason}).${solution ? (typeof solution.confidence === 'number' ? ` Solution confidence ${solution.confidence}/100; the solution follows.` : ' The solution follows.') : ' No solution.'}`;
 }
 
 export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {

@@ -8,6 +8,7 @@ import { type DoneStep, type FormatDefinition, runProgress } from '../../core/fo
 import { plural } from '../../core/plural.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
+import { answerJsonSchema, boundedText, charsFor, looseBoolean } from '../../judging/answer-fields.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { renderTextTable } from '../../render/text-table.js';
 import { produceAssessment } from '../shared/assessment-call.js';
@@ -25,17 +26,18 @@ import {
 
 export type DuelStep = { kind: 'speak'; round: number; side: DuelSide } | { kind: 'judge'; round: number };
 
-export const duelJudgementSchema = z.object({
-  summary: z.string().min(1),
-  stronger: z.enum(['a', 'b', 'even']),
-  why: z.string().min(1),
-  no_new_arguments: z.boolean(),
-});
-
-const judgementJsonSchema = (() => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(duelJudgementSchema) as Record<string, unknown>;
-  return schema;
-})();
+/**
+ * The judgement, its reasons before its pick (structured output writes the fields in this order),
+ * its texts sized to fit the judge's cap.
+ */
+export function duelJudgementSchema(maxTokens: number) {
+  return z.object({
+    summary: boundedText(charsFor(maxTokens, 0.3, 300)),
+    why: boundedText(charsFor(maxTokens, 0.4, 400)),
+    stronger: z.enum(['a', 'b', 'even']),
+    no_new_arguments: looseBoolean,
+  });
+}
 
 const judgements = (state: DuelState) => state.assessments.filter((item) => item.phase === 'judgement');
 
@@ -82,7 +84,7 @@ async function executeDuelStep(
           heading: `Round ${step.round}`,
           model: debater.model,
           fallbackModels: debater.fallback_models,
-          ...(debater.think ? { think: true } : {}),
+          ...(debater.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
           temperature: scenario.model_options.temperature,
           maxTokens: scenario.debater_max_tokens,
           contextWindow: scenario.model_options.context_window,
@@ -129,10 +131,10 @@ async function executeDuelStep(
         judge: scenario.judge.name,
         model: scenario.judge.model,
         fallbackModels: scenario.judge.fallback_models,
-        ...(scenario.judge.think ? { think: true } : {}),
-        messages: judgeMessages(view, step.round),
-        schema: duelJudgementSchema,
-        jsonSchema: judgementJsonSchema,
+        ...(scenario.judge.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
+        messages: judgeMessages(view, step.round, seedLabel === 'swapped'),
+        schema: duelJudgementSchema(scenario.judge_max_tokens),
+        jsonSchema: answerJsonSchema(duelJudgementSchema(scenario.judge_max_tokens)),
         maxTokens: scenario.judge_max_tokens,
         contextWindow: scenario.model_options.context_window,
         temperature: 0.2,

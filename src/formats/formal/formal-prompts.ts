@@ -3,9 +3,11 @@
  * opponent's previous statements; a cross-examination question gets the opponent's opening and
  * rebuttal; a closing statement gets every previous statement; preparation is private to its side.
  */
-import { backgroundText, buildMessages, wordsFor } from '../../agents/prompts.js';
+import { backgroundText, buildMessages, lengthRequest } from '../../agents/prompts.js';
+import type { FormalDebater } from '../../config/formal-schema.js';
 import type { FormalScenario } from '../../config/scenario.js';
 import type { StatementEvent } from '../../core/events.js';
+import { charsFor } from '../../judging/answer-fields.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';
 import {
@@ -57,6 +59,7 @@ export function contextFor(state: FormalState, item: PlannedStatement): string {
       break;
     case 'rebuttal': {
       parts.push(block('Your prepared case', said(state, own, 'preparation')));
+      parts.push(block('Your opening statement', said(state, own, 'opening')));
       const opponent = state.statements.filter(
         (statement) => statement.side === other && statement.phase !== 'preparation',
       );
@@ -81,48 +84,30 @@ export function contextFor(state: FormalState, item: PlannedStatement): string {
   return parts.filter((part) => part !== '').join('\n\n');
 }
 
-/** Every statement after preparation, in order, with attribution. */
-export function debateSoFar(state: FormalState, first?: FormalSide): string {
+/** How a statement is titled: its phase, who speaks, and in cross-examination who asks whom. */
+function statementTitle(state: FormalState, statement: StatementEvent): string {
   const sides = formalSides(state.scenario);
-  const spoken = state.statements.filter((statement) => statement.phase !== 'preparation');
-  return (first ? presentedOrder(spoken, first) : spoken)
-    .map((statement) => {
-      const side = statement.side as FormalSide;
-      return `### ${PHASE_TITLES[statement.phase as PlannedStatement['phase']]}: ${sides[side].name} (${sideLabel(state.scenario, side)})\n${statement.text.trim()}`;
-    })
+  const side = statement.side as FormalSide;
+  const name = (of: FormalSide) => speakerName(sides[of]) || `the ${of}`;
+  const speaker = `${name(side)} (${sideLabel(state.scenario, side)})`;
+  const other = name(opposite(side));
+  if (statement.phase === 'cross-question') return `Cross-examination: ${speaker} asks ${other}`;
+  if (statement.phase === 'cross-answer') return `Cross-examination: ${speaker} answers ${other}`;
+  return `${PHASE_TITLES[statement.phase as PlannedStatement['phase']]}: ${speaker}`;
+}
+
+/** Every statement after preparation, in the order spoken, with attribution. */
+export function debateSoFar(state: FormalState): string {
+  return state.statements
+    .filter((statement) => statement.phase !== 'preparation')
+    .map((statement) => `### ${statementTitle(state, statement)}\n${statement.text.trim()}`)
     .join('\n\n');
 }
 
-const PHASE_RANK: Record<string, number> = {
-  opening: 0,
-  rebuttal: 1,
-  'cross-question': 2,
-  'cross-answer': 2,
-  closing: 3,
-};
-
-/**
- * The statements phase by phase with `first`'s side before the other's; a cross-examination
- * exchange (a question and its answer) moves as one, led by the side that asked.
- */
-function presentedOrder(statements: StatementEvent[], first: FormalSide): StatementEvent[] {
-  const leader = (statement: StatementEvent) =>
-    statement.phase === 'cross-answer'
-      ? opposite(statement.side as FormalSide)
-      : (statement.side as FormalSide);
-  const key = (statement: StatementEvent) => [
-    PHASE_RANK[statement.phase] ?? 4,
-    leader(statement) === first ? 0 : 1,
-    statement.phase === 'cross-answer' ? 1 : 0,
-  ];
-  return [...statements].sort((a, b) => {
-    const [x, y] = [key(a), key(b)];
-    for (let at = 0; at < x.length; at += 1) {
-      const difference = (x[at] ?? 0) - (y[at] ?? 0);
-      if (difference !== 0) return difference;
-    }
-    return 0;
-  });
+/** A debater's name, or its side's when the name is only its model's (debaters picked from the server). */
+function speakerName(debater: FormalDebater): string {
+  const model = debater.model.replace(/:latest$/, '');
+  return debater.name === model || debater.model.startsWith(`${debater.name}:`) ? '' : debater.name;
 }
 
 const TASKS: Record<PlannedStatement['phase'], string> = {
@@ -145,43 +130,63 @@ export function statementMessages(
 ): ChatMessage[] {
   const { scenario } = state;
   const sides = formalSides(scenario);
+  const name = speakerName(sides[item.side]);
   const debater = sides[item.side];
-  const words = scenario.statements.word_limit ?? wordsFor(maxTokens);
+  const speaking = item.phase !== 'preparation';
   const task = [
-    `Your name: ${debater.name}`,
+    name ? `Your name: ${name}` : '',
     `You argue for: ${scenario.positions[item.side]}`,
     `You argue against: ${scenario.positions[opposite(item.side)]}`,
     `Your side: the ${item.side} (${item.side === 'affirmative' ? 'in favour of' : 'against'} the motion)`,
     debater.role ? `\n${debater.role.trim()}\n` : '',
     `## Your task: ${PHASE_TITLES[item.phase].toLowerCase()}`,
     TASKS[item.phase],
-    `Use at most ${words} words.`,
+    speaking
+      ? `Speak in the first person${name ? ` as ${name}` : ''}, without headings and without writing your name.`
+      : '',
+    lengthRequest(maxTokens, speaking ? scenario.statements.word_limit : undefined),
   ]
     .filter((line) => line !== '')
     .join('\n');
   return buildMessages(formalSystemPrompt(scenario), contextFor(state, item), task);
 }
 
+/** The verdict's text lengths, in characters: they fit the verdict's cap with room to spare. */
+export function verdictChars(maxTokens: number) {
+  return { summary: charsFor(maxTokens, 0.2, 300), reasons: charsFor(maxTokens, 0.35, 600) };
+}
+
+/** The criteria as a judge reads them: weight, description, and what each score means. */
+function criteriaText(scenario: FormalScenario): string {
+  return Object.entries(scenario.verdict.criteria)
+    .map(([name, criterion]) => {
+      const guide = Object.entries(criterion.scoring_guide ?? {})
+        .map(([score, meaning]) => `${score} = ${meaning}`)
+        .join('; ');
+      return `- ${name} (weight ${criterion.weight})${criterion.description ? `: ${criterion.description}` : ''}${guide ? ` [${guide}]` : ''}`;
+    })
+    .join('\n');
+}
+
 /**
- * The judge's prompt, with the sides presented in the debate's order or, for the side-swapped
- * second call, the negative first: in the motion's header, in each phase and in the answer format.
+ * The judge's prompt, with the sides introduced in the debate's order or, for the side-swapped
+ * second call, the negative first (in the motion's header and in the answer format). The debate
+ * itself is always shown in the order it was spoken: a reply never comes before what it answers.
  */
 export function verdictMessages(state: FormalState, first: FormalSide = 'affirmative'): ChatMessage[] {
   const { scenario } = state;
-  const criteria = Object.entries(scenario.verdict.criteria)
-    .map(
-      ([name, criterion]) =>
-        `- ${name} (weight ${criterion.weight})${criterion.description ? `: ${criterion.description}` : ''}`,
-    )
-    .join('\n');
   const names = Object.keys(scenario.verdict.criteria);
   const order: FormalSide[] = [first, opposite(first)];
   const scores = `{${names.map((name) => `"${name}": <1-5>`).join(', ')}}`;
   const task = [
     '## Your task: the verdict',
-    'You are an impartial judge, separate from the debate. Score each side on every criterion from 1 to 5, then name the winner: the side with the higher weighted total.',
-    criteria,
-    `Answer only with a JSON object: {"summary": "<two sentences>", ${order.map((side) => `"${side}": ${scores}`).join(', ')}, "reasons": "<why>", "winner": ${order.map((side) => `"${side}"`).join(' | ')}}`,
+    'You are an impartial judge, separate from the debate. Judge the arguments made, not the length of the statements or which side spoke first.',
+    'Score each side on every criterion from 1 to 5, using these guides:',
+    criteriaText(scenario),
+    '',
+    'Answer only with this JSON object, in this order:',
+    `{"summary": "<two sentences: each side's case>", "reasons": "<how the two sides compare on the criteria>", ${order.map((side) => `"${side}": ${scores}`).join(', ')}, "winner": ${order.map((side) => `"${side}"`).join(' | ')}}`,
+    'Write the summary and reasons first; then the scores that follow from them; the winner is the side with the higher weighted total.',
   ].join('\n');
   const system =
     first === 'affirmative'
@@ -190,5 +195,5 @@ export function verdictMessages(state: FormalState, first: FormalSide = 'affirma
           /^(Affirmative: .*)\n(Negative: .*)$/m,
           (_line, affirmative: string, negative: string) => `${negative}\n${affirmative}`,
         );
-  return buildMessages(system, `## The debate\n${debateSoFar(state, first)}`, task);
+  return buildMessages(system, `## The debate\n${debateSoFar(state)}`, task);
 }

@@ -3,33 +3,37 @@
  * weighted totals, whatever side it names, and with side swap on the two orders must agree.
  */
 import { z } from 'zod';
+import { boundedInteger, boundedText } from '../../judging/answer-fields.js';
 import type { Criteria } from '../../judging/criteria.js';
 import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
 import type { SideSwapRules } from '../shared/side-swap.js';
 import type { FormalSide } from './formal-plan.js';
+import { verdictChars } from './formal-prompts.js';
 
 /**
- * The answer, its reasons before its winner; `first` orders the sides as the prompt presents them,
- * since a structured-output grammar makes the model write the properties in schema order.
+ * The answer: its summary and reasons first, then the scores, then the winner; `first` orders the
+ * sides as the prompt presents them, since a structured-output grammar makes the model write the
+ * properties in schema order. Texts are sized to fit `maxTokens`.
  */
-export function verdictSchema(criteria: string[], first: FormalSide = 'affirmative') {
+export function verdictSchema(criteria: string[], first: FormalSide = 'affirmative', maxTokens = 400) {
   const scores = z.object(
-    Object.fromEntries(criteria.map((name) => [name, z.number().int().min(SCORE_MIN).max(SCORE_MAX)])),
+    Object.fromEntries(criteria.map((name) => [name, boundedInteger(SCORE_MIN, SCORE_MAX)])),
   );
   const sides =
     first === 'affirmative'
       ? { affirmative: scores, negative: scores }
       : { negative: scores, affirmative: scores };
+  const chars = verdictChars(maxTokens);
   return z.object({
-    summary: z.string().min(1),
+    summary: boundedText(chars.summary),
+    reasons: boundedText(chars.reasons),
     ...sides,
-    reasons: z.string().min(1),
     winner: z.enum(first === 'affirmative' ? ['affirmative', 'negative'] : ['negative', 'affirmative']),
   }) as unknown as z.ZodObject<{
     summary: z.ZodString;
-    affirmative: typeof scores;
-    negative: typeof scores;
     reasons: z.ZodString;
+    affirmative: z.ZodObject<Record<string, z.ZodNumber>>;
+    negative: z.ZodObject<Record<string, z.ZodNumber>>;
     winner: z.ZodEnum<{ affirmative: 'affirmative'; negative: 'negative' }>;
   }>;
 }

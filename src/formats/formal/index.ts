@@ -3,11 +3,11 @@
  * on the shared runner, log, resume, stop conditions and safe model calls.
  */
 
-import { z } from 'zod';
 import { timeoutMilliseconds } from '../../config/timeout-seconds.js';
 import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
+import { answerJsonSchema } from '../../judging/answer-fields.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { renderTextTable } from '../../render/text-table.js';
 import { produceAssessment } from '../shared/assessment-call.js';
@@ -63,7 +63,7 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
         heading: PHASE_TITLES[step.phase],
         model: debater.model,
         fallbackModels: debater.fallback_models,
-        ...(debater.think ? { think: true } : {}),
+        ...(debater.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
         temperature: scenario.model_options.temperature,
         maxTokens,
         contextWindow: scenario.model_options.context_window,
@@ -111,10 +111,8 @@ async function produceVerdict(state: FormalState, context: StepContext): Promise
         model: judgeModel,
         fallbackModels: [],
         messages: verdictMessages(state, first),
-        schema: verdictSchema(names, first),
-        jsonSchema: (({ $schema: _ignored, ...rest }) => rest)(
-          z.toJSONSchema(verdictSchema(names, first)) as Record<string, unknown>,
-        ),
+        schema: verdictSchema(names, first, scenario.verdict.max_tokens),
+        jsonSchema: answerJsonSchema(verdictSchema(names, first, scenario.verdict.max_tokens)),
         maxTokens: scenario.verdict.max_tokens,
         contextWindow: scenario.model_options.context_window,
         temperature: 0.2,

@@ -12,9 +12,9 @@ import { buildMemory, describeMemory, type SpokenStatement } from '../../agents/
 import {
   backgroundText,
   buildMessages,
+  lengthRequest,
   type TranscriptView,
   transcriptText,
-  wordsFor,
 } from '../../agents/prompts.js';
 import type { KnockoutScenario } from '../../config/scenario.js';
 import type { AgentConfig } from '../../config/scenario-schema.js';
@@ -127,7 +127,7 @@ export function debaterMessages(
         ? 'Answer the statement your opponent has just made in this round, then advance your own case.'
         : `Give your statement for this round${round === 1 ? ', opening the debate' : ''}.`,
     `Speak as a debater, in the first person as ${agent.name}: address the motion and your opponent directly, in plain prose, without headings and without writing your name.`,
-    speakingLength(tokenLimit),
+    lengthRequest(tokenLimit),
   ]
     .filter((line, index, lines) => !(line === '' && lines[index - 1] === ''))
     .join('\n');
@@ -192,16 +192,6 @@ export function judgeMessages(
     built.set(key, messages);
   }
   return messages;
-}
-
-/**
- * The length a debater is asked for: about 60% of what its token limit allows, so that an 8B model
- * that runs long still finishes before the cap instead of being cut mid-sentence.
- */
-export function speakingLength(tokenLimit: number): string {
-  const most = wordsFor(tokenLimit);
-  const aim = Math.max(40, Math.round((most * 0.6) / 10) * 10);
-  return `Aim for about ${aim} words; you are cut off after about ${most}.`;
 }
 
 /**
@@ -348,7 +338,7 @@ export function summaryMessages(state: KnockoutState, throughRound: number): Cha
       ? `Rewrite the summary of rounds 1-${previous.throughRound} above into one summary of rounds 1-${throughRound}, adding rounds ${from}-${throughRound}. Keep what the earlier summary says about claims still in play.`
       : `Summarise rounds 1-${throughRound} above.`,
     'Write plain prose, round by round or claim by claim, naming who argued what and which claims were answered. Do not write claim ids or labels in brackets: the participants read this summary.',
-    `Write at most about ${wordsFor(Math.round(scenario.context.summary_max_tokens * 0.8))} words.`,
+    lengthRequest(scenario.context.summary_max_tokens),
   ].join('\n');
   return [
     { role: 'system', content: system },

@@ -1,20 +1,20 @@
 /** Strict mode's moderator: checks that a statement is on the motion and follows debate conventions. */
 import { z } from 'zod';
 import type { StepContext } from '../../core/format.js';
+import { answerJsonSchema, boundedText, looseBoolean } from '../../judging/answer-fields.js';
+import { readStructuredAnswer } from '../../judging/structured-answer.js';
 import { safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import type { StatementRequest } from './statement-call.js';
 
+/** The moderator's check, its reasoning before its two verdicts. */
 const verdictSchema = z.object({
-  on_topic: z.boolean(),
-  follows_conventions: z.boolean(),
-  problem: z.string(),
+  assessment: boundedText(300),
+  on_topic: looseBoolean,
+  follows_conventions: looseBoolean,
 });
 
-const verdictJsonSchema = (() => {
-  const { $schema: _ignored, ...schema } = z.toJSONSchema(verdictSchema) as Record<string, unknown>;
-  return schema;
-})();
+const verdictJsonSchema = answerJsonSchema(verdictSchema);
 
 export async function moderate(
   moderator: { model: string; motion: string },
@@ -35,7 +35,7 @@ export async function moderate(
           },
           {
             role: 'user',
-            content: `Check this statement by ${speaker} (${request.label}, ${request.heading}).\n\n${text}\n\nAnswer only with JSON: {"on_topic": true|false, "follows_conventions": true|false, "problem": "<empty when both are true, else what is wrong>"}`,
+            content: `Check this statement by ${speaker} (${request.label}, ${request.heading}).\n\n${text}\n\nAnswer only with JSON, in this order: {"assessment": "<one sentence: is it on the motion, and does it follow the conventions? if not, what is wrong>", "on_topic": true|false, "follows_conventions": true|false}`,
           },
         ],
         maxTokens: 200,
@@ -46,12 +46,12 @@ export async function moderate(
       },
       { policy: request.policy, signal: context.signal },
     );
-    const parsed = verdictSchema.safeParse(JSON.parse(result.text));
-    if (!parsed.success) return { passed: true, reason: 'the moderator gave no usable answer' };
-    const passed = parsed.data.on_topic && parsed.data.follows_conventions;
+    const parsed = readStructuredAnswer(result.text, verdictSchema, result.stopReason);
+    if (!parsed.ok) return { passed: true, reason: 'the moderator gave no usable answer' };
+    const passed = parsed.value.on_topic && parsed.value.follows_conventions;
     const reason = passed
       ? ''
-      : parsed.data.problem || (parsed.data.on_topic ? 'breaks debate conventions' : 'off topic');
+      : parsed.value.assessment || (parsed.value.on_topic ? 'breaks debate conventions' : 'off topic');
     context.notify({ type: 'moderation', agent: speaker, passed, reason });
     return { passed, reason };
   } catch (error) {

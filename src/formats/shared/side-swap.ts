@@ -49,6 +49,9 @@ export function combineSideSwap(first: Draft, second: Draft, rules: SideSwapRule
     outputTokens: first.outputTokens + second.outputTokens,
     realMs: first.realMs + second.realMs,
     attempts: first.attempts + second.attempts,
+    ...(first.problems || second.problems
+      ? { problems: [...(first.problems ?? []), ...(second.problems ?? [])] }
+      : {}),
   };
   let result: Record<string, unknown> | null = null;
   if (first.result && second.result) {
