@@ -48,12 +48,20 @@ function scoreGroups(schema: Node): Map<string, [number, number]> {
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
+/** Draws the level of a score group by its name (in a range). */
+export type LevelSource = (group: string, low: number, high: number) => number;
+
 /**
- * `value` (built from `schema`) made coherent in place, and returned. `shared` draws the level of
- * each score group: seeded by what several calls have in common (the conversation before their own
+ * `value` (built from `schema`) made coherent in place, and returned. `level` draws the level of
+ * each score group: seeded by what several calls have in common (the material before their own
  * task), it makes judges of the same material broadly agree, as real ones do.
  */
-export function makeCoherent(value: unknown, schema: unknown, rng: Rng, shared: Rng = rng): unknown {
+export function makeCoherent(
+  value: unknown,
+  schema: unknown,
+  rng: Rng,
+  shared: LevelSource = (_group, low, high) => rng.int(low, high),
+): unknown {
   if (Array.isArray(value)) {
     const items = isNode(schema) ? schema.items : undefined;
     for (const item of value) makeCoherent(item, items, rng, shared);
@@ -67,7 +75,7 @@ export function makeCoherent(value: unknown, schema: unknown, rng: Rng, shared: 
   for (const [name, [low, high]] of groups) {
     const scores = value[name];
     if (!isNode(scores)) continue;
-    const level = shared.int(low, high);
+    const level = shared(name, low, high);
     for (const key of Object.keys(scores)) {
       scores[key] = Math.min(high, Math.max(low, level + rng.int(-1, 1)));
     }

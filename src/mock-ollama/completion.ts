@@ -153,8 +153,17 @@ function composeContent(request: CompletionRequest, rule: ScriptRule | undefined
   const hints = extractHints(request.messages);
   if (isRecord(request.format)) {
     const value = jsonFromSchema(request.format, rng, (property, r) => fieldText(hints, property, r));
-    const common = createRng(hashOf(request.messages.slice(0, -1)), 'coherence');
-    return JSON.stringify(makeCoherent(value, request.format, createRng(seed, 'coherence'), common));
+    // The material before the task, read as a set of lines: the same debate shown with its sides
+    // introduced in another order is the same material, and is judged alike.
+    const material = hashOf(
+      request.messages
+        .slice(0, -1)
+        .flatMap((message) => message.content.split('\n'))
+        .sort(),
+    );
+    const level = (group: string, low: number, high: number) =>
+      createRng(material, `level:${group}`).int(low, high);
+    return JSON.stringify(makeCoherent(value, request.format, createRng(seed, 'coherence'), level));
   }
   if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
   return composeProse(hints, rng);

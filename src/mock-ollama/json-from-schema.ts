@@ -171,8 +171,10 @@ function stringFor(node: Schema, property: string | undefined, rng: Rng, text: T
 
 function arrayFor(node: Schema, rng: Rng, build: (item: unknown) => unknown): unknown[] {
   const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : [];
-  const minItems = Math.max(num(node.minItems) ?? 1, prefix.length);
-  const maxItems = Math.max(minItems, Math.min(num(node.maxItems) ?? minItems + 2, minItems + 3));
+  // Like a model asked for a list, it writes at least one item when it may.
+  const allowed = num(node.maxItems);
+  const minItems = Math.max(num(node.minItems) ?? 1, prefix.length, allowed === 0 ? 0 : 1);
+  const maxItems = Math.max(minItems, Math.min(allowed ?? minItems + 2, minItems + 3));
   const count = rng.int(minItems, maxItems);
   const out: unknown[] = [];
   for (let i = 0; i < count; i++)

@@ -100,5 +100,15 @@ export function extractHints(messages: readonly PromptMessage[]): PromptHints {
   const before = messages.at(-2)?.content ?? '';
   const heading = before.lastIndexOf('\n**');
   const recent = (heading === -1 ? before : before.slice(heading + 1)).slice(-3000);
-  return { motion, positions, name, side, opponent, terms, summarise: /\bSummari[sz]e/i.test(last), recent, quote: /word for word|verbatim/i.test(last) };
+  return {
+    motion,
+    positions,
+    name,
+    side,
+    opponent,
+    terms,
+    summarise: /\bSummari[sz]e/i.test(last),
+    recent,
+    quote: /word for word|verbatim/i.test(last),
+  };
 }

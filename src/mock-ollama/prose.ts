@@ -163,7 +163,8 @@ export function fieldText(hints: PromptHints, property: string | undefined, rng:
   }
   if (/summary/.test(key)) return composeSummary(hints, rng);
   // Evidence is named in a few words, not argued.
-  if (/^evidence$/.test(key)) return fill(rng.pick(['the record on {t1}', 'studies of {t1}', 'the example of {t2}', '']), values, rng);
+  if (/^evidence$/.test(key))
+    return fill(rng.pick(['the record on {t1}', 'studies of {t1}', 'the example of {t2}', '']), values, rng);
   if (/winner|side|position|choice|verdict/.test(key)) {
     return rng.pick(hints.positions.length > 0 ? hints.positions : ['Proposition', 'Opposition']);
   }

@@ -28,7 +28,7 @@ const bodies = (server: MockOllama) =>
 const lastMessage = (body: ChatBody) => body.messages.at(-1)?.content ?? '';
 
 /** Statement and claims answers for one side in one round: a statement, and the claim it plants. */
-function plant(agent: string, round: number, rounds: number, claim: string, answers = ''): ScriptRule[] {
+function plant(agent: string, round: number, rounds: number, claim: string, answers = 'none'): ScriptRule[] {
   return [
     {
       match: { regex: `Your name: ${agent}\\n[\\s\\S]*round ${round} of ${rounds}\\n` },
@@ -78,20 +78,35 @@ describe('the claims ledger', () => {
       lastMessage(body).includes("list the claims in Xavier's statement in round 1"),
     );
     const yaraSpeaks = sent.find((body) => /Your name: Yara\n[\s\S]*round 1 of 2/.test(lastMessage(body)));
-    expect(extraction?.options.num_predict).toBe(320);
+    expect(extraction?.options.num_predict).toBe(600);
     expect(extraction?.messages.slice(0, 2)).toEqual(yaraSpeaks?.messages.slice(0, 2));
 
-    // Yara, before speaking, is told about X's claim as unanswered (from her side's perspective).
-    expect(lastMessage(yaraSpeaks as ChatBody)).toMatch(
-      /not answered yet[\s\S]*\[X1\.1\] Xavier, round 1: CLAIM-A/,
-    );
+    // Yara, before speaking, is told about X's claim as unanswered (from her side's perspective),
+    // by its words, and her focus is that claim, in the second person.
+    const yara = lastMessage(yaraSpeaks as ChatBody);
+    expect(yara).toMatch(/not answered yet[\s\S]*Xavier, round 1: "CLAIM-A/);
+    expect(yara).toMatch(/Your focus: answer Xavier's claim from round 1, "CLAIM-A: congestion charges/);
     // In round 2 Xavier sees his own claim as his, Yara's answer to it, and her open claim.
     const xavier2 = lastMessage(
       sent.find((body) => /Your name: Xavier\n[\s\S]*round 2 of 2/.test(lastMessage(body))) as ChatBody,
     );
     expect(xavier2).toMatch(/Claims you have made so far[\s\S]*CLAIM-A/);
-    expect(xavier2).toMatch(/Claims of yours your opponent has rebutted[\s\S]*\[X1\.1\]/);
-    expect(xavier2).toMatch(/not answered yet[\s\S]*\[Y1\.1\] Yara, round 1: CLAIM-B/);
+    expect(xavier2).toMatch(/Claims of yours your opponent has rebutted[\s\S]*CLAIM-A/);
+    expect(xavier2).toMatch(/not answered yet[\s\S]*Yara, round 1: "CLAIM-B/);
+    expect(xavier2).toMatch(/Your focus: answer Yara's claim from round 1, "CLAIM-B/);
+    // Claim ids are the note-taker's: no debater reads one, so none can cite one.
+    const debaterPrompts = sent.filter((body) => /## Your task: round \d+ of/.test(lastMessage(body)));
+    expect(debaterPrompts.length).toBe(4);
+    for (const body of debaterPrompts) {
+      expect(body.messages.map((message) => message.content).join('\n')).not.toMatch(/\[[XY]\d+\.\d+\]/);
+    }
+    // The extraction may link only to the other side's claims: the schema lists their ids and none.
+    const yaraExtraction = sent.find((body) =>
+      lastMessage(body).includes("list the claims in Yara's statement in round 1"),
+    ) as ChatBody & {
+      format: { properties: { claims: { items: { properties: { answers: { enum: string[] } } } } } };
+    };
+    expect(yaraExtraction.format.properties.claims.items.properties.answers.enum).toEqual(['X1.1', 'none']);
     // The round transition's focus names the open claims.
     const roundEnd = readEvents(runDir).find(
       (event) => event.type === 'round-end' && event.round === 1,

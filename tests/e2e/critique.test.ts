@@ -60,7 +60,7 @@ type Transcript = {
     critiques: Array<{ agent: string; target: string }>;
     refinements: unknown[];
   }>;
-  solution: { confidence: number; synthesized_by: string } | null;
+  solution: { confidence: number; synthesized_by: string; description: string } | null;
   totals: { contributions: number; outputTokens: number; latencyMs: number };
 };
 const readTranscript = (out: string) =>
@@ -86,7 +86,24 @@ describe('format: critique', () => {
       `${round}:refinement`,
       `${round}:refinement`,
     ]);
-    expect(phases).toEqual([...expected, '2:synthesis']);
+    // The judge writes its design as prose first, then the structured fields.
+    expect(phases).toEqual([...expected, '2:synthesis', '2:synthesis']);
+    const [design, fields] = events.slice(-2);
+    expect(design?.type).toBe('statement');
+    expect(fields?.type).toBe('assessment');
+    const synthesisCalls = chats(server)
+      .map(
+        ({ request }) =>
+          request.body as { format?: unknown; messages: Array<{ role: string; content: string }> },
+      )
+      .filter((body) =>
+        body.messages.some((message) => message.content.includes('## Your task: synthesise a solution')),
+      );
+    expect(synthesisCalls.map((body) => body.format === undefined)).toEqual([true, false]);
+    expect(synthesisCalls[1]?.messages.at(-2)).toEqual({
+      role: 'assistant',
+      content: (design as { text: string }).text,
+    });
     // The two proposals of round 1 were in flight at the same time.
     const [first, second] = chats(server)
       .slice(0, 2)
@@ -130,13 +147,11 @@ describe('format: critique', () => {
       script: [
         {
           match: { text: '## Your task: synthesise a solution' },
-          json: {
-            description: 'Use a shared token bucket.',
-            implementation_notes: 'Redis.',
-            trade_offs: ['latency'],
-            recommendations: ['measure'],
-            confidence: 92,
-          },
+          reply: 'Use a shared token bucket in Redis.',
+        },
+        {
+          match: { text: 'Now sum up that design' },
+          json: { trade_offs: ['latency'], recommendations: ['measure'], confidence: 92 },
         },
       ],
     });
@@ -144,8 +159,12 @@ describe('format: critique', () => {
     await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
     const transcript = readTranscript(out);
     expect(transcript).toMatchObject({ status: 'completed', stopReason: 'confidence_threshold' });
-    expect(transcript.rounds).toHaveLength(1);
-    expect(transcript.solution).toMatchObject({ confidence: 92 });
+    // A small judge says 90 by habit: one round's word is not enough, two rounds in a row are.
+    expect(transcript.rounds).toHaveLength(2);
+    expect(transcript.solution).toMatchObject({
+      confidence: 92,
+      description: 'Use a shared token bucket in Redis.',
+    });
   });
 
   it('reads the problem from a file and writes the state or the solution with --output', async () => {

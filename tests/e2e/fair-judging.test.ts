@@ -70,7 +70,8 @@ describe('impartial judges', () => {
     const result = await run(server, scenario);
     expect(result.code).toBe(0);
     const verdictCalls = chats(server).filter((chat) => chat.text.includes('## Your task: the verdict'));
-    expect(verdictCalls.map((chat) => chat.model)).toEqual(['qwen2.5']);
+    // Side swap is on by default: the verdict is asked twice, both times of the impartial model.
+    expect(verdictCalls.map((chat) => chat.model)).toEqual(['qwen2.5', 'qwen2.5']);
     expect(readJson(onlyRunDir(scenario.out)).verdict).toMatchObject({ model: 'qwen2.5' });
     expect(result.stderr).not.toMatch(/its verdicts may favour its own side/);
   });
@@ -107,9 +108,9 @@ const scores = (value: number) =>
   Object.fromEntries(Object.keys(DEFAULT_CRITERIA).map((name) => [name, value]));
 const verdictAnswer = (winner: string, affirmative = 3, negative = 3) => ({
   summary: 'A close debate.',
+  reasons: 'Both sides argued well.',
   affirmative: scores(affirmative),
   negative: scores(negative),
-  reasons: 'Both sides argued well.',
   winner,
 });
 
@@ -169,10 +170,15 @@ describe('side swap', () => {
     const opening = (side: string) =>
       String(statements.find((event) => event.phase === 'opening' && event.side === side)?.text).slice(0, 60);
     const position = (text: string | undefined, side: string) => (text ?? '').indexOf(opening(side));
-    expect(position(straight?.text, 'affirmative')).toBeLessThan(position(straight?.text, 'negative'));
-    expect(position(swapped?.text, 'negative')).toBeGreaterThan(-1);
-    expect(position(swapped?.text, 'negative')).toBeLessThan(position(swapped?.text, 'affirmative'));
+    // Both calls show the debate in the order it was spoken (a reply never before what it answers);
+    // the swapped call introduces the negative first, in the header and in the answer's format.
+    for (const call of [straight, swapped]) {
+      expect(position(call?.text, 'negative')).toBeGreaterThan(-1);
+      expect(position(call?.text, 'affirmative')).toBeLessThan(position(call?.text, 'negative'));
+    }
+    expect(straight?.text).toMatch(/Affirmative: .*\nNegative: /);
     expect(swapped?.text).toMatch(/Negative: .*\nAffirmative: /);
+    expect(swapped?.text).toContain('"winner": "negative" | "affirmative"');
     const verdict = readJson(runDir).verdict as Json;
     expect(verdict).toMatchObject({
       winner: 'tie',
@@ -208,9 +214,11 @@ describe('side swap', () => {
     const [straight, swapped] = chats(server).filter((chat) =>
       chat.text.includes('## Your task: judge round'),
     );
+    // The swapped call exchanges the labels and keeps the order spoken: Ada still opens the round.
     expect(straight?.text).toMatch(/Ada[^\n]*Debater A, For[\s\S]*Blaise[^\n]*Debater B, Against/);
-    expect(swapped?.text).toMatch(/Blaise[^\n]*Debater A, Against[\s\S]*Ada[^\n]*Debater B, For/);
+    expect(swapped?.text).toMatch(/Ada[^\n]*Debater B, For[\s\S]*Blaise[^\n]*Debater A, Against/);
     expect(swapped?.text).toMatch(/Side A: Against\nSide B: For/);
+    expect(swapped?.text).toContain('Each round Debater B speaks, then Debater A answers');
     const judgement = readEvents(runDir).find((event) => event.type === 'assessment');
     expect(judgement).toMatchObject({
       abstained: false,
@@ -230,7 +238,7 @@ describe('side swap', () => {
 
   it('reports no position preference without side swap', async () => {
     const server = await mock({ models: ['llama3', 'mistral', 'qwen2.5'] });
-    const scenario = scenarioFile(duel());
+    const scenario = scenarioFile(duel({ judge: { name: 'Judge', model: 'qwen2.5', side_swap: false } }));
     expect((await run(server, scenario)).code).toBe(0);
     const table = await judgesTable(scenario.out);
     expect(table?.rows).toContainEqual(

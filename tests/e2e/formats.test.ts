@@ -76,15 +76,21 @@ describe('format: formal', () => {
     expect(statements.map((event) => `${event.phase}:${event.side}`)).toEqual(
       FORMAL_PLAN.map((item) => `${item.phase}:${item.side}`),
     );
-    const text = (phase: string, side: string) =>
-      String(statements.find((event) => event.phase === phase && event.side === side)?.text).slice(0, 80);
+    const whole = (phase: string, side: string) =>
+      String(statements.find((event) => event.phase === phase && event.side === side)?.text);
+    // The start of a statement, to find it in a prompt (the simulator's openers repeat, so a prompt
+    // that must not hold a statement is checked against all of it).
+    const text = (phase: string, side: string) => whole(phase, side).slice(0, 80);
     const asked = prompts(server);
     const promptFor = (index: number) => asked[index]?.text ?? '';
-    // Requests follow the plan one to one (no retries here), then the verdict.
-    expect(asked).toHaveLength(FORMAL_PLAN.length + 1);
+    // Requests follow the plan one to one (no retries here), then the verdict, asked twice (side swap).
+    expect(asked).toHaveLength(FORMAL_PLAN.length + 2);
     const rebuttalAff = promptFor(4);
     expect(rebuttalAff).toContain(text('opening', 'negative'));
-    expect(rebuttalAff).not.toContain(text('preparation', 'negative'));
+    expect(rebuttalAff).not.toContain(whole('preparation', 'negative'));
+    // A rebuttal also sees the speaker's own opening, so it builds on it instead of repeating it.
+    expect(rebuttalAff).toMatch(/## Your opening statement\n/);
+    expect(rebuttalAff).toContain(text('opening', 'affirmative'));
     const crossQuestionAff = promptFor(6);
     expect(crossQuestionAff).toContain(text('opening', 'negative'));
     expect(crossQuestionAff).toContain(text('rebuttal', 'negative'));
@@ -92,7 +98,15 @@ describe('format: formal', () => {
     const closingNeg = promptFor(11);
     for (const event of statements.slice(2, 11))
       expect(closingNeg).toContain(String(event.text).slice(0, 80));
-    expect(closingNeg).not.toContain(text('preparation', 'affirmative'));
+    expect(closingNeg).not.toContain(whole('preparation', 'affirmative'));
+    // Cross-examination says who asks and who answers.
+    const sides = readJson(runDir).sides as Record<'affirmative' | 'negative', { name: string }>;
+    expect(closingNeg).toContain(
+      `### Cross-examination: ${sides.affirmative.name} (For the motion (affirmative)) asks ${sides.negative.name}`,
+    );
+    expect(closingNeg).toContain(
+      `### Cross-examination: ${sides.negative.name} (Against the motion (negative)) answers ${sides.affirmative.name}`,
+    );
     const transcript = readJson(runDir);
     expect(transcript).toMatchObject({ format: 'formal', status: 'completed', stopReason: 'finished' });
     expect(transcript.preparation).toHaveLength(2);
@@ -183,7 +197,7 @@ describe('format: formal', () => {
       script: [
         {
           match: { prompt: 'You moderate a formal debate' },
-          json: { on_topic: false, follows_conventions: true, problem: 'it drifts to another subject' },
+          json: { assessment: 'it drifts to another subject', on_topic: false, follows_conventions: true },
         },
       ],
     });
@@ -197,6 +211,14 @@ describe('format: formal', () => {
       expect(event).toMatchObject({ regenerated: true, flagged: 'it drifts to another subject' });
     const markdown = readFileSync(path.join(onlyRunDir(scenario.out), 'transcript.md'), 'utf8');
     expect(markdown).toMatch(/flagged by the moderator: it drifts to another subject/);
+    // The regeneration shows the speaker its own statement and the objection to it.
+    const regenerations = server.requests
+      .map((request) => request.body as { messages?: Array<{ role: string; content: string }> })
+      .filter((body) =>
+        body?.messages?.at(-1)?.content.startsWith('The moderator objected to that statement'),
+      );
+    expect(regenerations).toHaveLength(10);
+    for (const body of regenerations) expect(body.messages?.at(-2)?.role).toBe('assistant');
   });
 
   it('resumes after kill -9 with the same transcript', async () => {
@@ -245,13 +267,16 @@ describe('format: duel', () => {
     expect(steps).toEqual([1, 2, 3, 4, 5].flatMap((round) => [`${round}:a`, `${round}:b`, `${round}:judge`]));
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed', stopReason: 'max_rounds' });
     const asked = prompts(server);
+    // Each round: A, B, then the Judge twice (side swap is on by default).
     expect(asked.map((request) => request.numPredict)).toEqual(
-      [1, 2, 3, 4, 5].flatMap(() => [600, 600, 400]),
+      [1, 2, 3, 4, 5].flatMap(() => [600, 600, 400, 400]),
     );
     // Debater B hears A's statement of the same round; the Judge hears both.
     const first = events.find((event) => event.type === 'statement' && event.side === 'a');
     expect(asked[1]?.text).toContain(String(first?.text).slice(0, 80));
     expect(asked[2]?.text).toContain(String(first?.text).slice(0, 80));
+    // Each debater is asked for about 60% of what its cap allows (600 tokens: about 450 words).
+    expect(asked[0]?.text).toContain('Aim for about 270 words; you are cut off after about 450.');
   });
 
   it('stops early when the Judge finds no new arguments two rounds running', async () => {
@@ -325,8 +350,17 @@ describe('format: duel', () => {
     const rounds = readJson(onlyRunDir(scenario.out)).rounds as Array<{ judgement: Json }>;
     expect(rounds[0]?.judgement).toMatchObject({
       abstained: true,
-      reason: expect.stringMatching(/invalid answer/),
+      reason: expect.stringMatching(/unusable answer: the answer holds no JSON object/),
     });
+    // The record keeps what the judge wrote, both times (the side-swapped call answered too).
+    const judgement = readEvents(onlyRunDir(scenario.out)).find((event) => event.type === 'assessment');
+    expect((judgement as { problems?: unknown[] } | undefined)?.problems).toEqual(
+      Array.from({ length: 4 }, () => ({
+        cause: 'not-json',
+        problem: 'the answer holds no JSON object',
+        raw: 'no json here',
+      })),
+    );
     expect(rounds[1]?.judgement).toMatchObject({ abstained: false });
   });
 });

@@ -98,7 +98,7 @@ describe('agora run: the knockout challenge end to end', () => {
     const [one, two] = transcript?.rounds ?? [];
     expect(one?.evaluations.find((evaluation) => evaluation.judge === second)).toMatchObject({
       abstained: true,
-      abstainReason: expect.stringMatching(/invalid answer/),
+      abstainReason: expect.stringMatching(/unusable answer: the answer holds no JSON object/),
     });
     // Mean of 1.0 and 3.0 is 2.0, below the midpoint 3: rotate.
     expect(one?.outcome).toMatchObject({
@@ -121,11 +121,28 @@ describe('agora run: the knockout challenge end to end', () => {
       abstentions: 3,
       meanScore: null,
     });
-    // Each judge: the first answer, then one repair attempt that sees its own invalid answer.
-    const repairs = server.requests.filter((request) =>
-      JSON.stringify(request.body ?? '').includes('Your previous answer could not be used'),
-    );
+    // Each judge: the first answer, then one repair attempt that sees its own unusable answer, is
+    // told what was wrong, and gets more room.
+    const repairs = server.requests
+      .map(
+        (request) =>
+          request.body as {
+            messages: Array<{ role: string; content: string }>;
+            options: { num_predict: number };
+          },
+      )
+      .filter((body) => JSON.stringify(body ?? '').includes('That answer could not be used'));
     expect(repairs).toHaveLength(3);
+    for (const body of repairs) {
+      expect(body.messages.at(-2)).toEqual({
+        role: 'assistant',
+        content: 'I think the debater did fine overall.',
+      });
+      expect(body.messages.at(-1)?.content).toMatch(
+        /the answer holds no JSON object\. Reply again with only the JSON object/,
+      );
+      expect(body.options.num_predict).toBe(600);
+    }
   });
 
   it('stops rotating at the rotation limit', async () => {

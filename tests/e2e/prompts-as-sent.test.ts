@@ -52,9 +52,8 @@ describe('judges who judge', () => {
       expect(all).not.toMatch(/Speak as a debater|firmly defending/);
       expect(body.messages.at(-1)?.content).toMatch(/You are a judge now, not a debater/);
       expect(body.options.temperature).toBe(0.2);
-      // The model writes its comments before its scores and its vote.
+      // The model writes its comments before its scores and its vote; the engine fills the round.
       expect(Object.keys(body.format?.properties ?? {})).toEqual([
-        'round_number',
         'comments',
         'position_y_performance',
         'new_arguments',
@@ -72,7 +71,6 @@ describe('judges who judge', () => {
 
   it('a vote that contradicts the judge’s own scores is kept, flagged and counted', async () => {
     const low = {
-      round_number: 1,
       comments: 'Weak evidence and a confused structure.',
       position_y_performance: { argument_strength: 2, relevance: 2, persuasiveness: 2, clarity: 2 },
       new_arguments: true,

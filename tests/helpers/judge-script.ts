@@ -34,7 +34,6 @@ export function voteRule(spec: VoteSpec): ScriptRule {
   }
   const score = spec.score ?? (spec.vote === 'rotate' ? 2 : 4);
   rule.json = {
-    round_number: spec.round ?? 1,
     position_y_performance: {
       argument_strength: score,
       relevance: score,
