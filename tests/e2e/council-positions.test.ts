@@ -56,6 +56,7 @@ describe('council: honest positions', () => {
         {
           match: { prompt: '## Your task: the decision' },
           json: {
+            weighing: 'PostgreSQL meets the constraints; staying costs more each quarter.',
             selected_option: 'Move to PostgreSQL',
             why_selected: ['Cheaper'],
             rejected_options: [],

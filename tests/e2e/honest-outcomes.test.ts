@@ -330,6 +330,8 @@ describe('order and time limits', () => {
       'critique:Per',
       'refinement:Ada',
       'refinement:Per',
+      // The judge's design, written after every contribution.
+      'synthesis:Judge',
     ]);
   });
 
@@ -407,6 +409,7 @@ describe('a duel round with an emergency response', () => {
     });
     // The judge was not asked about round 1; round 2 was judged as usual.
     const judged = chats(server).filter((request) => JSON.stringify(request.body).includes('"format"'));
-    expect(judged).toHaveLength(1);
+    // (asked twice: side swap is on by default)
+    expect(judged).toHaveLength(2);
   });
 });

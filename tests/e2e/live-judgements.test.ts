@@ -44,11 +44,21 @@ describe('judgements as the user sees them', () => {
     const server = await mock({
       script: [
         {
+          // The side-swapped call shows Ada under B's label: the same judge picks her there as "b".
+          match: { prompt: 'Each round Debater B speaks' },
+          json: {
+            summary: 'B pressed harder.',
+            why: 'Ada answered the cost.',
+            stronger: 'b',
+            no_new_arguments: false,
+          },
+        },
+        {
           match: { text: '## Your task: judge round' },
           json: {
             summary: 'A pressed harder.',
-            stronger: 'a',
             why: 'Ada answered the cost.',
+            stronger: 'a',
             no_new_arguments: false,
           },
         },
@@ -169,10 +179,12 @@ describe('judgements as the user sees them', () => {
     const { stdout } = result;
     expect(stdout).toContain('Round 1 proposals\ngenerating: Ada, Per…\n');
     expect(stdout).toContain('Round 1 critiques\ngenerating: Ada on Per, Per on Ada…\n');
-    expect(stdout).not.toContain('is generating');
+    // Only the judge's design, written alone, streams as it is generated.
+    expect(stdout).not.toMatch(/(Ada|Per) is generating/);
+    expect(stdout).toContain('Judge is generating');
     // Each contribution: its author's header, then its whole text, then its size.
     const events = readEvents(onlyRunDir(out));
-    for (const event of events.filter((item) => item.type === 'statement')) {
+    for (const event of events.filter((item) => item.type === 'statement' && item.phase !== 'synthesis')) {
       const what = event.target ? `${event.phase} of ${event.target}` : event.phase;
       expect(stdout).toContain(
         `${event.speaker} (${event.side}), ${what}:\n${String(event.text).trim()}\n(${event.outputTokens} tokens`,
