@@ -6,6 +6,7 @@
 import { voteContradictsScores } from '../judging/criteria.js';
 import type { RunIndex } from '../store/run-index.js';
 import { fleissKappa, krippendorffAlpha, pairwiseAgreement } from './agreement.js';
+import { reliabilityTable } from './answer-reliability.js';
 import { bradleyTerry, type Match } from './bradley-terry.js';
 import { meanInterval, proportionInterval } from './intervals.js';
 
@@ -295,6 +296,7 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
         }),
       note: `Across ${units.length} judged rounds: pairwise vote agreement ${round2(agreement) ?? 'n/a'}; Fleiss' kappa on continue/rotate votes ${round2(kappa) ?? 'n/a'} (${complete.length} rounds with every vote cast); Krippendorff's alpha (interval) on weighted totals ${round2(alpha) ?? 'n/a'}. First-position preference: of the duel judgements and formal verdicts asked with side swap, the share of answers that picked a side (not a tie) and picked the side presented first; 0.5 is no preference, n/a without side swap.`,
     },
+    reliabilityTable(index, runsIn, params),
   ];
 }
 

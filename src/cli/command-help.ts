@@ -131,7 +131,7 @@ const USAGE: Record<string, string[]> = {
     'Options',
     '  --batch ID            only the runs of this batch',
     '  --include-demo        also count runs on the built-in simulator (left out by default)',
-    '  --table NAME          one table: models, agents, ranking or judges',
+    '  --table NAME          one table: models, agents, ranking, judges or reliability',
     OUT,
     DATABASE,
     JSON_FLAG,

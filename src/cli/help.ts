@@ -31,7 +31,7 @@ Commands
   batch <files or dirs>   many debates: --seeds 1,2 | --repeat N, --concurrency K, --parallel N,
                           --models x=llama3,y=mistral (repeatable), --host (repeatable), --out DIR
   leaderboard             models, agents, a Bradley-Terry ranking and judge agreement
-                          (--batch ID, --json, --csv --table models|agents|ranking|judges)
+                          (--batch ID, --json, --csv --table models|agents|ranking|judges|reliability)
   query "SELECT ..."      a read-only SQL question to the run index (--json, --csv)
   reindex [--check]       rebuild the run index from the event logs (or compare with it)
   serve                   the live web viewer on http://127.0.0.1:4747 (--port N, --out DIR, --host URL,

@@ -153,8 +153,13 @@ export function createLiveView(
           return;
         case 'vote-cast':
           if (event.evaluation) {
+            const { evaluation } = event;
             write(
-              `  ${event.judge}: ${event.evaluation.total_score.toFixed(2)} → ${event.evaluation.continue_vote ? 'continue' : 'rotate'}\n`,
+              `  ${event.judge}: ${evaluation.total_score.toFixed(2)} → ${evaluation.continue_vote ? 'continue' : 'rotate'}${
+                evaluation.inconsistent
+                  ? ` ⚠ against its own scores (${evaluation.continue_vote ? 'keeps the debater with a total under 3' : 'replaces the debater with a total over 3'})`
+                  : ''
+              }\n`,
             );
           } else {
             write(`  ${event.judge}: abstained (${event.abstainReason ?? 'no usable answer'})\n`);

@@ -5,6 +5,7 @@
 import type { Scenario } from '../config/scenario.js';
 import { isSimulated, type RunEvent } from '../core/events.js';
 import type { RunProgress } from '../core/format.js';
+import { answerCheckRow } from './answer-check-rows.js';
 
 export type SqlValue = string | number | null;
 export type Row = Record<string, SqlValue>;
@@ -20,6 +21,8 @@ export interface IndexRows {
   actions: Row[];
   /** A council's outcome: its packet id, consensus and confidence scores and the selected option. */
   councilDecisions: Row[];
+  /** Every structured answer asked of a model, and how usable it was. */
+  answerChecks: Row[];
 }
 
 function modelsOf(scenario: Scenario): string[] {
@@ -68,6 +71,7 @@ export function indexRows(
   const rounds: Row[] = [];
   const councilTurns: Row[] = [];
   const actions: Row[] = [];
+  const answerChecks: Row[] = [];
   let councilDecision: Row | null = null;
   const xModel =
     scenario.format === 'knockout'
@@ -84,6 +88,8 @@ export function indexRows(
   for (const event of events) {
     if (event.type !== 'run-resume') activeMs += Math.max(0, Date.parse(event.at) - Date.parse(last));
     last = event.at;
+    const check = answerCheckRow(runId, event);
+    if (check) answerChecks.push(check);
     switch (event.type) {
       case 'turn-end':
         if (event.position === 'Y') debaterOfRound.set(event.round, event.agent);
@@ -271,6 +277,7 @@ export function indexRows(
     councilTurns,
     actions,
     councilDecisions: councilDecision ? [councilDecision] : [],
+    answerChecks,
   };
 }
 

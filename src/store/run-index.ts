@@ -45,6 +45,10 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE TABLE IF NOT EXISTS council_decisions (
   run_id TEXT PRIMARY KEY, packet_run_id TEXT, consensus_score REAL, confidence_score REAL, majority_stance TEXT,
   selected_option TEXT, finished_at TEXT, decision_record TEXT);
+CREATE TABLE IF NOT EXISTS answer_checks (
+  run_id TEXT, seq INTEGER, kind TEXT, agent TEXT, model TEXT, unusable INTEGER, cut_at_cap INTEGER, not_json INTEGER,
+  wrong_fields INTEGER, gave_up INTEGER, call_failed INTEGER, contradictions INTEGER, unverified INTEGER,
+  PRIMARY KEY (run_id, seq));
 CREATE TABLE IF NOT EXISTS batches (batch_id TEXT PRIMARY KEY, created_at TEXT, plan TEXT, debates INTEGER);
 CREATE TABLE IF NOT EXISTS batch_runs (batch_id TEXT, idx INTEGER, run_id TEXT, scenario_file TEXT, seed INTEGER, lineup TEXT,
   PRIMARY KEY (batch_id, idx));
@@ -77,6 +81,7 @@ export const INDEX_TABLES = [
   'council_turns',
   'actions',
   'council_decisions',
+  'answer_checks',
   'batches',
   'batch_runs',
 ] as const;
@@ -214,6 +219,7 @@ export class RunIndex {
     this.insert('council_turns', rows.councilTurns);
     this.insert('actions', rows.actions);
     this.insert('council_decisions', rows.councilDecisions);
+    this.insert('answer_checks', rows.answerChecks);
   }
 
   private writeBatch(batch: { batchId: string; createdAt: string; plan: unknown; runs: Row[] }): void {

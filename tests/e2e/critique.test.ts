@@ -102,7 +102,7 @@ describe('format: critique', () => {
     expect(synthesisCalls.map((body) => body.format === undefined)).toEqual([true, false]);
     expect(synthesisCalls[1]?.messages.at(-2)).toEqual({
       role: 'assistant',
-      content: (design as { text: string }).text,
+      content: String(design?.text),
     });
     // The two proposals of round 1 were in flight at the same time.
     const [first, second] = chats(server)

@@ -9,7 +9,7 @@ import { parseCommand } from '../parse.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
 
-const TABLES = ['models', 'agents', 'ranking', 'judges'] as const;
+const TABLES = ['models', 'agents', 'ranking', 'judges', 'reliability'] as const;
 
 export async function leaderboardCommand(argv: string[], io: CliIo): Promise<number> {
   const { values } = parseCommand('leaderboard', argv, {
@@ -52,7 +52,7 @@ export async function leaderboardCommand(argv: string[], io: CliIo): Promise<num
     }
     if (values.csv) {
       if (chosen.length !== 1)
-        throw new UsageError('--csv prints one table: add --table models|agents|ranking|judges');
+        throw new UsageError('--csv prints one table: add --table models|agents|ranking|judges|reliability');
       const [table] = chosen;
       if (table) io.stdout.write(renderTable(table.columns, table.rows, 'csv'));
       return 0;

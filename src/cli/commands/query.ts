@@ -30,7 +30,7 @@ export async function queryCommand(argv: string[], io: CliIo): Promise<number> {
       result = index.query(sql);
     } catch (error) {
       throw new UsageError(
-        `SQLite refused the statement: ${(error as Error).message}. Tables: runs, turns, evaluations, judgements, rotations, rounds, council_turns, actions, council_decisions, batches, batch_runs; views: debate_runs, debate_turns, debate_actions`,
+        `SQLite refused the statement: ${(error as Error).message}. Tables: runs, turns, evaluations, judgements, rotations, rounds, council_turns, actions, council_decisions, answer_checks, batches, batch_runs; views: debate_runs, debate_turns, debate_actions`,
       );
     }
     const format: TableFormat = values.json ? 'json' : values.csv ? 'csv' : 'table';

@@ -1,0 +1,79 @@
+/**
+ * One row per structured answer asked of a model (a knockout evaluation, a duel judgement, a formal
+ * verdict, a critique synthesis, a council position or decision, a claims extraction): how many of
+ * its answers were unusable and why, whether it ended without one, and whether the answer it gave
+ * contradicted itself. The leaderboard's judge reliability report is read from these rows.
+ */
+import type { AnswerProblem, RunEvent } from '../core/events.js';
+import type { Row } from './index-rows.js';
+
+const KINDS: Record<string, string> = {
+  judgement: 'duel judgement',
+  verdict: 'formal verdict',
+  synthesis: 'critique synthesis',
+  'round-1': 'council position',
+  'round-2': 'council position',
+  'round-3': 'council position',
+  decision: 'council decision',
+};
+
+function counts(problems: readonly AnswerProblem[] | undefined) {
+  const list = problems ?? [];
+  const of = (cause: AnswerProblem['cause']) => list.filter((problem) => problem.cause === cause).length;
+  return {
+    unusable: list.length,
+    cut_at_cap: of('cut-at-cap'),
+    not_json: of('not-json'),
+    wrong_fields: of('schema'),
+  };
+}
+
+/** The row of `event` when it records a structured answer; null for any other event. */
+export function answerCheckRow(runId: string, event: RunEvent): Row | null {
+  const base = { run_id: runId, seq: event.seq };
+  switch (event.type) {
+    case 'vote-cast':
+      return {
+        ...base,
+        kind: 'knockout evaluation',
+        agent: event.judge,
+        model: event.model,
+        ...counts(event.problems),
+        gave_up: event.evaluation === null && !event.callFailed ? 1 : 0,
+        call_failed: event.callFailed ? 1 : 0,
+        contradictions: event.evaluation?.inconsistent ? 1 : 0,
+        unverified: 0,
+      };
+    case 'assessment': {
+      // A void round was never asked.
+      if (event.attempts === 0) return null;
+      const result = event.result ?? {};
+      return {
+        ...base,
+        kind: KINDS[event.phase] ?? event.phase,
+        agent: event.judge,
+        model: event.model,
+        ...counts(event.problems),
+        gave_up: event.result === null && !event.callFailed ? 1 : 0,
+        call_failed: event.callFailed ? 1 : 0,
+        contradictions: result.winner_contradicts_scores === true ? 1 : 0,
+        unverified: 0,
+      };
+    }
+    case 'claims':
+      if (event.attempts === 0) return null;
+      return {
+        ...base,
+        kind: 'claims extraction',
+        agent: event.agent,
+        model: event.model ?? null,
+        ...counts(event.problems),
+        gave_up: event.source !== 'model' && !/call failed/.test(event.reason ?? '') ? 1 : 0,
+        call_failed: /call failed/.test(event.reason ?? '') ? 1 : 0,
+        contradictions: 0,
+        unverified: event.unverified ?? 0,
+      };
+    default:
+      return null;
+  }
+}
