@@ -11,7 +11,8 @@ const DATABASE =
 const DEBATE_OPTIONS = [
   '  --seed N              seed for every random choice, any whole number, negative too (overrides the scenario)',
   '  --rounds N            number of rounds, 1 to 50 (overrides the scenario)',
-  '  --topic "TEXT"        debate another motion with the same agents (at most 500 characters; a critique problem 4000)',
+  '  --topic "TEXT"        debate another motion with the same agents and settings (at most 500 characters; a critique problem 4000); the old topic\'s positions, personas and background are left out, and stderr says what was replaced',
+  '  --positions "X,Y"     with --topic: the two positions\' labels (default: For, Against)',
   '  --format NAME         knockout, formal, duel, critique or council; with --topic, no scenario file is needed',
   '  --problem-file FILE   the problem (topic) from a text file',
   OUT,

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { checkBackgroundFits } from '../config/background-fit.js';
 import type { Scenario } from '../config/scenario.js';
 import { topicLimit } from '../config/topic-limit.js';
+import { switchTopic } from '../config/topic-switch.js';
 import { UsageError } from '../core/errors.js';
 import { plural } from '../core/plural.js';
 
@@ -18,18 +19,49 @@ export function checkTopicFlag(topic: string, format: string): void {
   }
 }
 
+/** `--positions "FOR,AGAINST"`: the two positions' labels. */
+export function parsePositions(text: string): [string, string] {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.length !== 2 || parts.some((part) => part === '')) {
+    throw new UsageError(
+      `--positions takes the two positions' labels separated by a comma, e.g. --positions "Atheist,Theist"; got "${text}"`,
+    );
+  }
+  return [parts[0] as string, parts[1] as string];
+}
+
 export function applyOverrides(
   scenario: Scenario,
-  overrides: { seed?: number | undefined; rounds?: number | undefined; topic?: string | undefined },
+  overrides: {
+    seed?: number | undefined;
+    rounds?: number | undefined;
+    topic?: string | undefined;
+    positions?: [string, string] | undefined;
+  },
+  /** Told what a topic switch replaced, in one sentence. */
+  notify: (notice: string) => void = () => {},
 ): Scenario {
   let result: Scenario = scenario;
   if (overrides.seed !== undefined) result = withSeed(result, overrides.seed);
+  if (overrides.positions && !['knockout', 'duel', 'formal'].includes(result.format)) {
+    throw new UsageError(`--positions does not apply to a ${result.format}: it has no two sides`);
+  }
   if (overrides.topic !== undefined) {
     checkTopicFlag(overrides.topic, result.format);
-    result = { ...result, topic: overrides.topic.trim() };
+    const topic = overrides.topic.trim();
+    if (topic !== result.topic.trim()) {
+      const switched = switchTopic(result, topic, overrides.positions);
+      result = switched.scenario;
+      if (switched.notice) notify(switched.notice);
+    } else if (overrides.positions) {
+      result = switchTopic(result, topic, overrides.positions).scenario;
+    }
+    result = { ...result, topic };
     // The file's own topic was checked when it was loaded; the new one travels with every call too.
     const tooLong = checkBackgroundFits(result, result.contextFiles);
     if (tooLong) throw new UsageError(`--topic or --problem-file: ${tooLong.message}`);
+  } else if (overrides.positions) {
+    throw new UsageError('--positions goes with --topic: the positions of a new debate');
   }
   if (overrides.rounds !== undefined) {
     if (result.format === 'knockout')

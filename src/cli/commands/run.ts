@@ -17,12 +17,13 @@ import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
 import { type DebateFlags, runDebate } from '../run-debate.js';
-import { applyOverrides, checkTopicFlag } from '../scenario-overrides.js';
+import { applyOverrides, checkTopicFlag, parsePositions } from '../scenario-overrides.js';
 
 export const debateOptions = {
   seed: { type: 'string' },
   rounds: { type: 'string' },
   topic: { type: 'string' },
+  positions: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
   quiet: { type: 'boolean' },
@@ -80,11 +81,16 @@ export async function scenarioFromArguments(
     scenario = await defaultScenario(values.format as FormatName, topic.trim(), io.cwd);
   }
   const overridden = applyLineup(
-    applyOverrides(scenario, {
-      seed: integerFlag('seed', values.seed),
-      rounds: integerFlag('rounds', values.rounds, ROUNDS_RANGE.min, ROUNDS_RANGE.max),
-      topic,
-    }),
+    applyOverrides(
+      scenario,
+      {
+        seed: integerFlag('seed', values.seed),
+        rounds: integerFlag('rounds', values.rounds, ROUNDS_RANGE.min, ROUNDS_RANGE.max),
+        topic,
+        positions: values.positions === undefined ? undefined : parsePositions(values.positions),
+      },
+      (notice) => io.stderr.write(`${notice}\n`),
+    ),
     values.models ? parseLineup(values.models) : null,
   );
   return values.agents ? filterAgents(overridden, values.agents, io) : overridden;
