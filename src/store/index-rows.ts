@@ -155,6 +155,8 @@ export function indexRows(
         }
         if (event.name === 'final-packet') {
           for (const action of (event.data.next_actions as Array<Record<string, string>> | undefined) ?? []) {
+            // A packet written before the engine numbered its actions may repeat an id: the first stands.
+            if (actions.some((row) => row.id === (action.id ?? ''))) continue;
             actions.push({
               run_id: runId,
               id: action.id ?? '',

@@ -210,7 +210,7 @@ export function judgeMessages(
       'Your name: Judge',
       BRIEFS.Judge,
       `Today is ${today}; due dates are YYYY-MM-DD after today.`,
-      'Answer only with JSON, in this order: {"weighing": "<how the options compare against the constraints and the arguments above>", "selected_option": "...", "why_selected": ["..."], "rejected_options": [{"option": "...", "reason": "..."}], "risks": [{"risk": "...", "severity": "high" | "medium" | "low", "mitigation": "..."}], "next_actions": [{"id": "A1", "action": "...", "owner": "...", "due": "YYYY-MM-DD"}]}',
+      'Answer only with JSON, in this order: {"weighing": "<how the options compare against the constraints and the arguments above>", "selected_option": "...", "why_selected": ["..."], "rejected_options": [{"option": "...", "reason": "..."}], "risks": [{"risk": "...", "severity": "high" | "medium" | "low", "mitigation": "..."}], "next_actions": [{"action": "...", "owner": "...", "due": "YYYY-MM-DD"}]}',
       'Weigh the options first, then select. Keep each text to one or two sentences and each list to at most four items.',
     ].join('\n'),
   );

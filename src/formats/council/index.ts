@@ -243,7 +243,10 @@ async function executeCouncilStep(
             temperature: 0.2,
             seed: scenario.seed,
             policy,
-            enrich: (answer) => checkedDueDates(answer, state.startedAt),
+            enrich: (answer) => {
+              const numbered = answer.next_actions.map((action, at) => ({ id: `A${at + 1}`, ...action }));
+              return { next_actions: numbered, ...checkedDueDates({ next_actions: numbered }, state.startedAt) };
+            },
           },
           context,
         ),

@@ -135,8 +135,8 @@ export const decisionSchema = (maxTokens: number) => {
       3,
     ),
     next_actions: boundedList(
+      // The engine numbers the actions (A1, A2, ...): an id is not the model's to choose.
       z.object({
-        id: boundedText(8),
         action: text(0.025, 200),
         owner: text(0.01, 60),
         // Asked for as a date, checked afterwards one action at a time: a bad date must not cost the whole decision.
