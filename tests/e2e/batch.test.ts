@@ -289,7 +289,12 @@ describe('agora leaderboard', () => {
       'Agents',
       'Ranking of models (Bradley-Terry)',
       'Judge agreement',
+      'Judge reliability',
     ]);
+    // Every structured answer asked is counted, by model and kind: 2 debates x 2 rounds x 3 judges.
+    expect(tables[4]?.rows).toContainEqual(
+      expect.objectContaining({ Model: 'mistral', 'Answer kind': 'knockout evaluation', Asked: 12 }),
+    );
     const models = tables[0]?.rows ?? [];
     // The knockout scenario: llama3 as X, mistral as every Y; 2 debates of 2 rounds each.
     expect(models.find((row) => row.Model === 'mistral')).toMatchObject({ Debates: 2, Rounds: 4 });
