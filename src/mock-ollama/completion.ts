@@ -172,10 +172,13 @@ function composeContent(request: CompletionRequest, rule: ScriptRule | undefined
 /** Composes the answer to `request` and applies the num_predict cap to thinking plus content. */
 export function composeAnswer(request: CompletionRequest, rule: ScriptRule | undefined): Answer {
   const seed = requestSeed(request);
-  const content = composeContent(request, rule, seed);
+  const composed = composeContent(request, rule, seed);
+  const scripted = rule?.thinking;
+  const content =
+    scripted !== undefined && !request.think ? `<think>${scripted}</think>${composed}` : composed;
   const thinking =
     request.think && rule?.fault !== 'empty'
-      ? composeThinking(extractHints(request.messages), createRng(seed, 'think'))
+      ? (scripted ?? composeThinking(extractHints(request.messages), createRng(seed, 'think')))
       : '';
   const thinkingTokens = tokenize(thinking);
   const contentTokens = tokenize(content);

@@ -43,6 +43,12 @@ export interface ScriptRule {
   reply?: string;
   /** Content is `JSON.stringify(json)`. */
   json?: unknown;
+  /**
+   * Thinking before the answer: sent as thinking when the request asks a model to think, and
+   * otherwise inline in front of the content between `<think>` tags, as a thinking model that
+   * ignores `think: false` does. It counts against num_predict like the content.
+   */
+  thinking?: string;
   fault?: ScriptFault;
   /** Real delay in milliseconds before answering, on top of the profile's simulated time. */
   latencyMs?: number;
@@ -86,6 +92,7 @@ export const scriptRuleSchema = z
     times: z.int().positive().optional(),
     reply: z.string().optional(),
     json: z.unknown().optional(),
+    thinking: z.string().optional(),
     fault: z.enum(SCRIPT_FAULTS).optional(),
     latencyMs: z.number().nonnegative().optional(),
     status: z.int().min(100).max(599).optional(),

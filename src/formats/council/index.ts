@@ -245,7 +245,10 @@ async function executeCouncilStep(
             policy,
             enrich: (answer) => {
               const numbered = answer.next_actions.map((action, at) => ({ id: `A${at + 1}`, ...action }));
-              return { next_actions: numbered, ...checkedDueDates({ next_actions: numbered }, state.startedAt) };
+              return {
+                next_actions: numbered,
+                ...checkedDueDates({ next_actions: numbered }, state.startedAt),
+              };
             },
           },
           context,

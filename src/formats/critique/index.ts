@@ -37,8 +37,8 @@ export type CritiqueStep =
  * costs the record its trade-offs, never the solution itself.
  */
 export const solutionSchema = z.object({
-  trade_offs: boundedList(boundedText(200), 4),
-  recommendations: boundedList(boundedText(200), 4),
+  trade_offs: boundedList(boundedText(150), 4),
+  recommendations: boundedList(boundedText(150), 4),
   confidence: boundedInteger(0, 100),
 });
 
@@ -245,7 +245,7 @@ async function executeCritiqueStep(
 }
 
 /** The cap of the synthesis's structured fields: its lists and its confidence, not the design. */
-const SOLUTION_FIELDS_TOKENS = 400;
+const SOLUTION_FIELDS_TOKENS = 500;
 
 const firstLine = (text: string) => (text.trim().split('\n')[0] ?? '').slice(0, 100);
 

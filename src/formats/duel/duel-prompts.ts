@@ -126,7 +126,7 @@ export function debaterMessages(state: DuelState, side: DuelSide, round: number)
     `You argue against: ${scenario.positions[other]}`,
     `Your side: Debater ${side.toUpperCase()}`,
     debater.role ? `\n${debater.role.trim()}\n` : '',
-    `## Your task: round ${round} of ${scenario.max_rounds}${last ? ', the last round' : ''}`,
+    `## Your task: round ${round} of ${scenario.max_rounds}`,
     lastAssessment(state, round),
     side === 'a'
       ? round === 1

@@ -118,7 +118,7 @@ export function debaterMessages(
     '',
     memoryText.trim(),
     '',
-    `## Your task: round ${round} of ${scenario.debate.rounds}${last ? ', the last round' : ''}`,
+    `## Your task: round ${round} of ${scenario.debate.rounds}`,
     takeoverNote(state, agent, round),
     focusFor(state, agent, round),
     last
