@@ -5,11 +5,11 @@
  * simulator's text; the prompts around them are exactly what a model reads.
  */
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { startMockOllama } from '../src/mock-ollama/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,7 +42,8 @@ export function callKind(body: ChatBody): string {
   if (/^round \d+ of \d+/.test(heading)) return 'debater statement';
   if (/^judge round/.test(heading)) return 'judge (round)';
   if (/^the verdict/.test(heading)) return 'verdict';
-  if (/^synthesise/.test(heading)) return /^Now sum up/.test(last) ? 'synthesis (fields)' : 'synthesis (design)';
+  if (/^synthesise/.test(heading))
+    return /^Now sum up/.test(last) ? 'synthesis (fields)' : 'synthesis (design)';
   if (/^the decision/.test(heading)) return 'decision';
   if (/^round (\d) as the/.test(heading)) return `council ${/^round (\d)/.exec(heading)?.[0]}`;
   if (/^round \d+ (proposal|refinement)/.test(heading)) return heading.replace(/^round \d+ /, '');
@@ -63,14 +64,23 @@ function show(body: ChatBody): string {
     body.format ? 'with a JSON schema' : 'free text',
   ].join(', ');
   const messages = body.messages
-    .map((message, index) => `#### Message ${index + 1} (${message.role})\n\n\`\`\`text\n${message.content}\n\`\`\``)
+    .map(
+      (message, index) =>
+        `#### Message ${index + 1} (${message.role})\n\n\`\`\`text\n${message.content}\n\`\`\``,
+    )
     .join('\n\n');
-  const schema = body.format ? `\n\n#### The JSON schema\n\n\`\`\`json\n${JSON.stringify(body.format)}\n\`\`\`` : '';
+  const schema = body.format
+    ? `\n\n#### The JSON schema\n\n\`\`\`json\n${JSON.stringify(body.format)}\n\`\`\``
+    : '';
   return `${settings}\n\n${messages}${schema}`;
 }
 
 async function main() {
-  const server = await startMockOllama({ models: ['llama3', 'mistral', 'qwen2.5'], profile: 'instant', speed: 0 });
+  const server = await startMockOllama({
+    models: ['llama3', 'mistral', 'qwen2.5'],
+    profile: 'instant',
+    speed: 0,
+  });
   const out = mkdtempSync(path.join(tmpdir(), 'agora-prompts-'));
   const sections: string[] = [];
   try {
@@ -79,7 +89,19 @@ async function main() {
       // Asynchronously: the simulator answers from this same process.
       await promisify(execFile)(
         process.execPath,
-        ['--import', 'tsx', path.join(root, 'src/cli/main.ts'), 'run', run.file, '--host', server.url, '--out', out, '--quiet', ...run.args],
+        [
+          '--import',
+          'tsx',
+          path.join(root, 'src/cli/main.ts'),
+          'run',
+          run.file,
+          '--host',
+          server.url,
+          '--out',
+          out,
+          '--quiet',
+          ...run.args,
+        ],
         { cwd: root, maxBuffer: 64 * 1024 * 1024 },
       );
       const bodies = server.requests

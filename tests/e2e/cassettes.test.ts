@@ -2,10 +2,10 @@
  * Cassettes: a run recorded with --record is served back by the simulator, and the replay gives the
  * identical transcript; a changed prompt fails the replay with the call and message that differ.
  *
- * The shipped cassette was recorded from the simulator with:
- *   agora mock-ollama --port 18736 --models llama3,mistral --profile gpu --speed 0.02
- *   agora run tests/fixtures/cassettes/knockout-short/scenario.yaml --host http://127.0.0.1:18736 \
- *     --seed 11 --record tests/fixtures/cassettes/knockout-short/calls
+ * The shipped cassette is recorded from the simulator (the same as `agora mock-ollama --models
+ * llama3,mistral --profile gpu --speed 0.02`, then `agora run .../scenario.yaml --seed 11 --record
+ * .../calls`) by `tsx scripts/record-cassette-fixture.ts`, again after any change to what the
+ * engine sends.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
