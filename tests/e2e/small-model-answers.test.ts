@@ -328,3 +328,42 @@ describe('the simulator, as the demo shows it', () => {
     expect(claims.reduce((sum, event) => sum + (event.claims as unknown[]).length, 0)).toBeGreaterThan(12);
   });
 });
+
+describe('switching the topic', () => {
+  it('a new topic on the abortion scenario leaves out its positions, personas and background, and says so', async () => {
+    const server = await mock();
+    const out = path.join(tempDir(), 'runs');
+    const run = (...more: string[]) =>
+      runAgora([
+        'run',
+        'scenarios/abortion.yaml',
+        '--topic',
+        'Does God exist?',
+        '--rounds',
+        '1',
+        '--host',
+        server.url,
+        '--out',
+        out,
+        '--quiet',
+        ...more,
+      ]);
+    const neutral = await run();
+    expect(neutral.code).toBe(0);
+    expect(neutral.stderr).toContain(
+      '--topic starts a new debate: the positions "Pro-Choice" and "Pro-Life" become "For" and "Against"; the agents\' personas and the background (3 entries) are left out, since they belonged to "Should abortion be legal?". Name the positions with --positions "FOR,AGAINST".',
+    );
+    const sent = bodies(server);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const body of sent) {
+      const text = all(body);
+      expect(text).toContain('Motion: Does God exist?');
+      expect(text).not.toMatch(/Pro-Choice|Pro-Life|abortion|Roe v\. Wade|reproductive-rights attorney/i);
+    }
+    const named = await run('--positions', 'Atheist,Theist');
+    expect(named.code).toBe(0);
+    expect(named.stderr).not.toContain('--positions "FOR,AGAINST"');
+    const latest = bodies(server).at(-1) as ChatBody;
+    expect(all(latest)).toMatch(/Position X: Atheist\nPosition Y: Theist/);
+  });
+});
