@@ -316,7 +316,7 @@ export function summaryMessages(state: KnockoutState, throughRound: number): Cha
     'You keep the running summary of a debate between AI agents for its participants and judges. You are not a debater and take no side.',
     `Motion: ${scenario.topic.trim()}`,
     `Position X: ${scenario.positions.x}. Position Y: ${scenario.positions.y}.`,
-    'A good summary is faithful: it keeps every claim that is still in play, who made it and in which round, which claims were answered and how, and how the judges voted. It drops rhetoric and repetition, and adds nothing that was not said.',
+    'A good summary is faithful: it keeps every claim that is still in play, who made it and in which round, and which claims were answered and how. It drops rhetoric and repetition, adds nothing that was not said, and says nothing of how anyone was judged: judges read it too.',
   ].join('\n');
   const rounds = transcriptText({
     summary: previous ? { throughRound: previous.throughRound, text: previous.text } : null,
