@@ -71,7 +71,9 @@ describe('the OpenAI-compatible side speaks like llama-server', () => {
     const listed = (await (await fetch(`${server.url}/v1/models`)).json()) as {
       data: Array<Record<string, unknown>>;
     };
-    const real = JSON.parse(capture('v1-models.json').toString('utf8')) as { data: Array<Record<string, unknown>> };
+    const real = JSON.parse(capture('v1-models.json').toString('utf8')) as {
+      data: Array<Record<string, unknown>>;
+    };
     expect(Object.keys(listed.data[0] ?? {}).sort()).toEqual(Object.keys(real.data[0] ?? {}).sort());
     expect(listed.data[0]).toMatchObject({
       id: 'stories260k',
