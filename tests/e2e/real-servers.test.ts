@@ -69,7 +69,9 @@ describe('a prompt longer than the server’s window', () => {
   it('is fitted again with what the server said, and the run goes on', async () => {
     const { server, result, out } = await smallVocabularyDuel(2400);
     expect(result.code, result.stderr).toBe(0);
-    const judged = chatsOf(server).filter((request) => (request.body as { model: string }).model === 'qwen2.5');
+    const judged = chatsOf(server).filter(
+      (request) => (request.body as { model: string }).model === 'qwen2.5',
+    );
     // The judge's first prompt passed the first guess of 4 characters per token; the server counted
     // more than its window, the prompt was cut with the rate that taught, and the judge answered.
     expect(judged.map((request) => request.status)).toEqual([400, 200, 200, 200]);
@@ -121,7 +123,10 @@ describe('doctor checks what run checks', () => {
 
 describe('model names', () => {
   it('a scenario naming an alias the server lists is accepted by doctor and run', async () => {
-    const server = await mock({ models: ['llama3', 'mistral'], openAi: { aliases: { mistral: ['mistral-b'] } } });
+    const server = await mock({
+      models: ['llama3', 'mistral'],
+      openAi: { aliases: { mistral: ['mistral-b'] } },
+    });
     const data = testScenario({ rounds: 1, yCount: 2 });
     data.agents = (data.agents as Array<Record<string, unknown>>).map((agent) =>
       agent.model === 'mistral' ? { ...agent, model: 'mistral-b' } : agent,
@@ -130,7 +135,15 @@ describe('model names', () => {
     const doctor = await runAgora(['doctor', scenario.file, '--host', server.url]);
     expect(doctor.code, doctor.stdout).toBe(0);
     expect(doctor.stdout).toContain('✓ mistral-b');
-    const run = await runAgora(['run', scenario.file, '--host', server.url, '--out', scenario.out, '--quiet']);
+    const run = await runAgora([
+      'run',
+      scenario.file,
+      '--host',
+      server.url,
+      '--out',
+      scenario.out,
+      '--quiet',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const routed = chatsOf(server);
     expect(routed.length).toBeGreaterThan(0);
@@ -145,7 +158,15 @@ describe('model names', () => {
       agent.model === 'mistral' ? { ...agent, model: 'my-finetune' } : agent,
     );
     const scenario = scenarioFile(data, `${single.url}/v1`, ['my-finetune']);
-    const run = await runAgora(['run', scenario.file, '--host', ollama.url, '--out', scenario.out, '--quiet']);
+    const run = await runAgora([
+      'run',
+      scenario.file,
+      '--host',
+      ollama.url,
+      '--out',
+      scenario.out,
+      '--quiet',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(chatsOf(single).length).toBeGreaterThan(0);
     // The header names both servers, each with the models that go there.
@@ -157,7 +178,10 @@ describe('model names', () => {
 describe('the run header', () => {
   it('does not name an Ollama when every model goes to another server', async () => {
     const server = await mock({ models: ['llama3', 'mistral'] });
-    const scenario = scenarioFile(testScenario({ rounds: 1, yCount: 2 }), `${server.url}/v1`, ['llama3', 'mistral']);
+    const scenario = scenarioFile(testScenario({ rounds: 1, yCount: 2 }), `${server.url}/v1`, [
+      'llama3',
+      'mistral',
+    ]);
     const run = await runAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toMatch(/^Ollama:/m);
@@ -173,12 +197,16 @@ describe('the record of tokens', () => {
       json: { round_number: 1, position_y_performance: { argument_strength: 3 }, comments: 'ok' },
     };
     const server = await mock({ models: ['llama3', 'mistral'], script: [missing] });
-    const scenario = scenarioFile(
-      testScenario({ rounds: 2, yCount: 3 }),
-      `${server.url}/v1`,
-      ['mistral'],
-    );
-    const run = await runAgora(['run', scenario.file, '--host', server.url, '--out', scenario.out, '--quiet']);
+    const scenario = scenarioFile(testScenario({ rounds: 2, yCount: 3 }), `${server.url}/v1`, ['mistral']);
+    const run = await runAgora([
+      'run',
+      scenario.file,
+      '--host',
+      server.url,
+      '--out',
+      scenario.out,
+      '--quiet',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const events = readEvents(onlyRunDir(scenario.out));
     const calls = events.filter((event) => typeof event.promptTokens === 'number');
@@ -188,7 +216,9 @@ describe('the record of tokens', () => {
         .reduce((total, event) => total + Number(event[field] ?? 0), 0);
     const stats = server.stats().perModel;
     // Yusuf's vote needed a second call: both are in its record.
-    const vote = events.find((event) => event.type === 'vote-cast' && event.judge === 'Yusuf' && event.round === 1);
+    const vote = events.find(
+      (event) => event.type === 'vote-cast' && event.judge === 'Yusuf' && event.round === 1,
+    );
     expect(vote?.attempts).toBe(2);
     for (const model of ['mistral', 'llama3']) {
       expect(sum(model, 'promptTokens')).toBe(stats[`${model}:latest`]?.promptTokens);
@@ -197,10 +227,15 @@ describe('the record of tokens', () => {
     // The OpenAI-compatible server says what it served from its cache; Ollama does not.
     expect(sum('mistral', 'cachedPromptTokens')).toBe(stats['mistral:latest']?.cachedPromptTokens);
     expect(sum('mistral', 'cachedPromptTokens')).toBeGreaterThan(0);
-    expect(calls.filter((event) => event.model === 'llama3').some((event) => 'cachedPromptTokens' in event)).toBe(
-      false,
-    );
-    expect(run.stdout).toMatch(/cache/i);
+    expect(
+      calls.filter((event) => event.model === 'llama3').some((event) => 'cachedPromptTokens' in event),
+    ).toBe(false);
+    // The statistics show the cache share per model and for the run, and none for Ollama's model.
+    const cached = stats['mistral:latest']?.cachedPromptTokens ?? 0;
+    const share = `${Math.round((cached / (stats['mistral:latest']?.promptTokens ?? 1)) * 100)}%`;
+    expect(run.stdout).toMatch(new RegExp(`^mistral +\\d+ +\\d+ +${cached} +${share} +\\d+ *$`, 'm'));
+    expect(run.stdout).toMatch(/^llama3 +\d+ +\d+ +— +— +\d+ *$/m);
+    expect(run.stdout).toMatch(/^whole run +\d+ +\d+ +\d+ +\d+% +\d+ *$/m);
   });
 });
 
@@ -211,7 +246,15 @@ describe('a server that accepts and resets every connection', () => {
       script: [{ match: { model: 'mistral' }, fault: 'reset-connection' }],
     });
     const scenario = scenarioFile(testScenario({ rounds: 1, yCount: 2 }), `${server.url}/v1`, ['mistral']);
-    const run = await runAgora(['run', scenario.file, '--host', server.url, '--out', scenario.out, '--quiet']);
+    const run = await runAgora([
+      'run',
+      scenario.file,
+      '--host',
+      server.url,
+      '--out',
+      scenario.out,
+      '--quiet',
+    ]);
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/cannot reach the OpenAI-compatible server.*resume/s);
     const runDir = onlyRunDir(scenario.out);
