@@ -12,8 +12,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { OMITTED_MARKER } from '../../src/context/fit-window.js';
 import { type MockOllama, type MockOllamaOptions, startMockOllama } from '../../src/mock-ollama/index.js';
-import { runAgora, tempDir } from '../helpers/cli.js';
+import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
 import { FAST_RETRIES, SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
+import { waitForEvents } from '../helpers/mock-servers.js';
 import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
@@ -47,10 +48,11 @@ const chatsOf = (server: MockOllama) =>
   server.requests.filter((request) => request.path === '/v1/chat/completions');
 
 /** A duel whose judge runs a small vocabulary (about 2 characters per token) and long statements. */
-async function smallVocabularyDuel(contextLength: number) {
+async function smallVocabularyDuel(contextLength: number, options: { speed?: number } = {}) {
   const server = await mock({
     models: ['llama3', 'mistral', 'qwen2.5'],
     contextLength,
+    ...(options.speed ? { profile: 'gpu' as const, speed: options.speed } : {}),
     vocabularies: { 'qwen2.5': 'small' },
     script: [
       {
@@ -61,8 +63,18 @@ async function smallVocabularyDuel(contextLength: number) {
   });
   const duel = SMALL_SCENARIOS.duel?.({ judge: { name: 'Judge', model: 'qwen2.5' }, max_rounds: 3 }) ?? {};
   const scenario = scenarioFile(duel, `${server.url}/v1`, ['llama3', 'mistral', 'qwen2.5']);
-  const result = await runAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
-  return { server, result, out: scenario.out };
+  const started = startAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
+  return { server, result: await started.result, out: scenario.out, file: scenario.file, started };
+}
+
+/**
+ * The steps of a run as they would read in any run of it: no times or sequence numbers, and no
+ * cached tokens (those depend on what else the server's cache held).
+ */
+function steps(runDir: string): unknown[] {
+  return readEvents(runDir)
+    .filter((event) => event.type === 'statement' || event.type === 'assessment')
+    .map(({ seq: _seq, at: _at, realMs: _ms, cachedPromptTokens: _cached, ...rest }) => rest);
 }
 
 describe('a prompt longer than the server’s window', () => {
@@ -87,6 +99,43 @@ describe('a prompt longer than the server’s window', () => {
       expect(rate).toBeGreaterThan(1.5);
       expect(rate).toBeLessThan(2.5);
     }
+  });
+
+  it('a resumed run fits its prompts as the uninterrupted run did (the rates come from the log)', async () => {
+    const whole = await smallVocabularyDuel(2400);
+    expect(whole.result.code).toBe(0);
+    // The same duel, killed after the first judgement (the one that taught the judge's rate).
+    const server = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      contextLength: 2400,
+      vocabularies: { 'qwen2.5': 'small' },
+      profile: 'gpu',
+      speed: 0.02,
+      script: [
+        {
+          match: { text: 'words' },
+          reply: 'Evidence from the trial cities keeps pointing the same way, and costs stay low. '.repeat(
+            30,
+          ),
+        },
+      ],
+    });
+    const duel = SMALL_SCENARIOS.duel?.({ judge: { name: 'Judge', model: 'qwen2.5' }, max_rounds: 3 }) ?? {};
+    const scenario = scenarioFile(duel, `${server.url}/v1`, ['llama3', 'mistral', 'qwen2.5']);
+    const { child, result } = startAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
+    // run-start, two statements, the first assessment.
+    await waitForEvents(scenario.out, 4);
+    child.kill('SIGKILL');
+    await result;
+    const runDir = onlyRunDir(scenario.out);
+    const resumed = await runAgora(['resume', runDir, '--quiet']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(steps(runDir)).toEqual(steps(onlyRunDir(whole.out)));
+    // After the resume, the judge's prompts were fitted at the measured rate at once.
+    const judged = chatsOf(server).filter(
+      (request) => (request.body as { model: string }).model === 'qwen2.5',
+    );
+    expect(judged.filter((request) => request.status === 400)).toHaveLength(1);
   });
 
   it('that nothing can fit is named as a context-window problem (exit 3), not a dead server', async () => {
