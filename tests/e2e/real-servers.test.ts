@@ -12,9 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { OMITTED_MARKER } from '../../src/context/fit-window.js';
 import { type MockOllama, type MockOllamaOptions, startMockOllama } from '../../src/mock-ollama/index.js';
-import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { runAgora, tempDir } from '../helpers/cli.js';
 import { FAST_RETRIES, SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
-import { waitForEvents } from '../helpers/mock-servers.js';
 import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
@@ -48,11 +47,10 @@ const chatsOf = (server: MockOllama) =>
   server.requests.filter((request) => request.path === '/v1/chat/completions');
 
 /** A duel whose judge runs a small vocabulary (about 2 characters per token) and long statements. */
-async function smallVocabularyDuel(contextLength: number, options: { speed?: number } = {}) {
+async function smallVocabularyDuel(contextLength: number) {
   const server = await mock({
     models: ['llama3', 'mistral', 'qwen2.5'],
     contextLength,
-    ...(options.speed ? { profile: 'gpu' as const, speed: options.speed } : {}),
     vocabularies: { 'qwen2.5': 'small' },
     script: [
       {
@@ -63,8 +61,8 @@ async function smallVocabularyDuel(contextLength: number, options: { speed?: num
   });
   const duel = SMALL_SCENARIOS.duel?.({ judge: { name: 'Judge', model: 'qwen2.5' }, max_rounds: 3 }) ?? {};
   const scenario = scenarioFile(duel, `${server.url}/v1`, ['llama3', 'mistral', 'qwen2.5']);
-  const started = startAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
-  return { server, result: await started.result, out: scenario.out, file: scenario.file, started };
+  const result = await runAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
+  return { server, result, out: scenario.out };
 }
 
 /**
@@ -104,13 +102,13 @@ describe('a prompt longer than the server’s window', () => {
   it('a resumed run fits its prompts as the uninterrupted run did (the rates come from the log)', async () => {
     const whole = await smallVocabularyDuel(2400);
     expect(whole.result.code).toBe(0);
-    // The same duel, killed after the first judgement (the one that taught the judge's rate).
+    // The same duel, stopped after the first judgement (the one that taught the judge's rate): the
+    // judge's first two requests (the refused one and its re-fit) go through, the third finds the
+    // model missing, which stops the run, resumable.
     const server = await mock({
       models: ['llama3', 'mistral', 'qwen2.5'],
       contextLength: 2400,
       vocabularies: { 'qwen2.5': 'small' },
-      profile: 'gpu',
-      speed: 0.02,
       script: [
         {
           match: { text: 'words' },
@@ -118,16 +116,16 @@ describe('a prompt longer than the server’s window', () => {
             30,
           ),
         },
+        { match: { model: 'qwen2.5' }, times: 2 },
+        { match: { model: 'qwen2.5' }, times: 1, fault: 'not-found-404' },
       ],
     });
     const duel = SMALL_SCENARIOS.duel?.({ judge: { name: 'Judge', model: 'qwen2.5' }, max_rounds: 3 }) ?? {};
     const scenario = scenarioFile(duel, `${server.url}/v1`, ['llama3', 'mistral', 'qwen2.5']);
-    const { child, result } = startAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
-    // run-start, two statements, the first assessment.
-    await waitForEvents(scenario.out, 4);
-    child.kill('SIGKILL');
-    await result;
+    const stopped = await runAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
+    expect(stopped.code).toBe(5);
     const runDir = onlyRunDir(scenario.out);
+    expect(readEvents(runDir).filter((event) => event.type === 'assessment')).toHaveLength(1);
     const resumed = await runAgora(['resume', runDir, '--quiet']);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(steps(runDir)).toEqual(steps(onlyRunDir(whole.out)));
