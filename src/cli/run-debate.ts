@@ -20,7 +20,7 @@ import { openCassetteFolder } from './cassette-folder.js';
 import { colorWanted } from './color.js';
 import { fitContextWindow } from './context-window-fit.js';
 import type { CliIo } from './io.js';
-import { baseUrlVariable, createModelProvider } from './model-providers.js';
+import { createModelProvider, serverLines } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
 import { describeSides, prepareScenario } from './prepare-scenario.js';
 import { seedText, settleSeed } from './scenario-overrides.js';
@@ -59,16 +59,6 @@ export function failureReport(failures: readonly string[]): string {
   const shown = failures.slice(0, 12).map((line) => `  - ${line}`);
   if (failures.length > shown.length) shown.push(`  - ... and ${failures.length - shown.length} more`);
   return `Degraded: ${failures.length} failed step${failures.length === 1 ? '' : 's'} stand${failures.length === 1 ? 's' : ''} in this record:\n${shown.join('\n')}\n`;
-}
-
-/** Where the scenario's other model servers are (addresses only: keys stay in the environment). */
-function providerLines(scenario: Scenario, env: CliIo['env']): string {
-  return Object.entries(scenario.providers)
-    .map(
-      ([name, entry]) =>
-        `Provider ${name} (${entry.type}): ${env[baseUrlVariable(name)]?.trim() || entry.base_url} for ${entry.models.join(', ')}\n`,
-    )
-    .join('');
 }
 
 export interface ResumeTarget {
@@ -133,7 +123,7 @@ export async function runDebate(
   if (!flags.json) {
     const progress = resume ? format.progress(resume.loaded.state) : undefined;
     say(
-      `${progress ? `Resuming run ${runId} (${progress.done} of ${progress.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\nOllama: ${host}\n${providerLines(scenario, io.env)}`,
+      `${progress ? `Resuming run ${runId} (${progress.done} of ${progress.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\n${serverLines(checker, scenario, io.env)}`,
     );
     const sides = describeSides(scenario);
     if (sides) say(`${sides}\n`);

@@ -56,8 +56,11 @@ export interface TurnEndEvent {
   position: PositionLabel;
   model: string;
   text: string;
+  /** Prompt tokens the server counted, over every attempt of the call. */
   promptTokens: number;
-  /** Characters of the prompt sent, to calibrate the token estimate per model. */
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
+  /** Characters of the prompts those tokens count, to measure the model's characters per token. */
   promptChars: number;
   outputTokens: number;
   /** Of `outputTokens`, those spent thinking: not speech, so they use no speaking time. */
@@ -91,6 +94,8 @@ export interface VoteCastEvent {
   problems?: AnswerProblem[];
   attempts: number;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -129,6 +134,8 @@ export interface SummaryEvent {
   text: string;
   model: string;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -146,6 +153,8 @@ export interface StatementEvent {
   model: string;
   text: string;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -183,6 +192,8 @@ export interface AssessmentEvent {
   problems?: AnswerProblem[];
   fallbackFrom?: string;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -221,6 +232,8 @@ export interface ClaimsEvent {
   claims: ExtractedClaim[];
   model?: string;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -244,6 +257,8 @@ export interface CommentaryEvent {
   text: string;
   failed?: string;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;

@@ -26,6 +26,11 @@ export interface StepContext {
   logger: Logger;
   /** The run's folder, for formats that write files of their own. */
   runDir: string;
+  /**
+   * Characters per token per model, measured from the run's events as they stood when this step
+   * began (the same on a resume); a model not yet measured is absent.
+   */
+  tokenRates?: ReadonlyMap<string, number>;
 }
 
 /** What `agora runs` and the run index show of a run, whatever its format. */

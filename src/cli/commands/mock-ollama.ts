@@ -5,7 +5,7 @@ import {
   CassetteError,
   type CassetteOptions,
   loadCassette,
-  loadMockScript,
+  loadMockScriptFile,
   startMockOllama,
 } from '../../mock-ollama/index.js';
 import type { CliIo } from '../io.js';
@@ -32,7 +32,7 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
   if (!(PROFILES as readonly string[]).includes(profile)) {
     throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
   }
-  const script = values.script ? await loadMockScript(values.script) : undefined;
+  const script = values.script ? await loadMockScriptFile(values.script) : undefined;
   const port = integerFlag('port', values.port, 0, 65535) ?? 11434;
   const address = values.host ?? '127.0.0.1';
   const server = await listenOnPort(address, port, () =>
@@ -41,7 +41,7 @@ export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<numb
       host: address,
       profile: profile as (typeof PROFILES)[number],
       speed: numberFlag('speed', values.speed, 0) ?? 0,
-      ...(script ? { script } : {}),
+      ...(script ? { ...script.settings, script: script.rules } : {}),
       ...(cassette ? { cassette } : {}),
       ...(values['context-length']
         ? { contextLength: integerFlag('context-length', values['context-length'], 1) as number }

@@ -7,13 +7,15 @@ import {
   verifiedClaims,
 } from '../../agents/claim-extraction.js';
 import { promptChars } from '../../agents/prompts.js';
+import { fittedChat } from '../../context/fitted-call.js';
 import { mapConcurrent } from '../../core/concurrency.js';
 import type { Evaluation, VoteCastEvent } from '../../core/events.js';
 import type { StepContext } from '../../core/format.js';
 import { voteContradictsScores, weightedTotal } from '../../judging/criteria.js';
 import { judgeAnswerJsonSchema, judgeAnswerSchema } from '../../judging/evaluation-schema.js';
+import { recordedTokens } from '../../llm/call-usage.js';
 import type { ChatRequest } from '../../llm/provider.js';
-import { ModelCallFailed, retryPolicyOf, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
+import { ModelCallFailed, retryPolicyOf, type SafeCallResult } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { markIfCut, simulatedSeconds } from '../../timer/speaking-timer.js';
 import { askStructured } from '../shared/structured-call.js';
@@ -60,7 +62,10 @@ function call(
   extra: { fallbackModels?: readonly string[]; onDelta?: (text: string) => void } = {},
 ): Promise<SafeCallResult> {
   const { reliability } = state.scenario;
-  return safeChat(context.provider, request, {
+  return fittedChat(context.provider, request, {
+    what,
+    ...(context.tokenRates ? { rates: context.tokenRates } : {}),
+    marginTokens: state.scenario.context.margin_tokens,
     policy: retryPolicyOf(reliability),
     signal: context.signal,
     ...(extra.fallbackModels ? { fallbackModels: extra.fallbackModels } : {}),
@@ -119,7 +124,7 @@ async function speak(
     promptChars: promptChars(step.messages),
   };
   try {
-    const { result, model, attempts, fallbackFrom } = await call(
+    const { result, model, attempts, fallbackFrom, usage } = await call(
       state,
       context,
       {
@@ -149,8 +154,7 @@ async function speak(
       ...base,
       model,
       text: markIfCut(held.text, truncated),
-      promptTokens: result.promptTokens,
-      outputTokens: result.outputTokens,
+      ...recordedTokens(usage),
       ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
       // Thinking is not speech: only the spoken tokens use speaking time.
       simulatedSeconds: Math.round(simulatedSeconds(held.answerTokens, timer) * 100) / 100,
@@ -169,8 +173,7 @@ async function speak(
       ...base,
       model: step.model,
       text: emergencyResponse(step.agent, error.last.kind),
-      promptTokens: 0,
-      outputTokens: 0,
+      ...recordedTokens(error.usage),
       simulatedSeconds: 0,
       truncated: false,
       realMs: Math.round(context.clock.monotonicMs() - started),
@@ -223,6 +226,7 @@ async function castVote(
       seedOf: (attempt) => derivedSeed(scenario.seed, `vote:round-${round}:${name}:attempt-${attempt}`),
       policy: retryPolicyOf(scenario.reliability),
       ...(judgeAgent.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
+      marginTokens: scenario.context.margin_tokens,
       onRepair: (reason) => context.notify({ type: 'judge-retry', round, judge: name, reason }),
     },
     context,
@@ -260,9 +264,7 @@ async function castVote(
     ...(outcome.fallbackFrom ? { fallbackFrom: outcome.fallbackFrom } : {}),
     ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
     attempts: outcome.attempts,
-    promptTokens: outcome.promptTokens,
-    promptChars: outcome.promptChars,
-    outputTokens: outcome.outputTokens,
+    ...recordedTokens(outcome.usage),
     realMs: Math.round(context.clock.monotonicMs() - started),
   };
 }
@@ -300,8 +302,7 @@ async function comment(
       ...base,
       model: answer.model,
       text: answer.result.text.trim(),
-      promptTokens: answer.result.promptTokens,
-      outputTokens: answer.result.outputTokens,
+      ...recordedTokens(answer.usage),
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts: answer.attempts,
     });
@@ -313,8 +314,7 @@ async function comment(
       model: step.model,
       text: '',
       failed: error.last.kind,
-      promptTokens: 0,
-      outputTokens: 0,
+      ...recordedTokens(error.usage),
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts: error.attempts,
     });
@@ -371,14 +371,13 @@ async function extractClaims(
           `claims:round-${step.round}:${step.agent}${attempt > 1 ? `:attempt-${attempt}` : ''}`,
         ),
       policy: retryPolicyOf(scenario.reliability),
+      marginTokens: scenario.context.margin_tokens,
     },
     context,
   );
   const measured = {
     model: outcome.model,
-    promptTokens: outcome.promptTokens,
-    promptChars: outcome.promptChars,
-    outputTokens: outcome.outputTokens,
+    ...recordedTokens(outcome.usage),
     realMs: Math.round(context.clock.monotonicMs() - started),
     attempts: outcome.attempts,
     ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
@@ -420,7 +419,7 @@ async function summarise(
   context.notify({ type: 'summary-start', throughRound: step.throughRound, model: step.model });
   const started = context.clock.monotonicMs();
   try {
-    const { result, model } = await call(
+    const { result, model, usage } = await call(
       state,
       context,
       {
@@ -439,9 +438,7 @@ async function summarise(
       throughRound: step.throughRound,
       text: result.text.trim(),
       model,
-      promptTokens: result.promptTokens,
-      promptChars: promptChars(step.messages),
-      outputTokens: result.outputTokens,
+      ...recordedTokens(usage),
       realMs: Math.round(context.clock.monotonicMs() - started),
     });
   } catch (error) {

@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { AssessmentEvent } from '../../core/events.js';
 import type { StepContext } from '../../core/format.js';
+import { recordedTokens } from '../../llm/call-usage.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { RetryPolicy } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
@@ -77,9 +78,7 @@ export async function produceAssessment<T extends Record<string, unknown>>(
     ...(outcome.callFailed ? { callFailed: true } : {}),
     ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
     ...(outcome.fallbackFrom ? { fallbackFrom: outcome.fallbackFrom } : {}),
-    promptTokens: outcome.promptTokens,
-    promptChars: outcome.promptChars,
-    outputTokens: outcome.outputTokens,
+    ...recordedTokens(outcome.usage),
     realMs: Math.round(context.clock.monotonicMs() - started),
     attempts: outcome.attempts,
   };

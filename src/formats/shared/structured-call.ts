@@ -6,13 +6,13 @@
  * kept in the outcome (its cause and the start of its text) for the run's record.
  */
 import type { z } from 'zod';
-import { promptChars } from '../../agents/prompts.js';
-import { fitToWindow } from '../../context/fit-window.js';
+import { fittedChat } from '../../context/fitted-call.js';
 import type { AnswerProblem } from '../../core/events.js';
 import type { StepContext } from '../../core/format.js';
 import { readStructuredAnswer } from '../../judging/structured-answer.js';
+import { addUsage, type CallUsage, NO_USAGE } from '../../llm/call-usage.js';
 import type { ChatMessage } from '../../llm/provider.js';
-import { ModelCallFailed, type RetryPolicy, safeChat } from '../../llm/safe-call.js';
+import { ModelCallFailed, type RetryPolicy } from '../../llm/safe-call.js';
 import { answerBudget } from './token-budget.js';
 
 /** How much of an unusable answer the record keeps, and how much the repair shows the model. */
@@ -41,6 +41,8 @@ export interface StructuredRequest<T> {
   thinkingBudget?: number;
   /** Called before a repair, with what was wrong. */
   onRepair?: (problem: string) => void;
+  /** Tokens kept free besides the answer's cap; default fit-window's margin. */
+  marginTokens?: number;
 }
 
 export interface StructuredOutcome<T> {
@@ -49,10 +51,8 @@ export interface StructuredOutcome<T> {
   fallbackFrom?: string;
   /** Model calls made, retries included. */
   attempts: number;
-  /** Prompt and output tokens of every call made. */
-  promptTokens: number;
-  outputTokens: number;
-  promptChars: number;
+  /** What the server counted over every call made (prompt, cached and output tokens). */
+  usage: CallUsage;
   /** Every unusable answer, in order. */
   problems: AnswerProblem[];
   /** Set when the model could not be called at all (after retries and fallbacks). */
@@ -89,28 +89,21 @@ export async function askStructured<T>(
     value: null,
     model: request.model,
     attempts: 0,
-    promptTokens: 0,
-    outputTokens: 0,
-    promptChars: promptChars(request.messages),
+    usage: NO_USAGE,
     problems: [],
   };
   let messages = request.messages;
   let cap = request.maxTokens;
   for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
     const numPredict = answerBudget(cap, request.think, request.thinkingBudget);
-    const fitted = fitToWindow(messages, {
-      contextWindow: request.contextWindow,
-      maxTokens: numPredict,
-      what: request.what,
-    }).messages;
     let text: string;
     let stopReason: 'stop' | 'length';
     try {
-      const answer = await safeChat(
+      const answer = await fittedChat(
         context.provider,
         {
           model: request.model,
-          messages: fitted,
+          messages,
           maxTokens: numPredict,
           contextWindow: request.contextWindow,
           temperature: request.temperature,
@@ -119,6 +112,9 @@ export async function askStructured<T>(
           ...(request.think ? { think: true } : {}),
         },
         {
+          what: request.what,
+          ...(context.tokenRates ? { rates: context.tokenRates } : {}),
+          ...(request.marginTokens === undefined ? {} : { marginTokens: request.marginTokens }),
           policy: request.policy,
           signal: context.signal,
           fallbackModels: request.fallbackModels,
@@ -141,13 +137,13 @@ export async function askStructured<T>(
       outcome.model = answer.model;
       if (answer.fallbackFrom) outcome.fallbackFrom = answer.fallbackFrom;
       else delete outcome.fallbackFrom;
-      outcome.promptTokens += answer.result.promptTokens;
-      outcome.outputTokens += answer.result.outputTokens;
+      outcome.usage = addUsage(outcome.usage, answer.usage);
       text = answer.result.text;
       stopReason = answer.result.stopReason;
     } catch (error) {
       if (!(error instanceof ModelCallFailed)) throw error;
       outcome.attempts += error.attempts;
+      outcome.usage = addUsage(outcome.usage, error.usage);
       outcome.callFailed = error.message;
       outcome.reason = `model call failed: ${error.message}`;
       return outcome;
