@@ -55,6 +55,7 @@ function expectedType(step: { kind: string }): string {
     case 'proposals':
     case 'critiques':
     case 'refinements':
+    case 'design':
       return 'statement';
     case 'decide':
       return 'round-end';
