@@ -4,7 +4,7 @@
  * (a fenced JSON answer, a long thinking block, an answer cut at its cap, a claim that is not in
  * the statement, a statement twice over its word limit).
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -268,6 +268,10 @@ describe('answers as small models write them', () => {
       unverified: 1,
       claims: [{ claim: 'Congestion charges cut traffic by a fifth in Stockholm.' }],
     });
+    // The run's own report and transcript say so too.
+    expect(readFileSync(path.join(runDir, 'transcript.md'), 'utf8')).toMatch(
+      /Claims ledger: \d+ claims recorded; 1 dropped as not in their statement; 0 extractions fell back/,
+    );
     const report = await runAgora(['leaderboard', '--out', out, '--table', 'reliability', '--json']);
     const [table] = JSON.parse(report.stdout) as Array<{ rows: Array<Record<string, unknown>> }>;
     expect(table?.rows).toContainEqual(

@@ -37,6 +37,11 @@ export interface KnockoutStats {
   degradedTurns: number;
   fallbackCalls: number;
   slowRounds: number[];
+  /**
+   * The claims ledger, when a model keeps it: claims recorded, claims dropped because their
+   * statement does not say them, and extractions that fell back to key sentences (no usable answer).
+   */
+  claims: { recorded: number; notInStatement: number; fellBack: number } | null;
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -110,5 +115,14 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
     slowRounds: state.rounds
       .filter((round) => (round.end?.realMs ?? 0) > SLOW_ROUND_MS)
       .map((round) => round.number),
+    claims:
+      state.scenario.memory.claims === 'model'
+        ? {
+            recorded: state.ledger.length,
+            notInStatement: state.claims.reduce((sum, claims) => sum + (claims.unverified ?? 0), 0),
+            fellBack: state.claims.filter((claims) => claims.source === 'heuristic' && claims.attempts > 0)
+              .length,
+          }
+        : null,
   };
 }

@@ -83,6 +83,12 @@ export function knockoutMarkdown(transcript: KnockoutTranscript): string {
     '',
     `Simulated speaking time: X ${stats.simulatedSecondsPerSide.X} s, Y ${stats.simulatedSecondsPerSide.Y} s. Rotations: ${stats.rotations}. Model calls: ${stats.modelCalls}.`,
   );
+  if (stats.claims) {
+    lines.push(
+      '',
+      `Claims ledger: ${stats.claims.recorded} claims recorded; ${stats.claims.notInStatement} dropped as not in their statement; ${stats.claims.fellBack} extractions fell back to key sentences.`,
+    );
+  }
   return `${lines.join('\n')}\n`;
 }
 
