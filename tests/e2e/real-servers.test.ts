@@ -59,7 +59,10 @@ async function smallVocabularyDuel(contextLength: number) {
       },
     ],
   });
-  const duel = SMALL_SCENARIOS.duel?.({ judge: { name: 'Judge', model: 'qwen2.5' }, max_rounds: 3 }) ?? {};
+  // One judge call a round (no side swap), so each refusal below is the judge's first of a step.
+  const duel =
+    SMALL_SCENARIOS.duel?.({ judge: { name: 'Judge', model: 'qwen2.5', side_swap: false }, max_rounds: 3 }) ??
+    {};
   const scenario = scenarioFile(duel, `${server.url}/v1`, ['llama3', 'mistral', 'qwen2.5']);
   const result = await runAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
   return { server, result, out: scenario.out };
@@ -120,7 +123,11 @@ describe('a prompt longer than the server’s window', () => {
         { match: { model: 'qwen2.5' }, times: 1, fault: 'not-found-404' },
       ],
     });
-    const duel = SMALL_SCENARIOS.duel?.({ judge: { name: 'Judge', model: 'qwen2.5' }, max_rounds: 3 }) ?? {};
+    const duel =
+      SMALL_SCENARIOS.duel?.({
+        judge: { name: 'Judge', model: 'qwen2.5', side_swap: false },
+        max_rounds: 3,
+      }) ?? {};
     const scenario = scenarioFile(duel, `${server.url}/v1`, ['llama3', 'mistral', 'qwen2.5']);
     const stopped = await runAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
     expect(stopped.code).toBe(5);
@@ -139,7 +146,11 @@ describe('a prompt longer than the server’s window', () => {
   it('that nothing can fit is named as a context-window problem (exit 3), not a dead server', async () => {
     const { result } = await smallVocabularyDuel(1200);
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/the context window is too small: the prompt for Judge \(judgement\)/);
+    // The first prompt that cannot fit 1200 tokens with 600 for its answer: the small-vocabulary
+    // judge's, or a debater's once its task holds the judge's last assessment.
+    expect(result.stderr).toMatch(
+      /the context window is too small: the prompt for (Judge \(judgement\)|Ada's argument|Blaise's argument)/,
+    );
     expect(result.stderr).not.toMatch(/server is running/);
   });
 });
