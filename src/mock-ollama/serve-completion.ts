@@ -22,6 +22,7 @@ import { createRng } from './random.js';
 import { QueueAbortedError, type Scheduler } from './scheduler.js';
 import type { ScriptBook } from './script.js';
 import type { StatsBook } from './stats.js';
+import type { TemplateChoice } from './template-choice.js';
 import { tokenId, tokenize } from './tokens.js';
 import type { RecordedRequest } from './types.js';
 
@@ -35,6 +36,8 @@ export interface CompletionState {
   speed: number;
   /** The window the /v1 side gives every model; undefined: each model's own length. */
   openAiContextLength?: number;
+  /** The chat template each model's prompts are rendered with on the Ollama endpoints. */
+  templates: TemplateChoice;
 }
 
 /** Answers one completion request; resolves when the response is over (or abandoned). */
@@ -49,7 +52,7 @@ export async function serveCompletion(
 ): Promise<void> {
   const openAi = api === 'openai';
   const fail = openAi ? sendOpenAiError : sendError;
-  const request = openAi ? parseOpenAiCompletion(body) : parseCompletion(endpoint, body);
+  const request = openAi ? parseOpenAiCompletion(body) : parseCompletion(endpoint, body, state.templates);
   if ('error' in request) {
     fail(res, 400, request.error);
     return;

@@ -13,6 +13,7 @@ import { ScriptBook } from './script.js';
 import { parseMockScript } from './script-file.js';
 import { type CompletionState, serveCompletion } from './serve-completion.js';
 import { StatsBook } from './stats.js';
+import { TemplateChoice } from './template-choice.js';
 import type { MockOllama, MockOllamaOptions, RecordedRequest } from './types.js';
 
 const VERSION = '0.6.0-mock';
@@ -131,6 +132,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
   if (!(Number.isFinite(speed) && speed >= 0)) {
     throw new Error(`mock speed must be a number >= 0, got ${speed}`);
   }
+  const templates = new TemplateChoice(options.templates);
   const stats = new StatsBook();
   const closing = new AbortController();
   const cassette = options.cassette ? new CassettePlayer(options.cassette) : undefined;
@@ -144,6 +146,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
     profile,
     speed,
     ...(options.contextLength === undefined ? {} : { openAiContextLength: options.contextLength }),
+    templates,
     closing: closing.signal,
     ...(cassette ? { cassette } : {}),
   };
