@@ -6,7 +6,7 @@ import { normalizeModelName } from './catalog.js';
 import { applyTemplate, type ChatTemplate } from './chat-templates.js';
 import { jsonFromSchema } from './json-from-schema.js';
 import { extractHints, type PromptMessage, renderChat, renderGenerate } from './prompt-text.js';
-import { composeProse, composeThinking, fieldText } from './prose.js';
+import { composeProse, composeThinking, fieldText, type SpeechLength } from './prose.js';
 import { createRng, hashOf } from './random.js';
 import type { ScriptRule } from './script.js';
 import { TemplateChoice } from './template-choice.js';
@@ -165,7 +165,12 @@ export interface Answer {
 }
 
 /** The uncut content: scripted, structured, or prose. */
-function composeContent(request: CompletionRequest, rule: ScriptRule | undefined, seed: string): string {
+function composeContent(
+  request: CompletionRequest,
+  rule: ScriptRule | undefined,
+  seed: string,
+  speech: SpeechLength | undefined,
+): string {
   if (rule?.fault === 'empty') return '';
   if (rule?.reply !== undefined) return rule.reply;
   if (rule?.json !== undefined) return JSON.stringify(rule.json);
@@ -177,13 +182,20 @@ function composeContent(request: CompletionRequest, rule: ScriptRule | undefined
     );
   }
   if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
-  return composeProse(hints, rng);
+  return composeProse(hints, rng, speech);
 }
 
-/** Composes the answer to `request` and applies the num_predict cap to thinking plus content. */
-export function composeAnswer(request: CompletionRequest, rule: ScriptRule | undefined): Answer {
+/**
+ * Composes the answer to `request` and applies the num_predict cap to thinking plus content;
+ * `speech` sets the length of debate speeches in words (default: short speeches).
+ */
+export function composeAnswer(
+  request: CompletionRequest,
+  rule: ScriptRule | undefined,
+  speech?: SpeechLength,
+): Answer {
   const seed = requestSeed(request);
-  const content = composeContent(request, rule, seed);
+  const content = composeContent(request, rule, seed, speech);
   const thinking =
     request.think && rule?.fault !== 'empty'
       ? composeThinking(extractHints(request.messages), createRng(seed, 'think'))

@@ -10,6 +10,7 @@ export { DEFAULT_MODELS, normalizeModelName } from './catalog.js';
 export { applyTemplate, chatTemplate, TEMPLATE_NAMES, type TemplateName } from './chat-templates.js';
 export { jsonFromSchema } from './json-from-schema.js';
 export { type CostProfile, PROFILES, type ProfileName, resolveProfile } from './profiles.js';
+export type { SpeechLength } from './prose.js';
 export { SCRIPT_FAULTS, type ScriptFault, type ScriptMatch, type ScriptRule } from './script.js';
 export { loadMockScript, MockScriptError, type MockScriptIssue, parseMockScript } from './script-file.js';
 export { startMockOllama } from './server.js';

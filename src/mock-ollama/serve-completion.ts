@@ -18,6 +18,7 @@ import {
   wantsUsage,
 } from './openai-api.js';
 import { type CostProfile, simulateTimes } from './profiles.js';
+import type { SpeechLength } from './prose.js';
 import { createRng } from './random.js';
 import { QueueAbortedError, type Scheduler } from './scheduler.js';
 import type { ScriptBook } from './script.js';
@@ -38,6 +39,8 @@ export interface CompletionState {
   openAiContextLength?: number;
   /** The chat template each model's prompts are rendered with on the Ollama endpoints. */
   templates: TemplateChoice;
+  /** Length of debate speeches in words; undefined: short speeches. */
+  speech?: SpeechLength;
 }
 
 /** Answers one completion request; resolves when the response is over (or abandoned). */
@@ -78,7 +81,7 @@ export async function serveCompletion(
   });
   if (rule?.latencyMs !== undefined && !(await sleep(rule.latencyMs, signal))) return;
 
-  const answer = composeAnswer(request, rule);
+  const answer = composeAnswer(request, rule, state.speech);
   const pieces = splitPieces(answer, createRng(requestSeed(request), 'pieces'));
   if (rule?.fault !== undefined) {
     record.fault = rule.fault;

@@ -52,7 +52,7 @@ function listModels(state: ServerState): object {
         details: detailsOf(entry),
         expires_at: new Date(Number.isFinite(loaded.expiresAt) ? loaded.expiresAt : NEVER).toISOString(),
         // A CPU machine keeps weights in system memory, so nothing is reported in VRAM.
-        size_vram: state.profile.name === 'cpu' ? 0 : entry.sizeBytes,
+        size_vram: state.profile.name.endsWith('cpu') ? 0 : entry.sizeBytes,
       },
     ];
   });
@@ -132,6 +132,20 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
   if (!(Number.isFinite(speed) && speed >= 0)) {
     throw new Error(`mock speed must be a number >= 0, got ${speed}`);
   }
+  const speech = options.speechLength;
+  if (
+    speech !== undefined &&
+    !(
+      Number.isInteger(speech.minWords) &&
+      Number.isInteger(speech.maxWords) &&
+      speech.minWords >= 1 &&
+      speech.maxWords >= speech.minWords
+    )
+  ) {
+    throw new Error(
+      `mock speechLength must have whole minWords >= 1 and maxWords >= minWords, got ${JSON.stringify(speech)}`,
+    );
+  }
   const templates = new TemplateChoice(options.templates);
   const stats = new StatsBook();
   const closing = new AbortController();
@@ -147,6 +161,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
     speed,
     ...(options.contextLength === undefined ? {} : { openAiContextLength: options.contextLength }),
     templates,
+    ...(speech === undefined ? {} : { speech }),
     closing: closing.signal,
     ...(cassette ? { cassette } : {}),
   };

@@ -2,6 +2,7 @@
 import type { CassetteOptions } from './cassette-player.js';
 import type { TemplateName } from './chat-templates.js';
 import type { CostProfile, ProfileName } from './profiles.js';
+import type { SpeechLength } from './prose.js';
 import type { ScriptFault, ScriptRule } from './script.js';
 import type { MockStats } from './stats.js';
 
@@ -31,6 +32,8 @@ export interface MockOllamaOptions {
    * every model): `{ 'my-model': 'mistral' }`. Templates: llama3, mistral, chatml, gemma2, generic.
    */
   templates?: Record<string, TemplateName>;
+  /** Debate speeches of this many words (drawn evenly between the two); default: short speeches. */
+  speechLength?: SpeechLength;
 }
 
 /** One request as the server saw it. Times are ms since the epoch. */

@@ -191,3 +191,27 @@ describe('mock Ollama completions', () => {
     );
   });
 });
+
+describe('speech length', () => {
+  it('answers debate requests with speeches of the configured length', async () => {
+    const server = await startMockOllama({
+      models: ['llama3'],
+      speechLength: { minWords: 350, maxWords: 650 },
+    });
+    try {
+      const client = new Ollama({ host: server.url });
+      const reply = await client.chat({ model: 'llama3', messages: debateMessages(), options: { seed: 7 } });
+      const words = reply.message.content.split(/\s+/).length;
+      expect(words).toBeGreaterThan(320);
+      expect(words).toBeLessThan(700);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses lengths that are not whole words in order', async () => {
+    await expect(startMockOllama({ speechLength: { minWords: 500, maxWords: 100 } })).rejects.toThrow(
+      /speechLength/,
+    );
+  });
+});

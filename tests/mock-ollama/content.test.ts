@@ -84,6 +84,17 @@ describe('debate prose', () => {
     expect(speech).toContain('\n\n');
   });
 
+  it('writes speeches of a realistic length in words when asked', () => {
+    const hints = extractHints(debateMessages());
+    for (const seed of ['a', 'b', 'c', 'd']) {
+      const words = composeProse(hints, createRng(seed), { minWords: 350, maxWords: 650 }).split(
+        /\s+/,
+      ).length;
+      expect(words).toBeGreaterThan(320);
+      expect(words).toBeLessThan(700);
+    }
+  });
+
   it('summarises both positions compactly when asked', () => {
     const hints = extractHints(debateMessages({ ask: 'Summarise the debate.' }));
     const summary = composeProse(hints, createRng('sum'));
