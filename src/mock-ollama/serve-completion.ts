@@ -22,6 +22,7 @@ import type { SpeechLength } from './prose.js';
 import { createRng } from './random.js';
 import { QueueAbortedError, type Scheduler } from './scheduler.js';
 import type { ScriptBook } from './script.js';
+import { isLoadRequest, serveLoad } from './serve-load.js';
 import type { StatsBook } from './stats.js';
 import type { TemplateChoice } from './template-choice.js';
 import { tokenId, tokenize } from './tokens.js';
@@ -69,6 +70,10 @@ export async function serveCompletion(
         ? `The model \`${request.model}\` does not exist.`
         : `model "${request.model}" not found, try pulling it first`,
     );
+    return;
+  }
+  if (!openAi && isLoadRequest(endpoint, body)) {
+    await serveLoad(state.scheduler, endpoint, request, entry.name, res, signal);
     return;
   }
   // These servers fix the window at start-up instead of taking it per request.

@@ -174,10 +174,13 @@ describe('mock Ollama completions', () => {
     expect(() => JSON.parse(cut.message.content)).toThrow();
   });
 
-  it('answers empty and whitespace conversations', async () => {
+  it('answers an empty conversation by loading the model, and a whitespace one with text', async () => {
     const empty = await client.chat({ model: 'llama3', messages: [] });
-    expect(empty.done).toBe(true);
-    expect(empty.message.content.length).toBeGreaterThan(0);
+    expect(empty).toMatchObject({
+      done: true,
+      done_reason: 'load',
+      message: { role: 'assistant', content: '' },
+    });
     const blank = await client.chat({ model: 'llama3', messages: [{ role: 'user', content: '   ' }] });
     expect(blank.message.content.length).toBeGreaterThan(0);
     expect(blank.prompt_eval_count).toBeGreaterThan(0);
