@@ -40,6 +40,8 @@ export interface PromptHints {
   terms: string[];
   /** The final message asks for a summary. */
   summarise: boolean;
+  /** The length the final message asks for ("about 300 words"), if it names one. */
+  words: number | undefined;
 }
 
 function firstLineValue(text: string, label: RegExp): string | undefined {
@@ -92,5 +94,15 @@ export function extractHints(messages: readonly PromptMessage[]): PromptHints {
     ...keyTerms(background),
     ...keyTerms(`${motion ?? ''}\n${positions.join('\n')}`),
   ]);
-  return { motion, positions, name, side, opponent, terms, summarise: /\bSummari[sz]e/i.test(last) };
+  const words = /\babout (\d+) words\b/i.exec(last)?.[1];
+  return {
+    motion,
+    positions,
+    name,
+    side,
+    opponent,
+    terms,
+    summarise: /\bSummari[sz]e|\bsummary of rounds?\b/i.test(last),
+    words: words === undefined ? undefined : Number(words),
+  };
 }

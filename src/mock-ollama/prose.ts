@@ -150,19 +150,36 @@ function paragraphs(sentences: readonly string[], rng: Rng): string {
   return out.join('\n\n');
 }
 
-/** A compact summary naming both positions and their key points. */
-export function composeSummary(hints: PromptHints, rng: Rng): string {
+/**
+ * A summary naming both positions and their key points: compact, or of about `words` words, its
+ * middle going over both sides' points again and again as a long summary of many rounds would.
+ */
+export function composeSummary(hints: PromptHints, rng: Rng, words?: number): string {
   const values = fillFor(hints);
-  return [SUMMARY.openers, SUMMARY.firstSide, SUMMARY.secondSide, SUMMARY.closers]
-    .map((group) => fill(rng.pick(group), values, rng))
-    .join(' ');
+  const sentences = [SUMMARY.openers, SUMMARY.firstSide, SUMMARY.secondSide, SUMMARY.closers].map((group) =>
+    fill(rng.pick(group), values, rng),
+  );
+  if (words === undefined) return sentences.join(' ');
+  const closer = sentences.pop() as string;
+  const middle = [SUMMARY.firstSide, SUMMARY.secondSide, SPEECH.evidence, SUMMARY.closers];
+  let size = countWords(sentences.join(' ')) + countWords(closer);
+  for (let step = 0; size < words - 10; step++) {
+    const sentence = fill(rng.pick(middle[step % middle.length] ?? SUMMARY.closers), values, rng);
+    sentences.push(sentence);
+    size += countWords(sentence);
+  }
+  return paragraphs([...sentences, closer], rng);
 }
 
 /**
- * The answer for an ordinary prose request: a summary if asked for one, otherwise a speech, of
- * `speech` words when given (else short, 90-260 tokens).
+ * The answer for an ordinary prose request: a summary if asked for one, otherwise a speech. With
+ * `speech`, speeches are that many words and summaries as many as asked for; else both are short.
  */
 export function composeProse(hints: PromptHints, rng: Rng, speech?: SpeechLength): string {
+  // Realistic lengths: a summary as long as it was asked to be, else as long as a speech.
+  if (hints.summarise && speech !== undefined) {
+    return composeSummary(hints, rng, hints.words ?? rng.int(speech.minWords, speech.maxWords));
+  }
   if (hints.summarise) return composeSummary(hints, rng);
   if (speech === undefined) return composeSpeech(hints, rng, rng.int(90, 260));
   return composeSpeech(hints, rng, rng.int(speech.minWords, speech.maxWords), 'words');
