@@ -32,7 +32,11 @@ async function measure(scenario: KnockoutScenario, profileName: ProfileName): Pr
   const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-rounds-'));
   try {
     const { runId, paths } = createRunDir(out, scenario);
-    const recorder = new RoundRecorder(new OllamaProvider({ host: server.url }), profile);
+    const recorder = new RoundRecorder(
+      new OllamaProvider({ host: server.url }),
+      profile,
+      () => server.stats().modelLoads,
+    );
     const { state } = await driveDebate({
       format: knockoutFormat as unknown as AnyFormat,
       paths,

@@ -66,7 +66,7 @@ function figuresOf(
   const seconds = Object.fromEntries(TIME_COLUMNS.map((column) => [column, 0])) as Record<TimeColumn, number>;
   for (const call of calls) {
     seconds[columnOf(call.kind)] += call.prefillSeconds + call.decodeSeconds;
-    if (call.kind !== 'load') seconds.loads += call.loadSeconds;
+    seconds.loads += call.loadSeconds;
   }
   // Judges run at once: on each model they share its slots; different models run side by side.
   const judges = calls.filter((call) => call.kind === 'judge');

@@ -35,6 +35,11 @@ const KIND_OF_EVENT: Partial<Record<RunEvent['type'], CallKind>> = {
   commentary: 'commentary',
 };
 
+/** A provider that may load a model ahead of its first call (Ollama's load request). */
+type LoadingProvider = ModelProvider & {
+  load?(model: string, options?: { contextWindow?: number; signal?: AbortSignal }): Promise<void>;
+};
+
 /** Wraps a provider; pass `onEvent` to the debate so calls get their kind and round. */
 export class RoundRecorder implements ModelProvider {
   readonly calls: RecordedCall[] = [];
@@ -42,9 +47,11 @@ export class RoundRecorder implements ModelProvider {
   private roundsEnded = 0;
   private started = false;
 
+  /** `loadsSoFar` reads the server's count of model loads, to tell a load request that loaded from one that did not. */
   constructor(
-    private readonly inner: ModelProvider,
+    private readonly inner: LoadingProvider,
     private readonly profile: CostProfile,
+    private readonly loadsSoFar: () => number = () => 0,
   ) {}
 
   get host(): string {
@@ -81,8 +88,15 @@ export class RoundRecorder implements ModelProvider {
     return result;
   }
 
-  /** A model load asked for before the debate needs the model; `loaded` says whether it was one. */
-  recordLoad(model: string, loaded: boolean): void {
+  /** A model load asked for before the debate needs the model. */
+  async load(model: string, options?: { contextWindow?: number; signal?: AbortSignal }): Promise<void> {
+    if (this.inner.load === undefined) return;
+    const before = this.loadsSoFar();
+    await this.inner.load(model, options);
+    this.recordLoad(model, this.loadsSoFar() > before);
+  }
+
+  private recordLoad(model: string, loaded: boolean): void {
     this.calls.push({
       round: this.started ? this.roundsEnded + 1 : 0,
       kind: 'load',
