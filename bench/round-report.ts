@@ -99,7 +99,7 @@ export function headlineTable({ gpu, cpu, oneModel }: HeadlineInputs): string {
     [
       ['slowest round', slowest(gpu), slowest(cpu)],
       ['median round', `${seconds(gpu.medianSeconds)} s`, `${seconds(cpu.medianSeconds)} s`],
-      ['prefill share of the median round', prefillShare(gpu), prefillShare(cpu)],
+      ['prefill share of the round nearest the median', prefillShare(gpu), prefillShare(cpu)],
       ['steady rounds (3 on) / decode floor', steady(gpu), steady(cpu)],
       ['cache share (cached / prompt tokens)', gpu.cacheShare.toFixed(2), cpu.cacheShare.toFixed(2)],
       ['model loading before round 1', before(gpu), before(cpu)],
