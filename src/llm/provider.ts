@@ -65,4 +65,10 @@ export interface ModelProvider {
    * (llama-server, vLLM); undefined when the server does not say or takes it per request (Ollama).
    */
   contextWindow?(model: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
+  /**
+   * Loads `model` without generating, with the window later calls will ask for (Ollama reloads a
+   * model whose `num_ctx` changes), so the first call does not wait for the load. Servers that
+   * load their models at start-up have no such method.
+   */
+  load?(model: string, options?: { contextWindow?: number; signal?: AbortSignal }): Promise<void>;
 }
