@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: what the model has to do for one knockout debate, with Agora's prompt layout
+ * `npm run bench:layout`: what the model has to do for one knockout debate, with Agora's prompt layout
  * against a naive one (each agent's persona in the system prompt, then the transcript), and with
  * judges concurrent or one at a time, under the mock Ollama's cost profiles. Each figure is shown
  * beside its lower bound. The engine's own CPU time per model call is measured in a second pass,
@@ -19,12 +19,20 @@ import { knockoutStats } from '../src/formats/knockout/stats.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
 import type { ChatMessage, ChatOptions, ChatRequest, ModelProvider } from '../src/llm/provider.js';
 import { type AnyFormat, createRunDir, driveDebate } from '../src/manager/debate-manager.js';
-import { PROFILES, type ProfileName, startMockOllama, tokenize } from '../src/mock-ollama/index.js';
-import { renderChat } from '../src/mock-ollama/prompt-text.js';
+import {
+  applyTemplate,
+  PROFILES,
+  type ProfileName,
+  startMockOllama,
+  TemplateChoice,
+  tokenize,
+} from '../src/mock-ollama/index.js';
 import { startMockProcess } from './mock-process.js';
 
 /** Real seconds waited per simulated second: small, but enough for slots and queues to matter. */
 const SPEED = 0.0005;
+/** The chat templates the simulator renders each model's prompts with. */
+const templates = new TemplateChoice();
 
 /** The round a request belongs to, from its task line. */
 function roundOf(messages: ChatMessage[]): number | null {
@@ -234,7 +242,7 @@ async function measure(
     const chats = server.requests.filter((request) => request.path === '/api/chat');
     const prompts = chats.map((request) => {
       const body = request.body as { model: string; messages: ChatMessage[] };
-      return { model: body.model, tokens: tokenize(renderChat(body.messages)) };
+      return { model: body.model, tokens: tokenize(applyTemplate(templates.for(body.model), body.messages)) };
     });
     const knockout = state as KnockoutState;
     // Time bound: output tokens on the critical path at the decode rate, plus the loads the rules force.

@@ -123,6 +123,23 @@ export class OllamaProvider implements ModelProvider {
     }
   }
 
+  /** Ollama's load request: a generate without a prompt, answered once the model is in memory. */
+  async load(model: string, options: { contextWindow?: number; signal?: AbortSignal } = {}): Promise<void> {
+    const timeout = AbortSignal.timeout(this.requestTimeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    try {
+      const client = new Ollama({ host: this.host, fetch: createOllamaFetch(signal) });
+      await client.generate({
+        model,
+        prompt: '',
+        stream: false,
+        ...(options.contextWindow === undefined ? {} : { options: { num_ctx: options.contextWindow } }),
+      });
+    } catch (error) {
+      throw this.classify(error, model, { timeout, caller: options.signal });
+    }
+  }
+
   async listModels(options: { signal?: AbortSignal } = {}): Promise<ModelInfo[]> {
     const timeout = AbortSignal.timeout(Math.min(this.requestTimeoutMs, 30_000));
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;

@@ -70,4 +70,10 @@ export interface ModelProvider {
    * started with one model); undefined or false when a name must be one the server lists.
    */
   servesAnyModel?(options?: { signal?: AbortSignal }): Promise<boolean>;
+  /**
+   * Loads `model` without generating, with the window later calls will ask for (Ollama reloads a
+   * model whose `num_ctx` changes), so the first call does not wait for the load. Servers that
+   * load their models at start-up have no such method.
+   */
+  load?(model: string, options?: { contextWindow?: number; signal?: AbortSignal }): Promise<void>;
 }

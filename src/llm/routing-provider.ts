@@ -88,4 +88,8 @@ export class RoutingProvider implements ModelProvider {
   async contextWindow(model: string, options?: { signal?: AbortSignal }): Promise<number | undefined> {
     return this.providerFor(model).contextWindow?.(model, options);
   }
+
+  async load(model: string, options?: { contextWindow?: number; signal?: AbortSignal }): Promise<void> {
+    await this.providerFor(model).load?.(model, options);
+  }
 }

@@ -21,6 +21,7 @@ import { acquireRunLock, lockOwner } from '../store/run-lock.js';
 import { clearStopRequest, stopWasRequested } from '../store/stop-request.js';
 import { guardStorage, storageFailure } from '../store/storage-failure.js';
 import { writeFileAtomic } from '../store/write-files.js';
+import { loadModelsAhead } from './model-loading.js';
 import { driveRun } from './runner.js';
 
 export const ENGINE_VERSION = '0.1.0';
@@ -279,6 +280,8 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
       written = { state, transcript };
       return transcript;
     };
+    const start = options.start;
+    const stopRequested = () => options.stopRequested?.() === true || stopWasRequested(paths.runDir);
     const result = await driveRun({
       format,
       logFile: paths.events,
@@ -288,11 +291,22 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
       clock: options.clock ?? systemClock,
       logger,
       signal: options.signal ?? new AbortController().signal,
-      stopRequested: () => options.stopRequested?.() === true || stopWasRequested(paths.runDir),
+      stopRequested,
       ...(options.onNotice ? { onNotice: options.onNotice } : {}),
       ...(options.commit ? { commit: options.commit } : {}),
       ...(options.handOverRequested ? { handOverRequested: options.handOverRequested } : {}),
       ...(options.handOverOnFailure ? { handOverOnFailure: options.handOverOnFailure } : {}),
+      // A new run's models are loaded before its first step, not inside its first round.
+      ...(start
+        ? {
+            beforeSteps: () =>
+              loadModelsAhead(options.provider, start.scenario, {
+                logger,
+                stopRequested,
+                ...(options.signal ? { signal: options.signal } : {}),
+              }),
+          }
+        : {}),
       onEvent: (event, state) => {
         options.onEvent?.(event);
         if (event.type === 'run-end' || format.checkpoints.includes(event.type)) refresh(state);

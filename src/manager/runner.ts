@@ -46,6 +46,8 @@ export interface DriveRunOptions<State, Step extends { kind: string }> {
    * took it over, the database went away) must not go on.
    */
   commit?: (events: RunEvent[]) => Promise<void>;
+  /** Awaited once the first event is written, before the first step (a new run loads its models). */
+  beforeSteps?: () => Promise<unknown>;
 }
 
 export interface DriveRunResult<State> {
@@ -124,6 +126,7 @@ export async function driveRun<State, Step extends { kind: string }>(
     };
     const early = await committed();
     if (early) return early;
+    await options.beforeSteps?.();
     const context: StepContext = {
       provider: options.provider,
       append,

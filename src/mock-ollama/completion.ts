@@ -3,12 +3,14 @@
  * scripted content, structured JSON, or debate prose, cut at num_predict like a real model.
  */
 import { normalizeModelName } from './catalog.js';
+import { applyTemplate, type ChatTemplate } from './chat-templates.js';
 import { makeCoherent } from './coherent-answer.js';
 import { jsonFromSchema } from './json-from-schema.js';
 import { extractHints, type PromptMessage, renderChat, renderGenerate } from './prompt-text.js';
-import { composeProse, composeThinking, fieldText } from './prose.js';
+import { composeProse, composeThinking, fieldText, type SpeechLength } from './prose.js';
 import { createRng, hashOf } from './random.js';
 import type { ScriptRule } from './script.js';
+import { TemplateChoice } from './template-choice.js';
 import { tokenize as defaultTokenize, type Tokenizer } from './tokens.js';
 
 /** The two text-generation endpoints. */
@@ -25,6 +27,11 @@ export interface CompletionRequest {
   lastText: string;
   /** The prompt as the model sees it. */
   rendered: string;
+  /**
+   * The conversation in the simulator's neutral format, which seeds the answer, so that the
+   * chat template changes what a request costs, not what the model writes; default `rendered`.
+   */
+  seedText?: string;
   stream: boolean;
   format: unknown;
   options: Record<string, unknown>;
@@ -70,8 +77,17 @@ export function parseKeepAlive(value: unknown): number | undefined {
   return sign * parts.reduce((sum, p) => sum + Number(p[1]) * (units[p[2] ?? 's'] ?? 1000), 0);
 }
 
-/** Validates a completion body; returns a message for a 400 reply when it is unusable. */
-export function parseCompletion(endpoint: Endpoint, body: unknown): CompletionRequest | { error: string } {
+const DEFAULT_TEMPLATES = new TemplateChoice();
+
+/**
+ * Validates a completion body; returns a message for a 400 reply when it is unusable. The prompt
+ * is rendered with the model's chat template (`templates`), as Ollama renders it.
+ */
+export function parseCompletion(
+  endpoint: Endpoint,
+  body: unknown,
+  templates: { for(model: string): ChatTemplate } = DEFAULT_TEMPLATES,
+): CompletionRequest | { error: string } {
   if (!isRecord(body)) return { error: 'request body must be a JSON object' };
   if (typeof body.model !== 'string' || body.model.trim() === '') return { error: 'model is required' };
   const options = body.options ?? {};
@@ -80,6 +96,7 @@ export function parseCompletion(endpoint: Endpoint, body: unknown): CompletionRe
   if (keepAliveMs === undefined) return { error: `time: invalid duration "${String(body.keep_alive)}"` };
   let messages: PromptMessage[];
   let rendered: string;
+  let seedText: string;
   let lastText: string;
   if (endpoint === 'chat') {
     const raw = body.messages ?? [];
@@ -89,7 +106,8 @@ export function parseCompletion(endpoint: Endpoint, body: unknown): CompletionRe
       role: typeof m.role === 'string' ? m.role : 'user',
       content: typeof m.content === 'string' ? m.content : '',
     }));
-    rendered = renderChat(messages);
+    seedText = renderChat(messages);
+    rendered = applyTemplate(templates.for(body.model), messages);
     lastText = messages.at(-1)?.content ?? '';
   } else {
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
@@ -98,7 +116,9 @@ export function parseCompletion(endpoint: Endpoint, body: unknown): CompletionRe
       ...(system === undefined ? [] : [{ role: 'system', content: system }]),
       { role: 'user', content: prompt },
     ];
-    rendered = renderGenerate(prompt, system, body.raw === true);
+    seedText = renderGenerate(prompt, system, body.raw === true);
+    // Ollama renders a generate request as a conversation of an optional system message and the prompt.
+    rendered = body.raw === true ? prompt : applyTemplate(templates.for(body.model), messages);
     lastText = prompt;
   }
   const numPredict = typeof options.num_predict === 'number' ? options.num_predict : undefined;
@@ -109,6 +129,7 @@ export function parseCompletion(endpoint: Endpoint, body: unknown): CompletionRe
     messages,
     lastText,
     rendered,
+    seedText,
     stream: body.stream !== false,
     format: body.format === '' ? undefined : body.format,
     options,
@@ -128,7 +149,7 @@ export function requestSeed(request: CompletionRequest): string {
   );
   return hashOf({
     model: normalizeModelName(request.model),
-    prompt: request.rendered,
+    prompt: request.seedText ?? request.rendered,
     format: request.format ?? null,
     think: request.think,
     options,
@@ -150,6 +171,8 @@ export interface AnswerStyle {
   tokenize?: Tokenizer;
   /** A string without `maxLength` in a JSON schema is written until the cap (see server-settings). */
   fillUnboundedStrings?: boolean;
+  /** Length of debate speeches in words; undefined: short speeches. */
+  speech?: SpeechLength;
 }
 
 /** The uncut content: scripted, structured, or prose. */
@@ -187,10 +210,13 @@ function composeContent(
     return JSON.stringify(makeCoherent(value, request.format, createRng(seed, 'coherence'), level));
   }
   if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
-  return composeProse(hints, rng);
+  return composeProse(hints, rng, style.speech);
 }
 
-/** Composes the answer to `request` and applies the num_predict cap to thinking plus content. */
+/**
+ * Composes the answer to `request` and applies the num_predict cap to thinking plus content;
+ * `style.speech` sets the length of debate speeches in words (default: short speeches).
+ */
 export function composeAnswer(
   request: CompletionRequest,
   rule: ScriptRule | undefined,

@@ -15,7 +15,14 @@ export interface CostProfile {
 }
 
 /** Names of the built-in profiles. */
-export type ProfileName = 'instant' | 'gpu' | 'gpu-small' | 'cpu';
+export type ProfileName =
+  | 'instant'
+  | 'gpu'
+  | 'gpu-small'
+  | 'cpu'
+  | 'desktop-gpu'
+  | 'desktop-gpu-small'
+  | 'desktop-cpu';
 
 /** The built-in profiles. */
 export const PROFILES: Readonly<Record<ProfileName, CostProfile>> = {
@@ -50,6 +57,33 @@ export const PROFILES: Readonly<Record<ProfileName, CostProfile>> = {
     decodeTokensPerSecond: 7,
     loadSeconds: 10,
     maxLoadedModels: 1,
+    parallel: 1,
+  },
+  // A desktop running 8B models with Ollama's defaults: one request at a time per model.
+  'desktop-gpu': {
+    name: 'desktop-gpu',
+    prefillTokensPerSecond: 5000,
+    decodeTokensPerSecond: 110,
+    loadSeconds: 5,
+    maxLoadedModels: 2,
+    parallel: 1,
+  },
+  // The same GPU with room for one model: every switch of model is a load.
+  'desktop-gpu-small': {
+    name: 'desktop-gpu-small',
+    prefillTokensPerSecond: 5000,
+    decodeTokensPerSecond: 110,
+    loadSeconds: 5,
+    maxLoadedModels: 1,
+    parallel: 1,
+  },
+  // The same desktop without the GPU: both models in system memory, read and written by the CPU.
+  'desktop-cpu': {
+    name: 'desktop-cpu',
+    prefillTokensPerSecond: 60,
+    decodeTokensPerSecond: 8,
+    loadSeconds: 5,
+    maxLoadedModels: 2,
     parallel: 1,
   },
 };

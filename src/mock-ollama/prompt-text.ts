@@ -44,6 +44,8 @@ export interface PromptHints {
   recent: string;
   /** The last message asks for text copied word for word (a claim or a quote). */
   quote: boolean;
+  /** The length the final message asks for ("about 300 words"), if it names one. */
+  words: number | undefined;
 }
 
 function firstLineValue(text: string, label: RegExp): string | undefined {
@@ -100,6 +102,7 @@ export function extractHints(messages: readonly PromptMessage[]): PromptHints {
   const before = messages.at(-2)?.content ?? '';
   const heading = before.lastIndexOf('\n**');
   const recent = (heading === -1 ? before : before.slice(heading + 1)).slice(-3000);
+  const words = /\babout (\d+) words\b/i.exec(last)?.[1];
   return {
     motion,
     positions,
@@ -107,8 +110,9 @@ export function extractHints(messages: readonly PromptMessage[]): PromptHints {
     side,
     opponent,
     terms,
-    summarise: /\bSummari[sz]e/i.test(last),
+    summarise: /\bSummari[sz]e|\bsummary of rounds?\b/i.test(last),
     recent,
     quote: /word for word|verbatim/i.test(last),
+    words: words === undefined ? undefined : Number(words),
   };
 }

@@ -87,13 +87,27 @@ function pickFresh(templates: readonly string[], used: Set<string>, rng: Rng): s
   return choice;
 }
 
-/** A debate speech of roughly `targetTokens` tokens, in short paragraphs. */
-export function composeSpeech(hints: PromptHints, rng: Rng, targetTokens: number): string {
+/** How long simulated speeches are, in words, when a server is asked for realistic lengths. */
+export interface SpeechLength {
+  minWords: number;
+  maxWords: number;
+}
+
+const countWords = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+/** A debate speech of roughly `target` tokens (or words), in short paragraphs. */
+export function composeSpeech(
+  hints: PromptHints,
+  rng: Rng,
+  target: number,
+  unit: 'tokens' | 'words' = 'tokens',
+): string {
+  const measure = unit === 'words' ? countWords : countTokens;
   const values = fillFor(hints);
   const used = new Set<string>();
   const openers = hints.name !== undefined && rng.chance(0.4) ? SPEECH.namedOpeners : SPEECH.openers;
   const sentences = [fill(pickFresh(openers, used, rng), values, rng)];
-  let tokens = countTokens(sentences[0] ?? '');
+  let size = measure(sentences[0] ?? '');
   // A rough argumentative arc: claim, support, answer the other side, press a question.
   const arc = [
     SPEECH.claims,
@@ -105,14 +119,14 @@ export function composeSpeech(hints: PromptHints, rng: Rng, targetTokens: number
   ];
   let step = 0;
   let asked = false;
-  const closingReserve = 30;
-  while (tokens + closingReserve < targetTokens) {
+  const closingReserve = unit === 'words' ? 22 : 30;
+  while (size + closingReserve < target) {
     let group = arc[step % arc.length] ?? SPEECH.claims;
     if (group === SPEECH.questions && (asked || rng.chance(0.3))) group = SPEECH.rebuttals;
     if (group === SPEECH.questions) asked = true;
     const sentence = fill(pickFresh(group, used, rng), values, rng);
     sentences.push(sentence);
-    tokens += countTokens(sentence) + 1;
+    size += measure(sentence) + (unit === 'words' ? 0 : 1);
     step += rng.chance(0.2) ? 2 : 1;
   }
   sentences.push(fill(pickFresh(SPEECH.conclusions, used, rng), values, rng));
@@ -136,17 +150,39 @@ function paragraphs(sentences: readonly string[], rng: Rng): string {
   return out.join('\n\n');
 }
 
-/** A compact summary naming both positions and their key points. */
-export function composeSummary(hints: PromptHints, rng: Rng): string {
+/**
+ * A summary naming both positions and their key points: compact, or of about `words` words, its
+ * middle going over both sides' points again and again as a long summary of many rounds would.
+ */
+export function composeSummary(hints: PromptHints, rng: Rng, words?: number): string {
   const values = fillFor(hints);
-  return [SUMMARY.openers, SUMMARY.firstSide, SUMMARY.secondSide, SUMMARY.closers]
-    .map((group) => fill(rng.pick(group), values, rng))
-    .join(' ');
+  const sentences = [SUMMARY.openers, SUMMARY.firstSide, SUMMARY.secondSide, SUMMARY.closers].map((group) =>
+    fill(rng.pick(group), values, rng),
+  );
+  if (words === undefined) return sentences.join(' ');
+  const closer = sentences.pop() as string;
+  const middle = [SUMMARY.firstSide, SUMMARY.secondSide, SPEECH.evidence, SUMMARY.closers];
+  let size = countWords(sentences.join(' ')) + countWords(closer);
+  for (let step = 0; size < words - 10; step++) {
+    const sentence = fill(rng.pick(middle[step % middle.length] ?? SUMMARY.closers), values, rng);
+    sentences.push(sentence);
+    size += countWords(sentence);
+  }
+  return paragraphs([...sentences, closer], rng);
 }
 
-/** The answer for an ordinary prose request: a summary if asked for one, otherwise a speech. */
-export function composeProse(hints: PromptHints, rng: Rng): string {
-  return hints.summarise ? composeSummary(hints, rng) : composeSpeech(hints, rng, rng.int(90, 260));
+/**
+ * The answer for an ordinary prose request: a summary if asked for one, otherwise a speech. With
+ * `speech`, speeches are that many words and summaries as many as asked for; else both are short.
+ */
+export function composeProse(hints: PromptHints, rng: Rng, speech?: SpeechLength): string {
+  // Realistic lengths: a summary as long as it was asked to be, else as long as a speech.
+  if (hints.summarise && speech !== undefined) {
+    return composeSummary(hints, rng, hints.words ?? rng.int(speech.minWords, speech.maxWords));
+  }
+  if (hints.summarise) return composeSummary(hints, rng);
+  if (speech === undefined) return composeSpeech(hints, rng, rng.int(90, 260));
+  return composeSpeech(hints, rng, rng.int(speech.minWords, speech.maxWords), 'words');
 }
 
 /** A short sentence suited to a JSON string property, chosen by the property's name. */

@@ -15,6 +15,8 @@ export interface Lease {
   loaded: boolean;
   /** Real time (ms since epoch) at which the model is ready; later than now while it loads. */
   readyAt: number;
+  /** The tokens the slot remembered before this request. */
+  previous: readonly string[];
   /** Frees the slot, remembering `memory` (the tokens now in its cache). */
   release(memory: readonly string[]): void;
 }
@@ -89,6 +91,30 @@ export class Scheduler {
     });
   }
 
+  /**
+   * Loads `model` without running a request (Ollama's empty chat): resolves with the real time at
+   * which it is ready. A model already loaded only has its keep-alive renewed; caches are kept.
+   */
+  async preload(model: string, keepAliveMs: number, signal: AbortSignal): Promise<number> {
+    this.expireIdle();
+    const loaded = this.models.get(model);
+    if (loaded !== undefined) {
+      loaded.expiresAt = keepAliveMs < 0 ? Number.POSITIVE_INFINITY : Date.now() + keepAliveMs;
+      return loaded.readyAt;
+    }
+    const lease = await this.acquire(model, [], keepAliveMs, signal);
+    lease.release(lease.previous);
+    return lease.readyAt;
+  }
+
+  /** Unloads `model` as soon as it is idle (Ollama's empty chat with `keep_alive: 0`). */
+  unload(model: string): void {
+    const loaded = this.models.get(model);
+    if (loaded === undefined) return;
+    loaded.expiresAt = 0;
+    this.dispatch();
+  }
+
   /** Models currently loaded, most recently used first. */
   loadedModels(): LoadedModelView[] {
     this.expireIdle();
@@ -139,6 +165,7 @@ export class Scheduler {
       cached: cachedTokens(common, waiter.prompt.length),
       loaded,
       readyAt: model.readyAt,
+      previous: slot.tokens,
       release: (memory) => {
         if (released) return;
         released = true;

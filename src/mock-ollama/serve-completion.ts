@@ -19,11 +19,14 @@ import {
 } from './openai-api.js';
 import { flavourOf, openAiContextLength, openAiEntry, openAiModelId } from './openai-models.js';
 import { type CostProfile, simulateTimes } from './profiles.js';
+import type { SpeechLength } from './prose.js';
 import { createRng } from './random.js';
 import { QueueAbortedError, type Scheduler } from './scheduler.js';
 import type { ScriptBook } from './script.js';
+import { isLoadRequest, serveLoad } from './serve-load.js';
 import type { ServerSettings } from './server-settings.js';
 import type { StatsBook } from './stats.js';
+import type { TemplateChoice } from './template-choice.js';
 import { tokenId, tokenizerOf } from './tokens.js';
 import type { RecordedRequest } from './types.js';
 
@@ -38,6 +41,10 @@ export interface CompletionState {
   /** The window the /v1 side gives every model; undefined: each model's own length. */
   openAiContextLength?: number;
   settings: ServerSettings;
+  /** The chat template each model's prompts are rendered with on the Ollama endpoints. */
+  templates: TemplateChoice;
+  /** Length of debate speeches in words; undefined: short speeches. */
+  speech?: SpeechLength;
 }
 
 /** Answers one completion request; resolves when the response is over (or abandoned). */
@@ -52,7 +59,7 @@ export async function serveCompletion(
 ): Promise<void> {
   const openAi = api === 'openai';
   const fail = openAi ? sendOpenAiError : sendError;
-  const request = openAi ? parseOpenAiCompletion(body) : parseCompletion(endpoint, body);
+  const request = openAi ? parseOpenAiCompletion(body) : parseCompletion(endpoint, body, state.templates);
   if ('error' in request) {
     fail(res, 400, request.error);
     return;
@@ -70,6 +77,10 @@ export async function serveCompletion(
     );
     return;
   }
+  if (!openAi && isLoadRequest(endpoint, body)) {
+    await serveLoad(state.scheduler, endpoint, request, entry.name, res, signal);
+    return;
+  }
   // These servers fix the window at start-up instead of taking it per request.
   if (openAi) request.numCtx = openAiContextLength(entry, state.openAiContextLength);
   const rule = state.script.take({
@@ -85,6 +96,7 @@ export async function serveCompletion(
   const answer = composeAnswer(request, rule, {
     tokenize,
     fillUnboundedStrings: state.settings.unboundedStrings === 'fill',
+    ...(state.speech === undefined ? {} : { speech: state.speech }),
   });
   const pieces = splitPieces(answer, createRng(requestSeed(request), 'pieces'));
   if (rule?.fault !== undefined) {

@@ -14,6 +14,7 @@ import { ScriptBook } from './script.js';
 import { parseMockScript } from './script-file.js';
 import { type CompletionState, serveCompletion } from './serve-completion.js';
 import { StatsBook } from './stats.js';
+import { TemplateChoice } from './template-choice.js';
 import type { MockOllama, MockOllamaOptions, RecordedRequest } from './types.js';
 
 const VERSION = '0.6.0-mock';
@@ -52,7 +53,7 @@ function listModels(state: ServerState): object {
         details: detailsOf(entry),
         expires_at: new Date(Number.isFinite(loaded.expiresAt) ? loaded.expiresAt : NEVER).toISOString(),
         // A CPU machine keeps weights in system memory, so nothing is reported in VRAM.
-        size_vram: state.profile.name === 'cpu' ? 0 : entry.sizeBytes,
+        size_vram: state.profile.name.endsWith('cpu') ? 0 : entry.sizeBytes,
       },
     ];
   });
@@ -132,6 +133,21 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
   if (!(Number.isFinite(speed) && speed >= 0)) {
     throw new Error(`mock speed must be a number >= 0, got ${speed}`);
   }
+  const speech = options.speechLength;
+  if (
+    speech !== undefined &&
+    !(
+      Number.isInteger(speech.minWords) &&
+      Number.isInteger(speech.maxWords) &&
+      speech.minWords >= 1 &&
+      speech.maxWords >= speech.minWords
+    )
+  ) {
+    throw new Error(
+      `mock speechLength must have whole minWords >= 1 and maxWords >= minWords, got ${JSON.stringify(speech)}`,
+    );
+  }
+  const templates = new TemplateChoice(options.templates);
   const stats = new StatsBook();
   const closing = new AbortController();
   const cassette = options.cassette ? new CassettePlayer(options.cassette) : undefined;
@@ -150,6 +166,8 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
       ...(options.vocabularies ? { vocabularies: options.vocabularies } : {}),
       ...(options.unboundedStrings ? { unboundedStrings: options.unboundedStrings } : {}),
     },
+    templates,
+    ...(speech === undefined ? {} : { speech }),
     closing: closing.signal,
     ...(cassette ? { cassette } : {}),
   };

@@ -1,6 +1,8 @@
 /** Public option and result types of the mock Ollama server. */
 import type { CassetteOptions } from './cassette-player.js';
+import type { TemplateName } from './chat-templates.js';
 import type { CostProfile, ProfileName } from './profiles.js';
+import type { SpeechLength } from './prose.js';
 import type { ScriptFault, ScriptRule } from './script.js';
 import type { ServerSettings } from './server-settings.js';
 import type { MockStats } from './stats.js';
@@ -26,6 +28,13 @@ export interface MockOllamaOptions extends ServerSettings {
   contextLength?: number;
   /** Serve a recorded cassette: chat requests get the recorded answers instead of simulated ones. */
   cassette?: CassetteOptions;
+  /**
+   * Chat templates by model name, overriding the one chosen by the model's family (`'*'` for
+   * every model): `{ 'my-model': 'mistral' }`. Templates: llama3, mistral, chatml, gemma2, generic.
+   */
+  templates?: Record<string, TemplateName>;
+  /** Debate speeches of this many words (drawn evenly between the two); default: short speeches. */
+  speechLength?: SpeechLength;
 }
 
 /** One request as the server saw it. Times are ms since the epoch. */

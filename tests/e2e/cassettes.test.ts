@@ -75,7 +75,8 @@ describe('cassettes', () => {
   });
 
   it('records a run with --record and replays it with `agora mock-ollama --cassette` at the recorded pace', async () => {
-    const simulator = await serve({ models: ['llama3', 'mistral'], profile: 'gpu', speed: 0.01 });
+    // Slow enough that each answer's pieces arrive in several reads, on a busy machine too.
+    const simulator = await serve({ models: ['llama3', 'mistral'], profile: 'gpu', speed: 0.05 });
     const dir = tempDir();
     const cassette = path.join(dir, 'cassette');
     const recorded = await run(simulator.url, path.join(dir, 'first'), '--record', cassette);

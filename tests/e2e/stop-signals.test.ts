@@ -22,8 +22,10 @@ async function startSlowRun() {
   writeFileSync(file, stringify(testScenario({ rounds: 3, yCount: 2 })));
   const out = path.join(dir, 'runs');
   const started = startAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
-  // The run has started its first step once run-start is in the log.
+  // The run has started its first step once its first model call reached the server (the models
+  // are loaded before it, after run-start is in the log).
   await waitForEvents(out, 1);
+  while (!server.requests.some((request) => request.path === '/api/chat')) await sleep(10);
   await sleep(300);
   return { ...started, out };
 }

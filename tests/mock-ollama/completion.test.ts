@@ -174,10 +174,13 @@ describe('mock Ollama completions', () => {
     expect(() => JSON.parse(cut.message.content)).toThrow();
   });
 
-  it('answers empty and whitespace conversations', async () => {
+  it('answers an empty conversation by loading the model, and a whitespace one with text', async () => {
     const empty = await client.chat({ model: 'llama3', messages: [] });
-    expect(empty.done).toBe(true);
-    expect(empty.message.content.length).toBeGreaterThan(0);
+    expect(empty).toMatchObject({
+      done: true,
+      done_reason: 'load',
+      message: { role: 'assistant', content: '' },
+    });
     const blank = await client.chat({ model: 'llama3', messages: [{ role: 'user', content: '   ' }] });
     expect(blank.message.content.length).toBeGreaterThan(0);
     expect(blank.prompt_eval_count).toBeGreaterThan(0);
@@ -188,6 +191,30 @@ describe('mock Ollama completions', () => {
     expect(answer.message.thinking?.length).toBeGreaterThan(10);
     expect(answer.eval_count).toBe(
       countTokens(answer.message.thinking ?? '') + countTokens(answer.message.content),
+    );
+  });
+});
+
+describe('speech length', () => {
+  it('answers debate requests with speeches of the configured length', async () => {
+    const server = await startMockOllama({
+      models: ['llama3'],
+      speechLength: { minWords: 350, maxWords: 650 },
+    });
+    try {
+      const client = new Ollama({ host: server.url });
+      const reply = await client.chat({ model: 'llama3', messages: debateMessages(), options: { seed: 7 } });
+      const words = reply.message.content.split(/\s+/).length;
+      expect(words).toBeGreaterThan(320);
+      expect(words).toBeLessThan(700);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses lengths that are not whole words in order', async () => {
+    await expect(startMockOllama({ speechLength: { minWords: 500, maxWords: 100 } })).rejects.toThrow(
+      /speechLength/,
     );
   });
 });

@@ -84,6 +84,28 @@ describe('debate prose', () => {
     expect(speech).toContain('\n\n');
   });
 
+  it('writes speeches of a realistic length in words when asked', () => {
+    const hints = extractHints(debateMessages());
+    for (const seed of ['a', 'b', 'c', 'd']) {
+      const words = composeProse(hints, createRng(seed), { minWords: 350, maxWords: 650 }).split(
+        /\s+/,
+      ).length;
+      expect(words).toBeGreaterThan(320);
+      expect(words).toBeLessThan(700);
+    }
+  });
+
+  it('writes a summary as long as asked for when lengths are realistic', () => {
+    const ask = '## Your task: the summary of rounds 1-3\nWrite at most about 300 words.';
+    const hints = extractHints(debateMessages({ ask }));
+    expect(hints).toMatchObject({ summarise: true, words: 300 });
+    const summary = composeProse(hints, createRng('long'), { minWords: 350, maxWords: 650 });
+    const words = summary.split(/\s+/).length;
+    expect(words).toBeGreaterThan(270);
+    expect(words).toBeLessThan(340);
+    expect(summary).toContain('Ban private cars from city centres');
+  });
+
   it('summarises both positions compactly when asked', () => {
     const hints = extractHints(debateMessages({ ask: 'Summarise the debate.' }));
     const summary = composeProse(hints, createRng('sum'));

@@ -159,9 +159,8 @@ describe('slots and real pacing', () => {
     const pair = Date.now() - t1;
     expect(a.eval_count + b.eval_count).toBe(40);
     const [ra, rb] = server.requests.slice(-2).sort((x, y) => (x.startedAt ?? 0) - (y.startedAt ?? 0));
-    // The second request only got the slot once the first had finished, after waiting in the queue.
+    // The second request only got the slot once the first had finished.
     expect(rb?.startedAt).toBeGreaterThanOrEqual(ra?.finishedAt ?? Number.POSITIVE_INFINITY);
-    expect((rb?.startedAt ?? 0) - (rb?.receivedAt ?? 0)).toBeGreaterThanOrEqual(80);
     // Lower bounds only: pacing never finishes early, so these cannot flake on a slow machine.
     expect(single).toBeGreaterThanOrEqual(95);
     expect(pair).toBeGreaterThanOrEqual(190);

@@ -1,0 +1,110 @@
+/**
+ * `npm run bench`: where the time of a knockout round goes. Runs the 6-round knockout of
+ * `scenarios/abortion.yaml` against the simulator, which applies each model family's chat template
+ * and answers with statements of 350-650 words, on the desktop profiles: a GPU with two models
+ * resident, the same GPU holding one model at a time (to count loads) and the CPU. Prints every
+ * round's simulated seconds by call kind beside its decode floor, the headline figures, and the
+ * cache share of every shipped knockout scenario. Results also go to bench/rounds-results.json.
+ */
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadScenario } from '../src/config/load-scenario.js';
+import type { KnockoutScenario } from '../src/config/scenario.js';
+import { knockoutFormat } from '../src/formats/knockout/index.js';
+import { OllamaProvider } from '../src/llm/ollama-provider.js';
+import { type AnyFormat, createRunDir, driveDebate } from '../src/manager/debate-manager.js';
+import { PROFILES, type ProfileName, startMockOllama } from '../src/mock-ollama/index.js';
+import { type DebateFigures, debateFigures } from './round-figures.js';
+import { RoundRecorder } from './round-recorder.js';
+import { describeProfile, headlineTable, roundsTable, scenariosTable } from './round-report.js';
+
+/** Real seconds waited per simulated second: small, but enough for slots and queues to matter. */
+const SPEED = 0.0005;
+const SPEECH = { minWords: 350, maxWords: 650 };
+const REFERENCE = 'scenarios/abortion.yaml';
+
+async function measure(scenario: KnockoutScenario, profileName: ProfileName): Promise<DebateFigures> {
+  const profile = PROFILES[profileName];
+  const models = [...new Set(scenario.agents.map((agent) => agent.model))];
+  const server = await startMockOllama({ models, profile: profileName, speed: SPEED, speechLength: SPEECH });
+  const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-rounds-'));
+  try {
+    const { runId, paths } = createRunDir(out, scenario);
+    const recorder = new RoundRecorder(
+      new OllamaProvider({ host: server.url }),
+      profile,
+      () => server.stats().modelLoads,
+    );
+    const { state } = await driveDebate({
+      format: knockoutFormat as unknown as AnyFormat,
+      paths,
+      start: { runId, scenario },
+      provider: recorder,
+      logger: pino({ enabled: false }),
+      onEvent: recorder.onEvent,
+    });
+    const end = (state as { end?: { status: string; stopReason: string } | null }).end;
+    if (end?.status !== 'completed') {
+      throw new Error(`the debate did not complete: ${end?.status ?? 'no end'} (${end?.stopReason ?? ''})`);
+    }
+    const figures = debateFigures(recorder.calls, profile, scenario.judging.concurrency);
+    const counted = server.stats().modelLoads;
+    if (counted !== figures.loads) {
+      throw new Error(`the server loaded models ${counted} times, the calls show ${figures.loads}`);
+    }
+    return figures;
+  } finally {
+    await server.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const started = Date.now();
+const reference = (await loadScenario(REFERENCE)) as KnockoutScenario;
+const gpu = await measure(reference, 'desktop-gpu');
+const cpu = await measure(reference, 'desktop-cpu');
+const oneModel = await measure(reference, 'desktop-gpu-small');
+
+const shipped: Array<{ file: string; rounds: number; figures: DebateFigures }> = [];
+for (const name of readdirSync('scenarios')
+  .filter((file) => file.endsWith('.yaml'))
+  .sort()) {
+  const file = `scenarios/${name}`;
+  const scenario = await loadScenario(file);
+  if (scenario.format !== 'knockout') continue;
+  const knockout = scenario as KnockoutScenario;
+  const figures = file === REFERENCE ? gpu : await measure(knockout, 'desktop-gpu');
+  shipped.push({ file, rounds: knockout.debate.rounds, figures });
+}
+
+const out = (text = '') => process.stdout.write(`${text}\n`);
+out(`## Knockout rounds: ${REFERENCE}, ${reference.debate.rounds} rounds, statements of 350-650 words`);
+out();
+out('Simulated seconds. The decode floor is the two statements and the judges’ answers at the decode');
+out('rate; loads are model loads wherever they fall (their seconds are not in the other columns).');
+for (const [profile, figures] of [
+  ['desktop-gpu', gpu],
+  ['desktop-cpu', cpu],
+  ['desktop-gpu-small', oneModel],
+] as const) {
+  out();
+  out(`### ${describeProfile(PROFILES[profile])}`);
+  out();
+  out(roundsTable(figures));
+}
+out();
+out('### Headline figures (gpu: desktop-gpu, cpu: desktop-cpu; one model resident: desktop-gpu-small)');
+out();
+out(headlineTable({ gpu, cpu, oneModel }));
+out();
+out('### Every shipped knockout scenario on desktop-gpu');
+out();
+out(scenariosTable(shipped));
+process.stderr.write(`(${((Date.now() - started) / 1000).toFixed(0)} s of real time)\n`);
+
+writeFileSync(
+  new URL('./rounds-results.json', import.meta.url),
+  `${JSON.stringify({ speed: SPEED, speech: SPEECH, gpu, cpu, oneModel, shipped }, null, 2)}\n`,
+);
