@@ -4,34 +4,21 @@
  * otherwise recorded as an abstention that keeps what the model wrote.
  */
 
-import type { z } from 'zod';
 import type { AssessmentEvent } from '../../core/events.js';
 import type { StepContext } from '../../core/format.js';
 import { recordedTokens } from '../../llm/call-usage.js';
-import type { ChatMessage } from '../../llm/provider.js';
-import type { RetryPolicy } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
-import { askStructured } from './structured-call.js';
+import { askStructured, type StructuredRequest } from './structured-call.js';
 
-export interface AssessmentRequest<T extends Record<string, unknown>> {
+/** A structured call recorded as an assessment: who answers for which phase, and the call itself. */
+export interface AssessmentRequest<T extends Record<string, unknown>>
+  extends Omit<StructuredRequest<T>, 'what' | 'seedOf' | 'onRepair'> {
   phase: AssessmentEvent['phase'];
   round: number;
   judge: string;
-  model: string;
-  fallbackModels: readonly string[];
-  messages: ChatMessage[];
-  schema: z.ZodType<T>;
-  jsonSchema: Record<string, unknown>;
-  maxTokens: number;
-  contextWindow: number;
-  temperature: number;
   seed: number;
   /** Told apart in the call's seed, for a second call of the same judge on the same step. */
   seedLabel?: string;
-  policy: RetryPolicy;
-  /** Let a thinking model think (its thinking is never kept), with this many tokens for it. */
-  think?: boolean;
-  thinkingBudget?: number;
   /** Derived figures added to a valid answer (e.g. weighted totals). */
   enrich?: (answer: T) => Record<string, unknown>;
 }
@@ -41,27 +28,17 @@ export async function produceAssessment<T extends Record<string, unknown>>(
   context: StepContext,
 ): Promise<Omit<AssessmentEvent, 'seq' | 'at'>> {
   const started = context.clock.monotonicMs();
+  const { phase, round, judge, seed, seedLabel, enrich: _enrich, ...call } = request;
   const outcome = await askStructured(
     {
-      what: `${request.judge} (${request.phase})`,
-      model: request.model,
-      fallbackModels: request.fallbackModels,
-      messages: request.messages,
-      schema: request.schema,
-      jsonSchema: request.jsonSchema,
-      maxTokens: request.maxTokens,
-      contextWindow: request.contextWindow,
-      temperature: request.temperature,
+      ...call,
+      what: `${judge} (${phase})`,
       seedOf: (attempt) =>
         derivedSeed(
-          request.seed,
-          `${request.phase}:round-${request.round}:${request.judge}${request.seedLabel ? `:${request.seedLabel}` : ''}:attempt-${attempt}`,
+          seed,
+          `${phase}:round-${round}:${judge}${seedLabel ? `:${seedLabel}` : ''}:attempt-${attempt}`,
         ),
-      policy: request.policy,
-      ...(request.think ? { think: true } : {}),
-      ...(request.thinkingBudget ? { thinkingBudget: request.thinkingBudget } : {}),
-      onRepair: (reason) =>
-        context.notify({ type: 'judge-retry', round: request.round, judge: request.judge, reason }),
+      onRepair: (reason) => context.notify({ type: 'judge-retry', round, judge, reason }),
     },
     context,
   );
