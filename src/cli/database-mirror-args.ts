@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import { formatNamed } from '../formats/index.js';
+import { mirrorDatabase } from '../manager/database-mirror.js';
 import { rebuildIndex } from '../manager/indexing.js';
 import { databaseUrl } from '../store/postgres/database-url.js';
-import { mirrorDatabase } from '../store/postgres/mirror.js';
 import { RunDatabase } from '../store/postgres/run-database.js';
 import type { CliIo } from './io.js';
 

@@ -1,6 +1,7 @@
 /** Runs or resumes one debate, of any format, for `run`, `demo` and `resume`: live view, report, exit code. */
 import path from 'node:path';
 import type { Scenario } from '../config/scenario.js';
+import { seedText, settleSeed } from '../config/scenario-overrides.js';
 import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { timeoutMilliseconds } from '../config/timeout-seconds.js';
 import { AgoraError, ExitCode, UsageError } from '../core/errors.js';
@@ -13,17 +14,16 @@ import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { createLiveView } from '../render/live-view.js';
 import { wordWrapped } from '../render/word-wrapped.js';
 import { fitLines } from '../render/wrap-text.js';
+import { openCassetteFolder } from '../session/cassette-folder.js';
+import { fitContextWindow } from '../session/context-window-fit.js';
+import { baseUrlVariable, createModelProvider } from '../session/model-providers.js';
+import { checkServer, preflight } from '../session/preflight.js';
+import { describeSides, prepareScenario } from '../session/prepare-scenario.js';
 import { openLiveLog } from '../store/live-log.js';
 import type { RunDatabase, RunLease } from '../store/postgres/run-database.js';
 import { writeFileAtomic } from '../store/write-files.js';
-import { openCassetteFolder } from './cassette-folder.js';
 import { colorWanted } from './color.js';
-import { fitContextWindow } from './context-window-fit.js';
 import type { CliIo } from './io.js';
-import { baseUrlVariable, createModelProvider } from './model-providers.js';
-import { checkServer, preflight } from './preflight.js';
-import { describeSides, prepareScenario } from './prepare-scenario.js';
-import { seedText, settleSeed } from './scenario-overrides.js';
 import { listenForStopSignals } from './stop-signals.js';
 import { terminalLayout } from './terminal-layout.js';
 

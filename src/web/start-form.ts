@@ -6,10 +6,10 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { applyLineup, parseLineup } from '../batch/batch-plan.js';
-import { applyOverrides } from '../cli/scenario-overrides.js';
 import { defaultScenario } from '../config/default-scenario.js';
 import { loadScenario } from '../config/load-scenario.js';
 import type { Scenario } from '../config/scenario.js';
+import { applyOverrides } from '../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../config/scenario-schema.js';
 import { UsageError } from '../core/errors.js';
 import { scenarioModels } from '../formats/scenario-models.js';

@@ -8,11 +8,11 @@ import { ExitCode } from '../../core/errors.js';
 import { isProviderError } from '../../llm/errors.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import { RoutingProvider } from '../../llm/routing-provider.js';
+import { createModelProvider } from '../../session/model-providers.js';
+import { hasModel, requiredModels } from '../../session/preflight.js';
 import type { CliIo } from '../io.js';
-import { createModelProvider } from '../model-providers.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { parseCommand } from '../parse.js';
-import { hasModel, requiredModels } from '../preflight.js';
 
 export async function doctorCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand('doctor', argv, { host: { type: 'string' } });

@@ -9,6 +9,7 @@ import { defaultScenario } from '../../config/default-scenario.js';
 import { loadScenario } from '../../config/load-scenario.js';
 import { readTextFile } from '../../config/read-text-file.js';
 import type { Scenario } from '../../config/scenario.js';
+import { applyOverrides, checkTopicFlag } from '../../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
 import { isRunId } from '../../store/run-id.js';
@@ -17,7 +18,6 @@ import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
 import { type DebateFlags, runDebate } from '../run-debate.js';
-import { applyOverrides, checkTopicFlag } from '../scenario-overrides.js';
 
 export const debateOptions = {
   seed: { type: 'string' },

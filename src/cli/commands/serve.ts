@@ -6,10 +6,10 @@
  */
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { startLiveMirror } from '../../manager/database-mirror.js';
 import { closeRunLogger, createRunLogger } from '../../manager/logger.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
 import { DATABASE_ENV, databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
-import { startLiveMirror } from '../../store/postgres/mirror.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { isLoopback } from '../../web/host-header.js';
 import { startViewer } from '../../web/server.js';

@@ -1,10 +1,10 @@
 /** `agora validate <file...>`: checks scenarios without running them. */
 import { loadScenario } from '../../config/load-scenario.js';
+import { describeScenario } from '../../config/scenario-overrides.js';
 import { stopConditionsText } from '../../config/stop-conditions-text.js';
 import { ConfigError, ExitCode, formatConfigIssue, UsageError } from '../../core/errors.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
-import { describeScenario } from '../scenario-overrides.js';
 
 export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
   const { positionals } = parseCommand('validate', argv, {});

@@ -13,16 +13,16 @@ import { UsageError } from '../../core/errors.js';
 import { LimitedProvider } from '../../llm/limited-provider.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import { startWorker } from '../../manager/worker-loop.js';
+import { providerOverHosts } from '../../session/model-providers.js';
+import { checkServer } from '../../session/preflight.js';
+import { settleForServers } from '../../session/prepare-scenario.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase, STALLED_TRANSACTION_SECONDS } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
 import { DATABASE_FLAG } from '../database-option.js';
 import type { CliIo } from '../io.js';
-import { providerOverHosts } from '../model-providers.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
-import { checkServer } from '../preflight.js';
-import { settleForServers } from '../prepare-scenario.js';
 import { listenForStopSignals } from '../stop-signals.js';
 
 /** How long a worker's hold on a run lasts without renewal: the bound on taking over a dead worker's run. */
