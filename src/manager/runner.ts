@@ -7,8 +7,8 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.js';
 import type { RunEvent, RunEventBody, RunResumeEvent, RunStartEvent } from '../core/events.js';
-import type { DoneStep, FormatDefinition, StepContext } from '../core/format.js';
 import type { LiveNotice } from '../core/live.js';
+import type { DoneStep, FormatDefinition, StepContext } from '../formats/format-definition.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { EventLog } from '../store/event-log.js';
 

@@ -10,7 +10,7 @@ import {
   type RunEvent,
   type Stored,
 } from '../core/events.js';
-import type { RunProgress } from '../core/format.js';
+import type { RunProgress } from '../core/run-progress.js';
 import { COUNCIL_ROUND_TITLES } from '../formats/council/round-titles.js';
 import type { AnyFormat, FormatLookup } from '../manager/debate-manager.js';
 import { councilAnswerText, duelRoundText, formalVerdictText } from '../render/judgement-text.js';

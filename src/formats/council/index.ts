@@ -5,11 +5,12 @@
  */
 import path from 'node:path';
 import { mapConcurrent } from '../../core/concurrency.js';
-import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
+import { runProgress } from '../../core/run-progress.js';
 import { checkBudget, checkFailures, limitsOf } from '../../core/stop-conditions.js';
 import type { TextLayout } from '../../core/text-layout.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { textTable } from '../../render/text-table.js';
+import type { DoneStep, FormatDefinition, StepContext } from '../format-definition.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import {

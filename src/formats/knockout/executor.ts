@@ -4,13 +4,13 @@ import { claimsJsonSchema, heuristicClaims, parseClaims } from '../../agents/cla
 import { promptChars } from '../../agents/prompts.js';
 import { mapConcurrent } from '../../core/concurrency.js';
 import type { Evaluation, VoteCastEvent } from '../../core/events.js';
-import type { StepContext } from '../../core/format.js';
 import { voteContradictsScores, weightedTotal } from '../../judging/criteria.js';
 import { judgeAnswerJsonSchema, parseJudgeAnswer } from '../../judging/evaluation-schema.js';
 import type { ChatMessage, ChatRequest } from '../../llm/provider.js';
 import { ModelCallFailed, retryPolicyOf, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { markIfCut, simulatedSeconds } from '../../timer/speaking-timer.js';
+import type { StepContext } from '../format-definition.js';
 import { judgeMessages } from './knockout-prompts.js';
 import type { KnockoutState } from './state.js';
 import type { KnockoutStep } from './steps.js';

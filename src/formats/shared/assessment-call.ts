@@ -7,10 +7,10 @@ import type { z } from 'zod';
 import { promptChars } from '../../agents/prompts.js';
 import { fitToWindow } from '../../context/fit-window.js';
 import type { AssessmentEvent } from '../../core/events.js';
-import type { StepContext } from '../../core/format.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { ModelCallFailed, type RetryPolicy, safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
+import type { StepContext } from '../format-definition.js';
 
 export interface AssessmentRequest<T extends Record<string, unknown>> {
   phase: AssessmentEvent['phase'];

@@ -1,8 +1,8 @@
 /** Strict mode's moderator: checks that a statement is on the motion and follows debate conventions. */
 import { z } from 'zod';
-import type { StepContext } from '../../core/format.js';
 import { safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
+import type { StepContext } from '../format-definition.js';
 import type { StatementRequest } from './statement-call.js';
 
 const verdictSchema = z.object({

@@ -8,10 +8,10 @@
 import { promptChars } from '../../agents/prompts.js';
 import { fitToWindow } from '../../context/fit-window.js';
 import type { StatementEvent } from '../../core/events.js';
-import type { StepContext } from '../../core/format.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { ModelCallFailed, type RetryPolicy, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
+import type { StepContext } from '../format-definition.js';
 import { moderate } from './moderator.js';
 
 export interface StatementRequest {
