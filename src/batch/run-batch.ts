@@ -9,10 +9,11 @@ import path from 'node:path';
 import type { Scenario } from '../config/scenario.js';
 import { systemClock } from '../core/clock.js';
 import { mapConcurrent } from '../core/concurrency.js';
+import type { AnyFormat } from '../formats/format-definition.js';
 import { formatNamed } from '../formats/index.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
 import type { ModelProvider } from '../llm/provider.js';
-import { type AnyFormat, driveDebate, loadRun, namedRunDir, runPaths } from '../manager/debate-manager.js';
+import { driveDebate, loadRun, namedRunDir, runPaths } from '../manager/debate-manager.js';
 import {
   BATCHES_FOLDER,
   type BatchRecord,

@@ -12,7 +12,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { ExitCode, RunError, UsageError } from '../core/errors.js';
 import type { RunEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
-import type { FormatDefinition } from '../formats/format-definition.js';
+import type { AnyFormat, FormatLookup } from '../formats/format-definition.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { dropTornTail, readEventLog } from '../store/event-log.js';
 import { inspectRunFolder } from '../store/run-folder.js';
@@ -75,10 +75,6 @@ export function createRunDir(
     }
   }
 }
-
-// biome-ignore lint/suspicious/noExplicitAny: the manager drives formats whatever their state and steps
-export type AnyFormat = FormatDefinition<any, { kind: string }>;
-export type FormatLookup = (name: string) => AnyFormat | undefined;
 
 /**
  * A new run's folder with the id the caller chose. A run folder is never written over: only a
