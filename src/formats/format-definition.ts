@@ -28,6 +28,11 @@ export interface StepContext {
   logger: Logger;
   /** The run's folder, for formats that write files of their own. */
   runDir: string;
+  /**
+   * Writes a file of the format's own (a council's packet, its decision record) whole or not at
+   * all, creating its folder; the store, not the format, knows how.
+   */
+  writeFile(file: string, content: string): void;
 }
 
 export interface FormatDefinition<State, Step extends { kind: string }> {

@@ -150,7 +150,7 @@ async function executeCouncilStep(
         name: 'intake',
         // The marker says this run's packet carries the run's own id (see packetRunId).
         data: { ...request, packet_run_id: state.runId },
-        files: [writeRunFile(context.runDir, 'request.json', json(request))],
+        files: [writeRunFile(context, 'request.json', json(request))],
       });
       return;
     }
@@ -208,9 +208,9 @@ async function executeCouncilStep(
     case 'consensus': {
       const data = consensus(state);
       const files = [1, 2, 3].map((round) =>
-        writeRunFile(context.runDir, `rounds/round-${round}.json`, json(roundFile(state, round))),
+        writeRunFile(context, `rounds/round-${round}.json`, json(roundFile(state, round))),
       );
-      files.push(writeRunFile(context.runDir, 'consensus.json', json(data)));
+      files.push(writeRunFile(context, 'consensus.json', json(data)));
       context.append({ type: 'artifact', name: 'consensus', data, files });
       return;
     }
@@ -249,8 +249,8 @@ async function executeCouncilStep(
     case 'packetize': {
       const packet = buildPacket(state, context.clock.now().toISOString());
       const files = [
-        writeRunFile(context.runDir, 'final-packet.json', json(packet)),
-        writeRunFile(context.runDir, 'final-packet.md', packetMarkdown(packet)),
+        writeRunFile(context, 'final-packet.json', json(packet)),
+        writeRunFile(context, 'final-packet.md', packetMarkdown(packet)),
       ];
       context.append({
         type: 'artifact',
@@ -266,7 +266,7 @@ async function executeCouncilStep(
       const packetId = packetRunId(state);
       const note = path.join(folder, `${packetId}.md`);
       const decision = (packet.decision as { selected_option?: string } | undefined)?.selected_option ?? '';
-      writeFileAtomicInFolder(
+      context.writeFile(
         note,
         [
           '---',
@@ -333,11 +333,6 @@ function checkedDueDates(answer: { next_actions: Array<Record<string, string>> }
     ),
     replaced_due_dates: replaced,
   };
-}
-
-/** Writes a file, creating its folder (the notes folder may not exist yet). */
-function writeFileAtomicInFolder(file: string, text: string) {
-  writeRunFile(path.dirname(file), path.basename(file), text);
 }
 
 export function councilTranscript(state: CouncilState) {
