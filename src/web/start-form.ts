@@ -5,8 +5,8 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { applyLineup, parseLineup } from '../batch/batch-plan.js';
 import { defaultScenario } from '../config/default-scenario.js';
+import { applyLineup, parseLineup } from '../config/lineup.js';
 import { loadScenario } from '../config/load-scenario.js';
 import type { Scenario } from '../config/scenario.js';
 import { applyOverrides } from '../config/scenario-overrides.js';

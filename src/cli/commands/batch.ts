@@ -4,10 +4,11 @@
  * resumable by running the same command again.
  */
 import path from 'node:path';
-import { type BatchPlan, buildPlan, expandScenarioPaths, parseLineup } from '../../batch/batch-plan.js';
+import { type BatchPlan, buildPlan, expandScenarioPaths } from '../../batch/batch-plan.js';
 import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
 import { enqueueBatch } from '../../batch/enqueue-batch.js';
 import { batchFolder, runBatch } from '../../batch/run-batch.js';
+import { parseLineup } from '../../config/lineup.js';
 import type { Scenario } from '../../config/scenario.js';
 import { AgoraError, ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';

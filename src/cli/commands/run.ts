@@ -4,8 +4,8 @@
  */
 import path from 'node:path';
 import { BUILT_IN_ROLE_PROMPTS } from '../../agents/role-prompts.js';
-import { applyLineup, parseLineup } from '../../batch/batch-plan.js';
 import { defaultScenario } from '../../config/default-scenario.js';
+import { applyLineup, parseLineup } from '../../config/lineup.js';
 import { loadScenario } from '../../config/load-scenario.js';
 import { readTextFile } from '../../config/read-text-file.js';
 import type { Scenario } from '../../config/scenario.js';
