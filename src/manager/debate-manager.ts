@@ -78,9 +78,14 @@ export function createRunDir(
 
 /**
  * A new run's folder with the id the caller chose. A run folder is never written over: only a
- * missing or empty folder, or one left by a run that never started, is used.
+ * missing or empty folder, or one left by a run that never started, is used. `lockHeld`: the
+ * caller holds the folder's lock already (a batch locks its run's folder before it looks inside).
  */
-export function newNamedRunDir(outDir: string, runId: string): RunPaths {
+export function newNamedRunDir(
+  outDir: string,
+  runId: string,
+  options: { lockHeld?: boolean } = {},
+): RunPaths {
   const runDir = path.join(outDir, runId);
   const folder = inspectRunFolder(runDir);
   switch (folder.kind) {
@@ -89,7 +94,7 @@ export function newNamedRunDir(outDir: string, runId: string): RunPaths {
       return namedRunDir(outDir, runId);
     case 'unstarted': {
       // Its log, if any, is cleared once the run's lock is held (EventLog.open for a new run).
-      const owner = lockOwner(runDir);
+      const owner = options.lockHeld ? null : lockOwner(runDir);
       if (owner !== null) {
         throw new RunError(`the run in ${runDir} is being started by process ${owner}; pick another id`, {
           exitCode: ExitCode.runLocked,

@@ -17,8 +17,7 @@ import { formatNamed } from '../formats/index.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
 import { openRunIndex } from '../manager/indexing.js';
 import { listRuns } from '../manager/run-listing.js';
-import { createModelProvider } from '../session/model-providers.js';
-import { checkServer, preflight } from '../session/preflight.js';
+import { checkServers } from '../session/debate-session.js';
 import { isRunId, makeRunId } from '../store/run-id.js';
 import { lockOwner } from '../store/run-lock.js';
 import { appendSpectatorVote } from '../store/spectator-votes.js';
@@ -206,15 +205,11 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
       choices,
       cwd: options.cwd,
     });
-    await checkServer(provider(), VIEWER_DEMO_HINT);
     // The run goes to the scenario's own servers for their models: it is checked there too.
-    await preflight(
-      createModelProvider(request.scenario, {
-        host: options.ollamaHost,
-        env: options.env ?? process.env,
-        requestTimeoutMs: 5000,
-      }),
+    await checkServers(
       request.scenario,
+      { host: options.ollamaHost, env: options.env ?? process.env, requestTimeoutMs: 5000 },
+      VIEWER_DEMO_HINT,
     );
     const base = makeRunId(new Date(), request.scenario.topic, request.scenario.seed);
     let runId = base;

@@ -9,15 +9,10 @@ import { createProgressReporter, type ProgressCounts } from '../../batch/batch-p
 import { enqueueBatch } from '../../batch/enqueue-batch.js';
 import { batchFolder, runBatch } from '../../batch/run-batch.js';
 import { parseLineup } from '../../config/lineup.js';
-import type { Scenario } from '../../config/scenario.js';
-import { AgoraError, ExitCode, UsageError } from '../../core/errors.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
-import { LimitedProvider } from '../../llm/limited-provider.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
-import { OllamaProvider } from '../../llm/ollama-provider.js';
-import { providerOverHosts } from '../../session/model-providers.js';
-import { checkServer, preflight } from '../../session/preflight.js';
-import { settleForServers } from '../../session/prepare-scenario.js';
+import { openHostPool } from '../../session/host-pool.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
@@ -68,17 +63,14 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   const hosts = values.host?.length
     ? values.host.map((host) => withoutApiSuffix(normalizeOllamaHost(host), io))
     : [ollamaHostFor({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST }, io)];
-  const providers = hosts.map(
-    (host) => new OllamaProvider({ host, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) }),
-  );
-  // Every host must answer and have every model before the first debate starts; a model the
-  // scenario sends to its own server (`providers:`) is checked on that server.
-  for (const host of providers) {
-    await checkServer(host);
-    for (const item of plan.items) await preflightNamed(host, item, io.env, requestTimeoutMs);
-  }
-  const provider = new LimitedProvider(providers, perHost);
-  const providerFor = (scenario: Scenario) => providerOverHosts(scenario, provider, io.env, requestTimeoutMs);
+  const pool = await openHostPool({
+    hosts,
+    perHost,
+    env: io.env,
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+    scenarios: plan.items.map((item) => ({ scenario: item.scenario, file: item.scenarioFile })),
+  });
+  const provider = pool.provider;
 
   const counts: ProgressCounts = {
     total: plan.items.length,
@@ -114,14 +106,10 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     results = await runBatch({
       plan,
       outDir,
-      provider,
-      providerFor,
+      pool: provider,
+      env: io.env,
+      ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
       concurrency,
-      prepare: async (item) => {
-        const fit = await settleForServers(item.scenario, providerFor(item.scenario));
-        if (fit.warning) reporter.event(`warning: ${path.basename(item.scenarioFile)}: ${fit.warning}`);
-        return fit.scenario;
-      },
       onEvent: (message) => reporter.event(message),
       counts,
       stopRequested: () => stopRequested,
@@ -196,22 +184,4 @@ async function enqueueCommand(plan: BatchPlan, url: string, io: CliIo, json: boo
     await database.close();
   }
   return ExitCode.ok;
-}
-
-/** A missing model or a refused scenario names the scenario file it is about. */
-async function preflightNamed(
-  host: OllamaProvider,
-  item: BatchPlan['items'][number],
-  env: CliIo['env'],
-  requestTimeoutMs: number | undefined,
-): Promise<void> {
-  try {
-    await preflight(providerOverHosts(item.scenario, host, env, requestTimeoutMs), item.scenario);
-  } catch (error) {
-    if (!(error instanceof AgoraError)) throw error;
-    throw new AgoraError(`${path.basename(item.scenarioFile)}: ${error.message}`, {
-      exitCode: error.exitCode,
-      cause: error,
-    });
-  }
 }

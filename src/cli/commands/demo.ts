@@ -9,10 +9,17 @@ import { UsageError } from '../../core/errors.js';
 import { scenarioModels } from '../../formats/scenario-models.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
 import { baseUrlVariable } from '../../session/model-providers.js';
+import { debateOnTerminal } from '../debate-on-terminal.js';
 import type { CliIo } from '../io.js';
 import { numberFlag, parseCommand } from '../parse.js';
-import { runDebate } from '../run-debate.js';
-import { debateFlags, debateOptions, scenarioFromArguments } from './run.js';
+import {
+  debateOptions,
+  debateServers,
+  outFolder,
+  recording,
+  scenarioFromArguments,
+  terminalFlags,
+} from './run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
@@ -71,10 +78,15 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
       );
     }
     const simulated = onSimulator(scenario, server.url, io);
-    return await runDebate(
-      simulated.scenario,
-      server.url,
-      { ...debateFlags(values, io), simulated: true },
+    return await debateOnTerminal(
+      {
+        scenario: simulated.scenario,
+        servers: debateServers(server.url, values, simulated.io),
+        store: { out: outFolder(values, io) },
+        simulated: true,
+        ...recording(values, io),
+      },
+      terminalFlags(values, io),
       simulated.io,
     );
   } finally {

@@ -12,12 +12,14 @@ import type { Scenario } from '../../config/scenario.js';
 import { applyOverrides, checkTopicFlag } from '../../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
+import type { SessionServers } from '../../session/debate-session.js';
+import { SESSION_LEASE_SECONDS, sessionOwner } from '../../session/shared-runs.js';
 import { isRunId } from '../../store/run-id.js';
-import { CLI_LEASE_SECONDS, cliOwner, DATABASE_FLAG, openDatabaseOption } from '../database-option.js';
+import { DATABASE_FLAG, openDatabaseOption } from '../database-option.js';
+import { debateOnTerminal, type TerminalFlags } from '../debate-on-terminal.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
-import { type DebateFlags, runDebate } from '../run-debate.js';
 
 export const debateOptions = {
   seed: { type: 'string' },
@@ -162,15 +164,21 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const database = await openDatabaseOption(values.database, io);
   try {
-    return await runDebate(
-      scenario,
-      host,
+    return await debateOnTerminal(
       {
-        ...debateFlags(values, io),
-        ...(runId ? { runId } : {}),
+        scenario,
+        servers: debateServers(host, values, io),
+        store: {
+          out: outFolder(values, io),
+          ...(runId ? { runId } : {}),
+          ...(database
+            ? { shared: { database, owner: sessionOwner(), leaseSeconds: SESSION_LEASE_SECONDS } }
+            : {}),
+        },
         ...(values.simulated ? { simulated: true } : {}),
-        ...(database ? { shared: { database, owner: cliOwner(), leaseSeconds: CLI_LEASE_SECONDS } } : {}),
+        ...recording(values, io),
       },
+      terminalFlags(values, io),
       io,
     );
   } finally {
@@ -178,16 +186,28 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** The flags every debate-running command shares, read once. */
-export function debateFlags(values: DebateValues, io: CliIo): DebateFlags {
+/** Where runs are written: --out, default transcripts/. */
+export function outFolder(values: { out?: string }, io: CliIo): string {
+  return path.resolve(io.cwd, values.out ?? 'transcripts');
+}
+
+/** The model servers a debate of this command talks to: the host, the environment, --timeout. */
+export function debateServers(host: string, values: { timeout?: string }, io: CliIo): SessionServers {
   const requestTimeoutMs = timeoutFlag(values.timeout);
+  return { host, env: io.env, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) };
+}
+
+/** `--record DIR`: every model call of the run into a cassette folder. */
+export function recording(values: { record?: string }, io: CliIo): { record?: string } {
+  return values.record ? { record: path.resolve(io.cwd, values.record) } : {};
+}
+
+/** How the terminal shows a debate, from the flags every debate-running command shares. */
+export function terminalFlags(values: DebateValues, io: CliIo): TerminalFlags {
   return {
-    out: path.resolve(io.cwd, values.out ?? 'transcripts'),
     quiet: values.quiet ?? false,
     json: values.json ?? false,
     verbose: values.verbose ?? false,
-    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
     ...(values.output ? { output: path.resolve(io.cwd, values.output) } : {}),
-    ...(values.record ? { record: path.resolve(io.cwd, values.record) } : {}),
   };
 }

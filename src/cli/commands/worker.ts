@@ -8,17 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { Scenario } from '../../config/scenario.js';
 import { UsageError } from '../../core/errors.js';
-import { LimitedProvider } from '../../llm/limited-provider.js';
-import { OllamaProvider } from '../../llm/ollama-provider.js';
-import { startWorker } from '../../manager/worker-loop.js';
-import { providerOverHosts } from '../../session/model-providers.js';
-import { checkServer } from '../../session/preflight.js';
-import { settleForServers } from '../../session/prepare-scenario.js';
+import { startWorkerSession } from '../../session/worker-session.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
-import { RunDatabase, STALLED_TRANSACTION_SECONDS } from '../../store/postgres/run-database.js';
-import { WorkQueue } from '../../store/postgres/work-queue.js';
 import { DATABASE_FLAG } from '../database-option.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
@@ -51,73 +43,49 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
   const pollSeconds = values.poll === undefined ? 1 : Math.max(0.05, Number(values.poll) || 1);
   const requestTimeoutMs = timeoutFlag(values.timeout);
   const host = ollamaHostFor({ flag: values.host, env: io.env.OLLAMA_HOST }, io);
-  const ollama = new OllamaProvider({ host, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) });
-  await checkServer(ollama);
-  const provider = new LimitedProvider([ollama], parallel);
-  // A scenario's own model servers (`providers:`) are found from this host's environment.
-  const providerFor = (scenario: Scenario) => providerOverHosts(scenario, provider, io.env, requestTimeoutMs);
   const workerId = values.name ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const workDir = path.resolve(io.cwd, values.out ?? 'transcripts');
-  const database = await RunDatabase.open(url, {
-    poolSize: parallel + 3,
-    applicationName: `agora worker ${workerId}`,
-    stalledTransactionSeconds: Math.min(STALLED_TRANSACTION_SECONDS, leaseSeconds),
-  });
-  let queue: WorkQueue | undefined;
   const abort = new AbortController();
-  try {
-    queue = await WorkQueue.start(url, { maintain: true });
-    const worker = startWorker({
-      database,
-      queue,
-      workerId,
-      parallel,
-      leaseSeconds,
-      pollSeconds,
-      sweepSeconds: Math.max(1, Math.min(10, leaseSeconds / 4)),
-      workDir,
-      provider,
-      providerFor,
-      prepare: async (scenario) => {
-        const fit = await settleForServers(scenario, providerFor(scenario));
-        if (fit.warning) io.stderr.write(`[${workerId}] warning: ${fit.warning}\n`);
-        return fit.scenario;
-      },
-      signal: abort.signal,
-      exitWhenIdle: values['exit-when-idle'] === true,
-      report: (message) => io.stderr.write(`[${workerId}] ${message}\n`),
-    });
-    io.stderr.write(
-      `Worker ${workerId}: ${parallel} debate${parallel === 1 ? '' : 's'} at a time on ${host}, from ${redactedUrl(url)}; a dead worker's runs are taken over after ${leaseSeconds} s. Ctrl-C hands the runs back.\n`,
-    );
-    const stopListening = listenForStopSignals({
-      stop(signal) {
-        io.stderr.write(
-          `${signal}: finishing the steps in flight, then handing the runs back to the other workers.\n`,
-        );
-        worker.handOver();
-      },
-      abort(signal) {
-        io.stderr.write(
-          `${signal} again: cutting the steps in flight; other workers take the runs over once their leases run out.\n`,
-        );
-        abort.abort();
-      },
-    });
-    try {
-      const summary = await worker.done;
-      const outcomes = Object.entries(summary.outcomes)
-        .map(([status, count]) => `${count} ${status}`)
-        .join(', ');
+  const worker = await startWorkerSession({
+    url,
+    host,
+    env: io.env,
+    workerId,
+    parallel,
+    leaseSeconds,
+    pollSeconds,
+    workDir: path.resolve(io.cwd, values.out ?? 'transcripts'),
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+    exitWhenIdle: values['exit-when-idle'] === true,
+    signal: abort.signal,
+    report: (message) => io.stderr.write(`[${workerId}] ${message}\n`),
+  });
+  io.stderr.write(
+    `Worker ${workerId}: ${parallel} debate${parallel === 1 ? '' : 's'} at a time on ${host}, from ${redactedUrl(url)}; a dead worker's runs are taken over after ${leaseSeconds} s. Ctrl-C hands the runs back.\n`,
+  );
+  const stopListening = listenForStopSignals({
+    stop(signal) {
       io.stderr.write(
-        `Worker ${workerId} stopped after ${summary.driven} debate${summary.driven === 1 ? '' : 's'}${outcomes ? ` (${outcomes})` : ''}.\n`,
+        `${signal}: finishing the steps in flight, then handing the runs back to the other workers.\n`,
       );
-    } finally {
-      stopListening();
-    }
+      worker.handOver();
+    },
+    abort(signal) {
+      io.stderr.write(
+        `${signal} again: cutting the steps in flight; other workers take the runs over once their leases run out.\n`,
+      );
+      abort.abort();
+    },
+  });
+  try {
+    const summary = await worker.done;
+    const outcomes = Object.entries(summary.outcomes)
+      .map(([status, count]) => `${count} ${status}`)
+      .join(', ');
+    io.stderr.write(
+      `Worker ${workerId} stopped after ${summary.driven} debate${summary.driven === 1 ? '' : 's'}${outcomes ? ` (${outcomes})` : ''}.\n`,
+    );
   } finally {
-    await queue?.stop();
-    await database.close();
+    stopListening();
   }
   return 0;
 }
