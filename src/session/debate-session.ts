@@ -33,6 +33,7 @@ import type { CassetteRecorder } from '../mock-ollama/index.js';
 import { openLiveLog } from '../store/live-log.js';
 import { openCassetteFolder } from './cassette-folder.js';
 import { fitContextWindow } from './context-window-fit.js';
+import { checkGivenModels, type GivenModels } from './given-models.js';
 import { baseUrlVariable, createModelProvider, providerOverHosts } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
 import { prepareScenario, settleForServers } from './prepare-scenario.js';
@@ -80,6 +81,8 @@ export interface SessionRequest {
   simulated?: boolean;
   /** Record every model call into this cassette folder (new or empty). */
   record?: string;
+  /** Models given outside the scenario file (`--models`): a missing one is blamed on them. */
+  givenModels?: GivenModels;
   /** Debug lines on stderr too, besides `<run dir>/run.log`. */
   verbose?: boolean;
   /** Aborts the step in flight. */
@@ -147,6 +150,7 @@ async function settle(request: SessionRequest, checker: ModelProvider, listener:
   let scenario = request.resume
     ? request.scenario
     : await prepareScenario(settleSeed(request.scenario), checker);
+  await checkGivenModels(checker, scenario, request.givenModels);
   await preflight(checker, scenario);
   const sharedJudge = sharedJudgeWarning(scenario);
   if (sharedJudge) listener.warning(sharedJudge);
@@ -178,10 +182,11 @@ function providerFor(
 export async function checkServers(
   scenario: Scenario,
   servers: SessionServers,
-  demoHint?: string,
+  options: { demoHint?: string; givenModels?: GivenModels } = {},
 ): Promise<void> {
   const provider = providerFor(scenario, servers);
-  await checkServer(provider, ...(demoHint ? [demoHint] : []));
+  await checkServer(provider, ...(options.demoHint ? [options.demoHint] : []));
+  await checkGivenModels(provider, scenario, options.givenModels);
   await preflight(provider, scenario);
 }
 

@@ -9,6 +9,7 @@ import { AgoraError } from '../core/errors.js';
 import { LimitedProvider } from '../llm/limited-provider.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
 import type { ModelProvider } from '../llm/provider.js';
+import { checkGivenModels, type GivenModels } from './given-models.js';
 import { providerOverHosts } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
 
@@ -20,7 +21,7 @@ export interface HostPoolOptions {
   env: Record<string, string | undefined>;
   requestTimeoutMs?: number;
   /** The scenarios that will run, each with the file it came from: their models are checked first. */
-  scenarios?: Array<{ scenario: Scenario; file: string }>;
+  scenarios?: Array<{ scenario: Scenario; file: string; givenModels?: GivenModels }>;
 }
 
 export interface HostPool {
@@ -51,12 +52,14 @@ export async function openHostPool(options: HostPoolOptions): Promise<HostPool> 
 /** A missing model or a refused scenario names the scenario file it is about. */
 async function preflightNamed(
   host: OllamaProvider,
-  item: { scenario: Scenario; file: string },
+  item: { scenario: Scenario; file: string; givenModels?: GivenModels },
   env: HostPoolOptions['env'],
   requestTimeoutMs: number | undefined,
 ): Promise<void> {
   try {
-    await preflight(providerOverHosts(item.scenario, host, env, requestTimeoutMs), item.scenario);
+    const provider = providerOverHosts(item.scenario, host, env, requestTimeoutMs);
+    await checkGivenModels(provider, item.scenario, item.givenModels);
+    await preflight(provider, item.scenario);
   } catch (error) {
     if (!(error instanceof AgoraError)) throw error;
     throw new AgoraError(`${path.basename(item.file)}: ${error.message}`, {
