@@ -8,19 +8,21 @@ import { type BatchPlan, buildPlan, expandScenarioPaths } from '../../batch/batc
 import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
 import { enqueueBatch } from '../../batch/enqueue-batch.js';
 import { batchFolder, runBatch } from '../../batch/run-batch.js';
-import { parseLineup } from '../../config/lineup.js';
+import { lineupText, parseLineup } from '../../config/lineup.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
+import { lineupModels } from '../../session/given-models.js';
 import { openHostPool } from '../../session/host-pool.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
 import { writeFileAtomic } from '../../store/write-files.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { JSON_OUTPUT, OUT, TIMEOUT } from '../common-options.js';
+import { integerFlag, timeoutFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
-import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
@@ -28,19 +30,46 @@ import { terminalLayout } from '../terminal-layout.js';
 /** A stopped batch picks up where it left off: finished debates are skipped, stopped ones resumed. */
 const RESUME_HINT = 'Run the same command again to resume the batch.';
 
-export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('batch', argv, {
-    seeds: { type: 'string' },
-    repeat: { type: 'string' },
-    concurrency: { type: 'string' },
-    parallel: { type: 'string' },
-    models: { type: 'string', multiple: true },
-    host: { type: 'string', multiple: true },
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-    timeout: { type: 'string' },
-    ...DATABASE_FLAG,
-  });
+const BATCH_OPTIONS = {
+  seeds: { value: '1,2,3', help: 'run each scenario with these seeds' },
+  repeat: { value: 'N', help: 'run each scenario N times' },
+  concurrency: { value: 'K', help: 'debates at a time (default 2)' },
+  parallel: { value: 'N', help: 'model calls at once per host (default 1)' },
+  models: { value: 'x=A,y=B', help: 'a lineup of models for roles (repeatable)', multiple: true },
+  host: {
+    value: 'URL',
+    help: 'an Ollama address (repeatable: calls are spread over the hosts)',
+    multiple: true,
+  },
+  timeout: TIMEOUT,
+  out: OUT,
+  database: {
+    value: 'URL',
+    help: 'queue the debates in the shared Postgres store for `agora worker`s to run',
+  },
+  json: JSON_OUTPUT,
+} as const satisfies OptionSpecs;
+
+export const batchCommand = defineCommand({
+  name: 'batch',
+  usage: '<scenario files or folders...> [options]',
+  listing: {
+    term: 'batch <files or dirs>',
+    text: [
+      'many debates: --seeds 1,2 | --repeat N, --concurrency K, --parallel N,',
+      '--models x=llama3,y=mistral (repeatable), --host (repeatable), --out DIR',
+    ],
+  },
+  description:
+    'Many debates; Ctrl-C stops after the steps in flight, and the same command resumes the batch.',
+  options: BATCH_OPTIONS,
+  run: runBatchCommand,
+});
+
+async function runBatchCommand(
+  { values, positionals }: CommandInput<typeof BATCH_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   if (positionals.length === 0)
     throw new UsageError('name scenario files or folders, e.g. `agora batch scenarios/`');
   if (values.seeds && values.repeat) throw new UsageError('give --seeds or --repeat, not both');
@@ -68,7 +97,13 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     perHost,
     env: io.env,
     ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
-    scenarios: plan.items.map((item) => ({ scenario: item.scenario, file: item.scenarioFile })),
+    scenarios: plan.items.map((item) => ({
+      scenario: item.scenario,
+      file: item.scenarioFile,
+      ...(item.lineup
+        ? { givenModels: { by: `--models ${lineupText(item.lineup)}`, models: lineupModels(item.lineup) } }
+        : {}),
+    })),
   });
   const provider = pool.provider;
 

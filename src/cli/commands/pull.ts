@@ -11,12 +11,26 @@ import { mirrorDatabase } from '../../manager/database-mirror.js';
 import { indexRuns } from '../../manager/indexing.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { OUT, SHARED_DATABASE } from '../common-options.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 
-export async function pullCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('pull', argv, { ...DATABASE_FLAG, out: { type: 'string' } });
+const PULL_OPTIONS = { database: SHARED_DATABASE, out: OUT } as const satisfies OptionSpecs;
+
+export const pullCommand = defineCommand({
+  name: 'pull',
+  usage: '[run...] --database URL [options]',
+  listing: { term: 'pull [run...]', text: ['copy runs out of the database (--database URL, --out DIR)'] },
+  description:
+    'Copies runs (all, or those named) from the shared database into a runs folder; transcripts are byte-identical.',
+  options: PULL_OPTIONS,
+  run: pullRuns,
+});
+
+async function pullRuns(
+  { values, positionals }: CommandInput<typeof PULL_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const url = databaseUrl(values.database, io.env);
   if (url === undefined)
     throw new UsageError('name the database to copy from: `agora pull --database postgres://...`');

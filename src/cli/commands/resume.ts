@@ -5,29 +5,55 @@ import type { RunProgress } from '../../core/run-progress.js';
 import { claimRunFolder } from '../../session/run-folder-claim.js';
 import { claimSharedRun } from '../../session/shared-runs.js';
 import type { RunDatabase } from '../../store/postgres/run-database.js';
-import { DATABASE_FLAG, openDatabaseOption } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { HOST, OUT, SIMULATED, TIMEOUT } from '../common-options.js';
+import { openDatabaseOption } from '../database-option.js';
 import { debateOnTerminal } from '../debate-on-terminal.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
-import { parseCommand } from '../parse.js';
 import { startDemoServer } from './demo.js';
 import { debateServers, recording, terminalFlags } from './run.js';
 
-export async function resumeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('resume', argv, {
-    host: { type: 'string' },
-    out: { type: 'string' },
-    quiet: { type: 'boolean' },
-    json: { type: 'boolean' },
-    verbose: { type: 'boolean' },
-    timeout: { type: 'string' },
-    demo: { type: 'boolean' },
-    record: { type: 'string' },
-    // Set by `serve --demo` on the workers it starts: the host it passes is its simulator.
-    simulated: { type: 'boolean' },
-    ...DATABASE_FLAG,
-  });
+const RESUME_OPTIONS = {
+  host: HOST,
+  out: OUT,
+  quiet: { help: 'no live transcript; only the final tables' },
+  json: { help: 'print a machine-readable summary on stdout and nothing else' },
+  verbose: { help: 'debug logs on stderr' },
+  timeout: TIMEOUT,
+  demo: { help: 'resume a demo run on the built-in simulator' },
+  database: {
+    value: 'URL',
+    help: 'resume a run of the shared Postgres store here (default: AGORA_DATABASE_URL)',
+  },
+  record: {
+    value: 'DIR',
+    help: "record the resumed part's model calls into a cassette folder (new or empty)",
+  },
+  simulated: SIMULATED,
+} as const satisfies OptionSpecs;
+
+export const resumeCommand = defineCommand({
+  name: 'resume',
+  usage: '<run> [options]',
+  listing: {
+    term: 'resume <run>',
+    text: [
+      'continue an interrupted, stopped or failed run from its event log',
+      '(--host, --out, --quiet, --json, --verbose, --timeout as for run;',
+      '--demo resumes a demo run on the built-in simulator)',
+    ],
+  },
+  description: 'Continues an interrupted, stopped or failed run from its event log.',
+  options: RESUME_OPTIONS,
+  run: resumeRun,
+});
+
+async function resumeRun(
+  { values, positionals }: CommandInput<typeof RESUME_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const out = path.resolve(io.cwd, values.out ?? 'transcripts');
   const database = await openDatabaseOption(values.database, io);
   if (database) {

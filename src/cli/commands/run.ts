@@ -13,36 +13,23 @@ import { applyOverrides, checkTopicFlag } from '../../config/scenario-overrides.
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
 import type { SessionServers } from '../../session/debate-session.js';
+import { lineupModels } from '../../session/given-models.js';
 import { SESSION_LEASE_SECONDS, sessionOwner } from '../../session/shared-runs.js';
 import { isRunId } from '../../store/run-id.js';
-import { DATABASE_FLAG, openDatabaseOption } from '../database-option.js';
+import {
+  type CommandInput,
+  defineCommand,
+  type OptionSpecs,
+  type OptionValues,
+} from '../command-definition.js';
+import { DEBATE_OPTIONS, HOST, SIMULATED } from '../common-options.js';
+import { openDatabaseOption } from '../database-option.js';
 import { debateOnTerminal, type TerminalFlags } from '../debate-on-terminal.js';
+import { integerFlag, ROUNDS_RANGE, timeoutFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
-import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
 
-export const debateOptions = {
-  seed: { type: 'string' },
-  rounds: { type: 'string' },
-  topic: { type: 'string' },
-  format: { type: 'string' },
-  out: { type: 'string' },
-  quiet: { type: 'boolean' },
-  json: { type: 'boolean' },
-  verbose: { type: 'boolean' },
-  timeout: { type: 'string' },
-  'problem-file': { type: 'string' },
-  agents: { type: 'string' },
-  output: { type: 'string' },
-  models: { type: 'string' },
-  record: { type: 'string' },
-} as const;
-
-export type DebateValues = {
-  [key in keyof typeof debateOptions]?: (typeof debateOptions)[key]['type'] extends 'boolean'
-    ? boolean
-    : string;
-};
+export type DebateValues = OptionValues<typeof DEBATE_OPTIONS>;
 
 /** The scenario a `run` or `demo` command means: a file, or a format's defaults with a topic. */
 export async function scenarioFromArguments(
@@ -138,15 +125,36 @@ function filterAgents(scenario: Scenario, roles: string, io: CliIo): Scenario {
   return { ...scenario, agents: defaults };
 }
 
-export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('run', argv, {
-    ...debateOptions,
-    host: { type: 'string' },
-    'run-id': { type: 'string' },
-    ...DATABASE_FLAG,
-    // Set by `serve --demo` on the workers it starts: the host it passes is its simulator.
-    simulated: { type: 'boolean' },
-  });
+const RUN_OPTIONS = {
+  host: HOST,
+  ...DEBATE_OPTIONS,
+  'run-id': { value: 'ID', help: "the run's folder name instead of one made from time, topic and seed" },
+  database: {
+    value: 'URL',
+    help: 'also keep the run in the shared Postgres store, step by step (default: AGORA_DATABASE_URL)',
+  },
+  simulated: SIMULATED,
+} as const satisfies OptionSpecs;
+
+export const runCommand = defineCommand({
+  name: 'run',
+  aliases: ['debate'],
+  usage: '<scenario.yaml> [options]     (npm run debate -- <scenario.yaml> [options])',
+  moreUsage: ['--format NAME --topic "TEXT" [options]'],
+  listing: {
+    term: 'run <scenario.yaml>',
+    text: ['run a debate against Ollama (npm run debate -- <file>)'],
+  },
+  description:
+    'Runs one debate against Ollama. Ctrl-C stops after the step in flight; a second Ctrl-C aborts it.',
+  options: RUN_OPTIONS,
+  run: runDebate,
+});
+
+async function runDebate(
+  { values, positionals }: CommandInput<typeof RUN_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const scenario = await scenarioFromArguments(positionals, values, io);
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${warning.path} ${warning.message}\n`);
   // With --quiet, stdout may be meant for the answer alone (a critique's solution).
@@ -176,6 +184,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
             : {}),
         },
         ...(values.simulated ? { simulated: true } : {}),
+        ...(values.models
+          ? {
+              givenModels: {
+                by: `--models ${values.models}`,
+                models: lineupModels(parseLineup(values.models)),
+              },
+            }
+          : {}),
         ...recording(values, io),
       },
       terminalFlags(values, io),

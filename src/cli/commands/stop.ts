@@ -5,13 +5,29 @@ import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { lockOwner } from '../../store/run-lock.js';
 import { requestStop } from '../../store/stop-request.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { DATABASE, OUT } from '../common-options.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 
-export async function stopCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('stop', argv, { out: { type: 'string' }, ...DATABASE_FLAG });
+const STOP_OPTIONS = {
+  out: OUT,
+  database: DATABASE,
+} as const satisfies OptionSpecs;
+
+export const stopCommand = defineCommand({
+  name: 'stop',
+  usage: '<run> [options]',
+  listing: { term: 'stop <run>', text: ['ask a run in another process to stop after the step in flight'] },
+  description: 'Asks a run in another process to stop after the step in flight.',
+  options: STOP_OPTIONS,
+  run: stopRun,
+});
+
+async function stopRun(
+  { values, positionals }: CommandInput<typeof STOP_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const url = databaseUrl(values.database, io.env);
   if (url !== undefined) return stopInDatabase(positionals[0], url, io);
   const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'stop');

@@ -11,27 +11,45 @@ import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { startWorkerSession } from '../../session/worker-session.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { HOST, SHARED_DATABASE, TIMEOUT } from '../common-options.js';
+import { integerFlag, timeoutFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
-import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
 import { listenForStopSignals } from '../stop-signals.js';
 
 /** How long a worker's hold on a run lasts without renewal: the bound on taking over a dead worker's run. */
 export const DEFAULT_LEASE_SECONDS = 45;
 
-export async function workerCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommand('worker', argv, {
-    ...DATABASE_FLAG,
-    host: { type: 'string' },
-    parallel: { type: 'string' },
-    lease: { type: 'string' },
-    poll: { type: 'string' },
-    out: { type: 'string' },
-    name: { type: 'string' },
-    timeout: { type: 'string' },
-    'exit-when-idle': { type: 'boolean' },
-  });
+const WORKER_OPTIONS = {
+  database: SHARED_DATABASE,
+  host: HOST,
+  parallel: { value: 'N', help: 'debates (and model calls) at once on this host (default 1)' },
+  lease: {
+    value: 'SECONDS',
+    help: 'how long a hold on a run lasts unrenewed: the takeover bound (default 45)',
+  },
+  poll: { value: 'SECONDS', help: 'how often to look for queued debates (default 1)' },
+  out: { value: 'DIR', help: 'where this host keeps its working copies of runs (default transcripts/)' },
+  name: { value: 'NAME', help: 'the name the worker goes by in the database (default host-pid-random)' },
+  timeout: TIMEOUT,
+  'exit-when-idle': { help: 'stop once no debate is queued or running anywhere' },
+} as const satisfies OptionSpecs;
+
+export const workerCommand = defineCommand({
+  name: 'worker',
+  usage: '--database URL [options]',
+  listing: {
+    term: 'worker --database URL',
+    text: ['drive debates queued in the database on this host (--host, --parallel N)'],
+  },
+  description:
+    "Drives debates queued in the shared database against this host's Ollama, until Ctrl-C.\nA dead worker's runs are taken over by the others after its lease runs out.",
+  options: WORKER_OPTIONS,
+  run: runWorker,
+});
+
+async function runWorker({ values }: CommandInput<typeof WORKER_OPTIONS>, io: CliIo): Promise<number> {
   const url = databaseUrl(values.database, io.env);
   if (url === undefined) {
     throw new UsageError(
