@@ -14,6 +14,7 @@ import { RunDatabase } from '../../store/postgres/run-database.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { OUT, SHARED_DATABASE } from '../common-options.js';
 import type { CliIo } from '../io.js';
+import { databaseRunId } from '../run-reference.js';
 
 const PULL_OPTIONS = { database: SHARED_DATABASE, out: OUT } as const satisfies OptionSpecs;
 
@@ -37,15 +38,18 @@ async function pullRuns(
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
   const database = await RunDatabase.open(url);
   try {
-    const known = new Set((await database.runs(positionals)).map((row) => row.runId));
-    const missing = positionals.filter((runId) => !known.has(runId));
+    const where = `the database at ${redactedUrl(url)}`;
+    const named: string[] = [];
+    for (const reference of positionals) named.push(await databaseRunId(reference, database, where));
+    const known = new Set((await database.runs(named)).map((row) => row.runId));
+    const missing = named.filter((runId) => !known.has(runId));
     if (missing.length > 0) {
       throw new UsageError(
         `the database at ${redactedUrl(url)} has no run ${missing.join(', ')}; \`agora runs --database URL\` lists its runs`,
       );
     }
     const { changed, rows } = await mirrorDatabase(database, outDir, {
-      ...(positionals.length > 0 ? { runIds: positionals } : {}),
+      ...(named.length > 0 ? { runIds: named } : {}),
       markLive: false,
     });
     const copied = rows.filter((row) => row.nextSeq > 0).map((row) => path.join(outDir, row.runId));

@@ -12,6 +12,7 @@ import { debateOnTerminal } from '../debate-on-terminal.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
+import { databaseRunId } from '../run-reference.js';
 import { startDemoServer } from './demo.js';
 import { debateServers, recording, terminalFlags } from './run.js';
 
@@ -108,13 +109,14 @@ function alreadyEnded(runId: string, progress: RunProgress, io: CliIo): number {
  * folder under --out from the committed events, and drives it here, committing each step.
  */
 async function resumeShared(
-  runId: string | undefined,
+  reference: string | undefined,
   database: RunDatabase,
   out: string,
   values: { host?: string; quiet?: boolean; json?: boolean; verbose?: boolean; timeout?: string },
   io: CliIo,
 ): Promise<number> {
-  if (!runId) throw new UsageError('name the run to resume: `agora resume <run id> --database URL`');
+  if (!reference) throw new UsageError('name the run to resume: `agora resume <run id> --database URL`');
+  const runId = await databaseRunId(reference, database, 'the shared database');
   const claim = await claimSharedRun(database, runId, out);
   if (claim.kind === 'queued-again') {
     io.stdout.write(`Run ${runId} had not started; it is queued again for the workers.\n`);

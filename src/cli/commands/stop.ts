@@ -9,6 +9,7 @@ import { type CommandInput, defineCommand, type OptionSpecs } from '../command-d
 import { DATABASE, OUT } from '../common-options.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
+import { databaseRunId } from '../run-reference.js';
 
 const STOP_OPTIONS = {
   out: OUT,
@@ -42,10 +43,11 @@ async function stopRun(
 }
 
 /** A run in the shared database: its worker stops it after the step in flight; a queued one never starts. */
-async function stopInDatabase(runId: string | undefined, url: string, io: CliIo): Promise<number> {
-  if (!runId) throw new UsageError('name the run to stop: `agora stop <run id> --database URL`');
+async function stopInDatabase(reference: string | undefined, url: string, io: CliIo): Promise<number> {
+  if (!reference) throw new UsageError('name the run to stop: `agora stop <run id> --database URL`');
   const database = await RunDatabase.open(url);
   try {
+    const runId = await databaseRunId(reference, database, `the database at ${redactedUrl(url)}`);
     const before = await database.requestStop(runId);
     if (before === null) {
       throw new UsageError(
