@@ -5,7 +5,8 @@
  */
 
 import { startWorker, type WorkerSummary } from '../manager/worker-loop.js';
-import { RunDatabase, STALLED_TRANSACTION_SECONDS } from '../store/postgres/run-database.js';
+import { STALLED_TRANSACTION_SECONDS } from '../store/postgres/postgres-connection.js';
+import { RunDatabase } from '../store/postgres/run-database.js';
 import { WorkQueue } from '../store/postgres/work-queue.js';
 import { openHostPool } from './host-pool.js';
 import { settleForServers } from './prepare-scenario.js';
