@@ -30,13 +30,13 @@ import {
 import { indexRuns } from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import type { CassetteRecorder } from '../mock-ollama/index.js';
-import { openLiveLog } from '../store/live-log.js';
+import { type LiveLogWriter, openLiveLog } from '../store/live-log.js';
 import { openCassetteFolder } from './cassette-folder.js';
 import { fitContextWindow } from './context-window-fit.js';
 import { checkGivenModels, type GivenModels } from './given-models.js';
 import { baseUrlVariable, createModelProvider, providerOverHosts } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
-import { prepareScenario, settleForServers } from './prepare-scenario.js';
+import { prepareScenario } from './prepare-scenario.js';
 import { recordAndClaim, type SharedRun } from './shared-runs.js';
 
 /** Where a debate's models are served. */
@@ -137,23 +137,19 @@ export interface SessionOutcome extends RunOutcome, SessionStart {
 
 /** Settles a new run's scenario against its servers, checking them first; a resumed run's stays as logged. */
 async function settle(request: SessionRequest, checker: ModelProvider, listener: SessionListener) {
-  const { servers } = request;
-  if (servers.pool) {
-    // A batch's hosts were checked for every scenario before its first debate.
-    if (request.resume) return request.scenario;
-    const fit = await settleForServers(request.scenario, checker);
-    if (fit.warning) listener.warning(fit.warning);
-    return fit.scenario;
-  }
-  await checkServer(checker);
+  // A batch's hosts were checked for every scenario of the batch before its first debate.
+  const checked = request.servers.pool !== undefined;
+  if (!checked) await checkServer(checker);
   // A new run settles its seed first: a formal debate's models and sides are drawn from it.
   let scenario = request.resume
     ? request.scenario
     : await prepareScenario(settleSeed(request.scenario), checker);
-  await checkGivenModels(checker, scenario, request.givenModels);
-  await preflight(checker, scenario);
-  const sharedJudge = sharedJudgeWarning(scenario);
-  if (sharedJudge) listener.warning(sharedJudge);
+  if (!checked) {
+    await checkGivenModels(checker, scenario, request.givenModels);
+    await preflight(checker, scenario);
+    const sharedJudge = sharedJudgeWarning(scenario);
+    if (sharedJudge) listener.warning(sharedJudge);
+  }
   if (!request.resume) {
     // A resumed run keeps the window its log started with.
     const fit = await fitContextWindow(scenario, checker);
@@ -223,6 +219,7 @@ export async function runSession(
   if (!format)
     throw new AgoraError(`unknown format "${request.scenario.format}"`, { exitCode: ExitCode.config });
   const scenario = await settle(request, providerFor(request.scenario, servers), listener);
+  const providers = serverAddresses(scenario, servers.env);
   const recorder = request.record ? openCassetteFolder(request.record) : undefined;
   const { runId, paths } = place(request, scenario);
   const logger = createRunLogger(paths.log, { verbose: request.verbose === true });
@@ -242,25 +239,24 @@ export async function runSession(
     format,
     scenario,
     ...(resume ? { resumedAt: format.progress(resume.loaded.state) } : {}),
-    providers: serverAddresses(scenario, servers.env),
+    providers,
     resumeCommand,
   };
   listener.started?.(start);
-  const lease = store.shared
-    ? leaseSession(
-        store.shared.database,
-        store.shared.lease ?? (await recordAndClaim(store.shared, runId, scenario)),
-        store.shared.leaseSeconds,
-        logger,
-        request.signal,
-      )
-    : undefined;
-  // Viewers in other processes (`agora serve`) follow the step in flight through live.jsonl.
-  const liveLog =
-    store.followLive === false
-      ? undefined
-      : openLiveLog(paths.runDir, resume?.loaded.events.at(-1)?.seq ?? 0);
+  const provider = providerFor(scenario, servers, { logger, ...(recorder ? { recorder } : {}) });
+  let lease: ReturnType<typeof leaseSession> | undefined;
+  let liveLog: LiveLogWriter | undefined;
   try {
+    if (store.shared) {
+      const held = store.shared.lease ?? (await recordAndClaim(store.shared, runId, scenario));
+      lease = leaseSession(store.shared.database, held, store.shared.leaseSeconds, logger, request.signal);
+    }
+    // Viewers in other processes (`agora serve`) follow the step in flight through live.jsonl.
+    if (store.followLive !== false) {
+      liveLog = openLiveLog(paths.runDir, resume?.loaded.events.at(-1)?.seq ?? 0);
+    }
+    const shared = lease;
+    const live = liveLog;
     const outcome = await driveDebate({
       format,
       paths,
@@ -268,17 +264,17 @@ export async function runSession(
         ? { existing: resume.loaded.events, lockHeld: resume.lockHeld }
         : { start: { runId, scenario }, lockHeld: store.lockHeld === true }),
       ...(request.simulated ? { simulated: true } : {}),
-      provider: providerFor(scenario, servers, { logger, ...(recorder ? { recorder } : {}) }),
+      provider,
       logger,
-      signal: lease?.signal ?? request.signal,
-      stopRequested: () => request.stopRequested() || lease?.stopAsked() === true,
-      ...(lease ? { commit: lease.commit } : {}),
+      signal: shared?.signal ?? request.signal,
+      stopRequested: () => request.stopRequested() || shared?.stopAsked() === true,
+      ...(shared ? { commit: shared.commit } : {}),
       onNotice: (notice) => {
-        liveLog?.write(notice);
+        live?.write(notice);
         listener.notice?.(notice);
       },
       onEvent: (event) => {
-        liveLog?.eventAppended(event.seq);
+        live?.eventAppended(event.seq);
         listener.event?.(event);
       },
     });
