@@ -9,6 +9,7 @@ import { applyLineup, LINEUP_KEYS, type Lineup, lineupFits, lineupText } from '.
 import { loadScenario } from '../config/load-scenario.js';
 import type { Scenario } from '../config/scenario.js';
 import { UsageError } from '../core/errors.js';
+import { type GivenModels, lineupModels } from '../session/given-models.js';
 import { slugify } from '../store/run-id.js';
 
 export interface BatchItem {
@@ -115,4 +116,17 @@ export async function buildPlan(spec: BatchPlan['spec']): Promise<BatchPlan> {
     );
   }
   return { batchId, items, spec, notices };
+}
+
+/** The plan's scenarios as the servers must be checked for them: each with its file and its line-up's models. */
+export function plannedScenarios(
+  plan: BatchPlan,
+): Array<{ scenario: Scenario; file: string; givenModels?: GivenModels }> {
+  return plan.items.map((item) => ({
+    scenario: item.scenario,
+    file: item.scenarioFile,
+    ...(item.lineup
+      ? { givenModels: { by: `--models ${lineupText(item.lineup)}`, models: lineupModels(item.lineup) } }
+      : {}),
+  }));
 }

@@ -4,20 +4,17 @@
  * resumable by running the same command again.
  */
 import path from 'node:path';
-import { type BatchPlan, buildPlan, expandScenarioPaths } from '../../batch/batch-plan.js';
+import { type BatchPlan, buildPlan, expandScenarioPaths, plannedScenarios } from '../../batch/batch-plan.js';
 import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
-import { enqueueBatch } from '../../batch/enqueue-batch.js';
-import { batchFolder, runBatch } from '../../batch/run-batch.js';
-import { lineupText, parseLineup } from '../../config/lineup.js';
+import { summariseBatch } from '../../batch/batch-summary.js';
+import { queueBatch } from '../../batch/enqueue-batch.js';
+import { runBatch } from '../../batch/run-batch.js';
+import { parseLineup } from '../../config/lineup.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
-import { lineupModels } from '../../session/given-models.js';
 import { openHostPool } from '../../session/host-pool.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
-import { RunDatabase } from '../../store/postgres/run-database.js';
-import { WorkQueue } from '../../store/postgres/work-queue.js';
-import { writeFileAtomic } from '../../store/write-files.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { JSON_OUTPUT, OUT, TIMEOUT } from '../common-options.js';
 import { integerFlag, timeoutFlag } from '../flag-values.js';
@@ -97,13 +94,7 @@ async function runBatchCommand(
     perHost,
     env: io.env,
     ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
-    scenarios: plan.items.map((item) => ({
-      scenario: item.scenario,
-      file: item.scenarioFile,
-      ...(item.lineup
-        ? { givenModels: { by: `--models ${lineupText(item.lineup)}`, models: lineupModels(item.lineup) } }
-        : {}),
-    })),
+    scenarios: plannedScenarios(plan),
   });
   const provider = pool.provider;
 
@@ -154,22 +145,10 @@ async function runBatchCommand(
     reporter.stop();
     stopListening();
   }
-  const summary = {
-    batchId: plan.batchId,
-    debates: results.length,
-    completed: results.filter((result) => result.outcome === 'completed').length,
-    degraded: results.filter((result) => result.outcome === 'degraded').length,
-    skipped: results.filter((result) => result.outcome === 'skipped').length,
-    failed: results.filter((result) => result.outcome === 'failed').length,
-    stopped: results.filter((result) => result.outcome === 'stopped').length,
-    realSeconds: Math.round((Date.now() - started) / 100) / 10,
+  const { summary, file } = summariseBatch(plan, outDir, results, {
+    realMs: Date.now() - started,
     peakConcurrentCalls: provider.peaks(),
-    results,
-  };
-  writeFileAtomic(
-    path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json'),
-    `${JSON.stringify(summary, null, 2)}\n`,
-  );
+  });
   if (values.json) io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else {
     io.stdout.write(
@@ -188,7 +167,7 @@ async function runBatchCommand(
       ),
     );
     io.stdout.write(
-      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.degraded} degraded, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json')}\n${summary.stopped > 0 ? `${RESUME_HINT}\n` : ''}`,
+      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.degraded} degraded, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${file}\n${summary.stopped > 0 ? `${RESUME_HINT}\n` : ''}`,
     );
   }
   if (summary.stopped > 0) return ExitCode.interrupted;
@@ -198,25 +177,15 @@ async function runBatchCommand(
 
 /** `--database`: the batch goes to the shared queue, for the workers; nothing runs here. */
 async function enqueueCommand(plan: BatchPlan, url: string, io: CliIo, json: boolean): Promise<number> {
-  const database = await RunDatabase.open(url);
-  try {
-    const queue = await WorkQueue.start(url);
-    try {
-      const { added, present } = await enqueueBatch(plan, database, queue);
-      if (json) {
-        io.stdout.write(
-          `${JSON.stringify({ batchId: plan.batchId, queued: added, alreadyThere: present }, null, 2)}\n`,
-        );
-      } else {
-        io.stdout.write(
-          `Batch ${plan.batchId}: queued ${plural(added.length, 'debate')} in ${redactedUrl(url)}${present.length ? ` (${plural(present.length, 'debate')} already there, left as they are)` : ''}.\nWorkers take them: \`agora worker --database URL --host OLLAMA\` on each GPU host. Follow them with \`agora runs --database URL --batch ${plan.batchId}\` or \`agora serve --database URL\`.\n`,
-        );
-      }
-    } finally {
-      await queue.stop();
-    }
-  } finally {
-    await database.close();
+  const { added, present } = await queueBatch(plan, url);
+  if (json) {
+    io.stdout.write(
+      `${JSON.stringify({ batchId: plan.batchId, queued: added, alreadyThere: present }, null, 2)}\n`,
+    );
+  } else {
+    io.stdout.write(
+      `Batch ${plan.batchId}: queued ${plural(added.length, 'debate')} in ${redactedUrl(url)}${present.length ? ` (${plural(present.length, 'debate')} already there, left as they are)` : ''}.\nWorkers take them: \`agora worker --database URL --host OLLAMA\` on each GPU host. Follow them with \`agora runs --database URL --batch ${plan.batchId}\` or \`agora serve --database URL\`.\n`,
+    );
   }
   return ExitCode.ok;
 }
