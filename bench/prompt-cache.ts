@@ -345,6 +345,15 @@ for (const row of rows) {
   ]);
 }
 console.log(table.toString());
+// Ollama reports no cached count, so the share is the simulator's own (what its prompt cache served).
+console.log(
+  `Cache share (prompt tokens served from the simulator's prompt cache; Ollama itself reports none): ${rows
+    .map(
+      (row) =>
+        `${row.profile} ${row.layout} ${row.judges} ${Math.round((row.cached / row.promptTokens) * 100)}%`,
+    )
+    .join(', ')}.`,
+);
 const cpu = (layout: string) =>
   rows.find((row) => row.profile === 'cpu' && row.layout === layout && row.judges === 'concurrent');
 const agoraCpu = cpu('agora');

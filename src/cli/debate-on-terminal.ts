@@ -46,15 +46,10 @@ export function failureReport(failures: readonly string[]): string {
   return `Degraded: ${failures.length} failed step${failures.length === 1 ? '' : 's'} stand${failures.length === 1 ? 's' : ''} in this record:\n${shown.join('\n')}\n`;
 }
 
-function header(start: SessionStart, host: string): string {
+function header(start: SessionStart): string {
   const { runId, paths, scenario, resumedAt } = start;
-  const providers = start.providers
-    .map(
-      (server) => `Provider ${server.name} (${server.type}): ${server.url} for ${server.models.join(', ')}\n`,
-    )
-    .join('');
   const sides = describeSides(scenario);
-  return `${resumedAt ? `Resuming run ${runId} (${resumedAt.done} of ${resumedAt.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\nOllama: ${host}\n${providers}${sides ? `${sides}\n` : ''}${resumedAt ? '' : `${seedText(scenario)}\n`}${stopConditionsText(scenario)}\n`;
+  return `${resumedAt ? `Resuming run ${runId} (${resumedAt.done} of ${resumedAt.total} done)` : `Run ${runId}`}\nFormat: ${scenario.format}\nTopic: ${scenario.topic}\nWriting to ${paths.runDir}/\n${start.servers}${sides ? `${sides}\n` : ''}${resumedAt ? '' : `${seedText(scenario)}\n`}${stopConditionsText(scenario)}\n`;
 }
 
 export async function debateOnTerminal(
@@ -89,7 +84,7 @@ export async function debateOnTerminal(
         warning: (text) => io.stderr.write(`warning: ${text}\n`),
         started(start) {
           if (flags.quiet && start.format.answer !== undefined) info = io.stderr;
-          if (!flags.json) say(header(start, request.servers.host));
+          if (!flags.json) say(header(start));
           stopListening = listenForStopSignals({
             stop(signal) {
               stopRequested = true;

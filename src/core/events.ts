@@ -47,8 +47,11 @@ export interface TurnEndEvent {
   position: PositionLabel;
   model: string;
   text: string;
+  /** Prompt tokens the server counted, over every attempt of the call. */
   promptTokens: number;
-  /** Characters of the prompt sent, to calibrate the token estimate per model. */
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
+  /** Characters of the prompts those tokens count, to measure the model's characters per token. */
   promptChars: number;
   outputTokens: number;
   /** Of `outputTokens`, those spent thinking: not speech, so they use no speaking time. */
@@ -80,6 +83,8 @@ export interface VoteCastEvent {
   fallbackFrom?: string;
   attempts: number;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -118,6 +123,8 @@ export interface SummaryEvent {
   text: string;
   model: string;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -135,6 +142,8 @@ export interface StatementEvent {
   model: string;
   text: string;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -169,6 +178,8 @@ export interface AssessmentEvent {
   reason?: string;
   callFailed?: boolean;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -207,6 +218,8 @@ export interface ClaimsEvent {
   claims: ExtractedClaim[];
   model?: string;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;
@@ -226,6 +239,8 @@ export interface CommentaryEvent {
   text: string;
   failed?: string;
   promptTokens: number;
+  /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
+  cachedPromptTokens?: number;
   promptChars: number;
   outputTokens: number;
   realMs: number;

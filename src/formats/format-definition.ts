@@ -33,6 +33,11 @@ export interface StepContext {
    * all, creating its folder; the store, not the format, knows how.
    */
   writeFile(file: string, content: string): void;
+  /**
+   * Characters per token per model, measured from the run's events as they stood when this step
+   * began (the same on a resume); a model not yet measured is absent.
+   */
+  tokenRates?: ReadonlyMap<string, number>;
 }
 
 export interface FormatDefinition<State, Step extends { kind: string }> {

@@ -5,13 +5,14 @@ import { duelFormat } from './duel/index.js';
 import { formalFormat } from './formal/index.js';
 import type { AnyFormat } from './format-definition.js';
 import { knockoutFormat } from './knockout/index.js';
+import { withTokenUsage } from './token-usage-report.js';
 
 const FORMATS: Record<string, AnyFormat> = {
-  knockout: knockoutFormat as unknown as AnyFormat,
-  duel: duelFormat as unknown as AnyFormat,
-  formal: formalFormat as unknown as AnyFormat,
-  critique: critiqueFormat as unknown as AnyFormat,
-  council: councilFormat as unknown as AnyFormat,
+  knockout: withTokenUsage(knockoutFormat) as unknown as AnyFormat,
+  duel: withTokenUsage(duelFormat) as unknown as AnyFormat,
+  formal: withTokenUsage(formalFormat) as unknown as AnyFormat,
+  critique: withTokenUsage(critiqueFormat) as unknown as AnyFormat,
+  council: withTokenUsage(councilFormat) as unknown as AnyFormat,
 };
 
 export function formatNamed(name: string): AnyFormat | undefined {

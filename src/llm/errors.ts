@@ -13,6 +13,7 @@ export type ProviderErrorKind =
   | 'stream-incomplete'
   | 'timeout'
   | 'empty-answer'
+  | 'context-overflow'
   | 'cancelled';
 
 const RETRYABLE: Record<ProviderErrorKind, boolean> = {
@@ -25,6 +26,8 @@ const RETRYABLE: Record<ProviderErrorKind, boolean> = {
   timeout: true,
   // An empty answer is often a one-off (a thinking model that spent its budget thinking, a glitch).
   'empty-answer': true,
+  // The same prompt overflows again: the caller re-fits it to the window instead (see fitted-call).
+  'context-overflow': false,
   cancelled: false,
 };
 
@@ -37,6 +40,8 @@ const EXIT_CODES: Record<ProviderErrorKind, ExitCodeValue> = {
   'stream-incomplete': ExitCode.runFailed,
   timeout: ExitCode.runFailed,
   'empty-answer': ExitCode.runFailed,
+  // The window is a setting (the scenario's, or the server's -c / --max-model-len).
+  'context-overflow': ExitCode.config,
   cancelled: ExitCode.interrupted,
 };
 
@@ -48,10 +53,15 @@ export class ProviderError extends AgoraError {
   readonly status: number | undefined;
   readonly model: string | undefined;
   readonly host: string;
+  /**
+   * The model's own output caused the failure (an error the server reported inside a 200 stream,
+   * an empty answer): the identical request would fail the same way, so a retry changes its seed.
+   */
+  readonly causedByOutput: boolean;
   constructor(
     kind: ProviderErrorKind,
     message: string,
-    details: { host: string; model?: string; status?: number; cause?: unknown },
+    details: { host: string; model?: string; status?: number; cause?: unknown; causedByOutput?: boolean },
   ) {
     super(message, { exitCode: EXIT_CODES[kind], cause: details.cause });
     this.kind = kind;
@@ -59,6 +69,35 @@ export class ProviderError extends AgoraError {
     this.status = details.status;
     this.model = details.model;
     this.host = details.host;
+    this.causedByOutput = details.causedByOutput ?? kind === 'empty-answer';
+  }
+}
+
+/**
+ * The server refused a prompt longer than its context window. llama-server says how many tokens
+ * the prompt had and how large the window is (`exceed_context_size_error`, `n_prompt_tokens`,
+ * `n_ctx`), vLLM says it in words; Ollama (with `truncate: false`) only says that it did not fit.
+ */
+export class ContextOverflowError extends ProviderError {
+  override name = 'ContextOverflowError';
+  /** Tokens the server counted in the prompt, when it said. */
+  readonly promptTokens: number | undefined;
+  /** The server's context window in tokens, when it said. */
+  readonly contextWindow: number | undefined;
+  constructor(
+    message: string,
+    details: {
+      host: string;
+      model?: string;
+      status?: number;
+      cause?: unknown;
+      promptTokens?: number;
+      contextWindow?: number;
+    },
+  ) {
+    super('context-overflow', message, details);
+    this.promptTokens = details.promptTokens;
+    this.contextWindow = details.contextWindow;
   }
 }
 

@@ -7,8 +7,9 @@
 import { Ollama } from 'ollama';
 import type { Logger } from 'pino';
 import type { ChatTap } from './chat-tap.js';
+import { overflowOf } from './context-overflow.js';
 import { deadline } from './deadline.js';
-import { ProviderError, type ProviderErrorKind } from './errors.js';
+import { ContextOverflowError, ProviderError, type ProviderErrorKind } from './errors.js';
 import { OllamaStatusError, OllamaStreamError, streamChat } from './ollama-chat-stream.js';
 import { createOllamaFetch } from './ollama-fetch.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
@@ -115,6 +116,7 @@ export class OllamaProvider implements ModelProvider {
         timeout: { aborted: limit.timedOut() },
         caller: options.signal,
         limitMs,
+        contextWindow: request.contextWindow,
       });
     } finally {
       limit.dispose();
@@ -145,14 +147,27 @@ export class OllamaProvider implements ModelProvider {
     }
   }
 
-  private fail(kind: ProviderErrorKind, message: string, model?: string, status?: number, cause?: unknown) {
-    return new ProviderError(kind, message, { host: this.host, model, status, cause });
+  private fail(
+    kind: ProviderErrorKind,
+    message: string,
+    model?: string,
+    status?: number,
+    cause?: unknown,
+    causedByOutput?: boolean,
+  ) {
+    return new ProviderError(kind, message, { host: this.host, model, status, cause, causedByOutput });
   }
 
   private classify(
     error: unknown,
     model: string | undefined,
-    signals: { timeout: { readonly aborted: boolean }; caller: AbortSignal | undefined; limitMs?: number },
+    signals: {
+      timeout: { readonly aborted: boolean };
+      caller: AbortSignal | undefined;
+      limitMs?: number;
+      /** The `num_ctx` the chat asked for: Ollama's overflow answer does not repeat it. */
+      contextWindow?: number;
+    },
   ): ProviderError {
     if (error instanceof ProviderError) return error;
     const forModel = model ? ` (model ${model})` : '';
@@ -203,6 +218,21 @@ export class OllamaProvider implements ModelProvider {
           error,
         );
       }
+      const overflow = status === 400 ? overflowOf(message, message) : undefined;
+      if (overflow && model !== undefined) {
+        const window = overflow.contextWindow ?? signals.contextWindow;
+        return new ContextOverflowError(
+          `the prompt does not fit the context window${window === undefined ? '' : ` of ${window} tokens`} Ollama was asked for (model ${model}): ${message}`,
+          {
+            host: this.host,
+            model,
+            status,
+            cause: error,
+            ...overflow,
+            ...(window === undefined ? {} : { contextWindow: window }),
+          },
+        );
+      }
       if (status === 400)
         return this.fail(
           'bad-request',
@@ -230,9 +260,17 @@ export class OllamaProvider implements ModelProvider {
     }
     // An `{"error"}` line or a malformed line in a stream that had started well: checked before the
     // connection-failure patterns below, which the server's own text could otherwise match.
-    const reported = () =>
-      this.fail('server-error', `Ollama reported an error${forModel}: ${message}`, model, undefined, error);
-    if (error instanceof OllamaStreamError) return reported();
+    const reported = (inStream = false) =>
+      this.fail(
+        'server-error',
+        `Ollama reported an error${forModel}: ${message}`,
+        model,
+        undefined,
+        error,
+        inStream,
+      );
+    // An error line inside a 200 stream comes from generating this answer: a retry changes the seed.
+    if (error instanceof OllamaStreamError) return reported(!/^malformed line/.test(message));
     const code = failure.cause?.code ?? failure.code;
     if (
       code === 'ECONNREFUSED' ||

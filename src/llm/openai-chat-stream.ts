@@ -1,8 +1,9 @@
 /**
  * The OpenAI-compatible chat stream: `POST <base>/chat/completions` with `stream: true`, read as
  * server-sent events. Each event's `data:` is one JSON chunk; `data: [DONE]` ends the stream;
- * comment lines (`: ping`, sent by some servers to keep a long prefill's connection open), `event:`
- * and `id:` fields and blank lines carry nothing Agora needs. Like the Ollama stream reader it uses
+ * comment lines (which some proxies send to keep a long prefill's connection open; llama-server
+ * sends none), `event:` and `id:` fields and blank lines carry nothing Agora needs. A server that
+ * answers with one JSON completion instead of a stream is read as a stream of one chunk. Like the Ollama stream reader it uses
  * undici's `request` with its own timeouts off: the caller's signal bounds the whole call. Also like
  * it, it decodes the body's bytes with one streaming decoder for the whole answer (undici's body
  * ignores `setEncoding`), so a multi-byte character split between two network reads stays whole.
@@ -32,14 +33,39 @@ export class OpenAiStatusError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** The error answer as sent (llama-server puts numbers beside the message). */
+    readonly body = '',
   ) {
     super(message);
   }
 }
 
-/** The server reported an error inside a stream, or sent an event that is not JSON. */
+/**
+ * The server reported an error inside a stream that had started well (`reported`: llama-server
+ * does so when its output parser rejects what the model wrote), or sent an event that is not JSON.
+ */
 export class OpenAiStreamError extends Error {
   override name = 'OpenAiStreamError';
+  constructor(
+    message: string,
+    readonly reported = false,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The connection failed before any answer came back: refused, reset or closed by a server that
+ * accepted it. `code` is the system's error code when there is one.
+ */
+export class OpenAiConnectionError extends Error {
+  override name = 'OpenAiConnectionError';
+  readonly code: string | undefined;
+  constructor(cause: unknown) {
+    const failure = cause as { message?: string; code?: string; cause?: { code?: string } };
+    super(failure?.message ?? String(cause), { cause });
+    this.code = failure?.code ?? failure?.cause?.code;
+  }
 }
 
 /** The error text of an OpenAI-style (`{error: {message}}`), vLLM (`{message}`) or plain reply. */
@@ -80,7 +106,7 @@ export async function getJson(
   });
   const text = await response.body.text();
   if (response.statusCode < 200 || response.statusCode >= 300) {
-    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode);
+    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode, text);
   }
   try {
     return JSON.parse(text) as unknown;
@@ -100,9 +126,37 @@ function parseData(data: string): OpenAiChunk {
     throw new OpenAiStreamError(`malformed event in the stream: ${data.slice(0, 80)}`);
   }
   if (chunk.error !== undefined && chunk.error !== null) {
-    throw new OpenAiStreamError(errorMessageOf(JSON.stringify({ error: chunk.error }), 200));
+    throw new OpenAiStreamError(errorMessageOf(JSON.stringify({ error: chunk.error }), 200), true);
   }
   return chunk;
+}
+
+/** A whole (not streamed) `chat.completion` as the one chunk a stream would have carried. */
+function completionAsChunk(text: string): OpenAiChunk {
+  let parsed: {
+    choices?: Array<{ message?: { content?: string | null }; finish_reason?: string | null }>;
+    usage?: OpenAiChunk['usage'];
+    timings?: OpenAiChunk['timings'];
+    error?: unknown;
+  };
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    throw new OpenAiStreamError(`not JSON: ${text.slice(0, 80)}`);
+  }
+  if (parsed === null || typeof parsed !== 'object')
+    throw new OpenAiStreamError(`not JSON: ${text.slice(0, 80)}`);
+  if (parsed.error !== undefined && parsed.error !== null) {
+    throw new OpenAiStreamError(errorMessageOf(text, 200), true);
+  }
+  return {
+    choices: (parsed.choices ?? []).map((choice) => ({
+      delta: { content: choice.message?.content ?? null },
+      finish_reason: choice.finish_reason ?? null,
+    })),
+    ...(parsed.usage ? { usage: parsed.usage } : {}),
+    ...(parsed.timings ? { timings: parsed.timings } : {}),
+  };
 }
 
 /**
@@ -137,18 +191,32 @@ async function readCompletion(
   onChunk: (chunk: OpenAiChunk) => void,
   tapped: TappedCall | undefined,
 ): Promise<{ done: boolean }> {
-  const response = await request(`${base}/chat/completions`, {
-    method: 'POST',
-    headers: requestHeaders(apiKey, 'text/event-stream'),
-    body,
-    signal,
-    dispatcher,
-  });
+  let response: Awaited<ReturnType<typeof request>>;
+  try {
+    response = await request(`${base}/chat/completions`, {
+      method: 'POST',
+      headers: requestHeaders(apiKey, 'text/event-stream'),
+      body,
+      signal,
+      dispatcher,
+    });
+  } catch (error) {
+    // Nothing came back: a refused or reset connection, unless the caller gave up first.
+    if (signal.aborted) throw error;
+    throw new OpenAiConnectionError(error);
+  }
   tapped?.status(response.statusCode);
   if (response.statusCode < 200 || response.statusCode >= 300) {
     const text = await response.body.text().catch(() => '');
     tapped?.chunk(text);
-    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode);
+    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode, text);
+  }
+  const type = String(response.headers['content-type'] ?? '');
+  if (type.includes('application/json')) {
+    const text = await response.body.text();
+    tapped?.chunk(text);
+    onChunk(completionAsChunk(text));
+    return { done: true };
   }
   const decoder = new StringDecoder('utf8');
   let pending = '';

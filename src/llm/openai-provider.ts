@@ -9,15 +9,10 @@
 import type { Logger } from 'pino';
 import type { ChatTap } from './chat-tap.js';
 import { deadline } from './deadline.js';
-import { ProviderError, type ProviderErrorKind } from './errors.js';
+import { ProviderError } from './errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './ollama-provider.js';
-import {
-  getJson,
-  type OpenAiChunk,
-  OpenAiStatusError,
-  OpenAiStreamError,
-  streamChatCompletion,
-} from './openai-chat-stream.js';
+import { getJson, type OpenAiChunk, streamChatCompletion } from './openai-chat-stream.js';
+import { classifyOpenAiError } from './openai-errors.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
 
 export interface OpenAiProviderOptions {
@@ -32,11 +27,29 @@ export interface OpenAiProviderOptions {
   tap?: ChatTap;
 }
 
-interface ModelList {
-  data?: Array<{ id?: unknown; owned_by?: unknown; max_model_len?: unknown }>;
+/** One entry of `/models`: vLLM adds `max_model_len`; llama-server `aliases` and `meta.n_ctx`. */
+interface ListedModel {
+  id?: unknown;
+  owned_by?: unknown;
+  max_model_len?: unknown;
+  aliases?: unknown;
+  meta?: { n_ctx?: unknown } | null;
 }
 
-const CONTEXT_MESSAGE = /context (length|size|window)|maximum context|too long|exceeds/i;
+interface ModelList {
+  data?: ListedModel[];
+}
+
+/** The names an entry answers to: its id, then its aliases (every alias is a valid model name). */
+function namesOf(entry: ListedModel): string[] {
+  const aliases = Array.isArray(entry.aliases)
+    ? entry.aliases.filter((alias): alias is string => typeof alias === 'string' && alias !== '')
+    : [];
+  return [...new Set([...(typeof entry.id === 'string' ? [entry.id] : []), ...aliases])];
+}
+
+const positiveNumber = (value: unknown): number | undefined =>
+  typeof value === 'number' && value > 0 ? value : undefined;
 
 /** The base URL without a trailing slash. */
 export function normalizeBaseUrl(raw: string): string {
@@ -113,7 +126,10 @@ export class OpenAiProvider implements ModelProvider {
       );
       // A stream that ended cleanly after its finish reason is whole even without `[DONE]`.
       if (!done && finish === undefined) {
-        throw this.fail('stream-incomplete', 'the stream ended before the server said it was done', request);
+        throw new ProviderError('stream-incomplete', 'the stream ended before the server said it was done', {
+          host: this.host,
+          model: request.model,
+        });
       }
       const ended = Date.now();
       const cached = usage?.prompt_tokens_details?.cached_tokens ?? timings?.cache_n;
@@ -154,11 +170,10 @@ export class OpenAiProvider implements ModelProvider {
     }
   }
 
+  /** Every name the server answers to: each model's id and its aliases. */
   async listModels(options: { signal?: AbortSignal } = {}): Promise<ModelInfo[]> {
     const list = await this.modelList(options.signal);
-    return (list.data ?? [])
-      .filter((entry) => typeof entry.id === 'string')
-      .map((entry) => ({ name: entry.id as string }));
+    return (list.data ?? []).flatMap(namesOf).map((name) => ({ name }));
   }
 
   /** The first model's `owned_by` (e.g. `llamacpp`, `vllm`), or `openai-compatible`. */
@@ -169,19 +184,30 @@ export class OpenAiProvider implements ModelProvider {
   }
 
   /**
-   * vLLM lists `max_model_len` per model in `/models`; llama-server gives `n_ctx` in `/props` at the
-   * server's root (beside `/v1`). Undefined when neither says.
+   * A llama-server started with one model answers a chat for any model name with that model (its
+   * `/models` lists one entry, owned by `llamacpp`); vLLM and a llama-server serving several models
+   * refuse names they do not list.
+   */
+  async servesAnyModel(options: { signal?: AbortSignal } = {}): Promise<boolean> {
+    const list = await this.modelList(options.signal);
+    return list.data?.length === 1 && list.data[0]?.owned_by === 'llamacpp';
+  }
+
+  /**
+   * vLLM lists `max_model_len` per model in `/models`, llama-server `meta.n_ctx` (the window of one
+   * slot); llama-server also gives `n_ctx` in `/props` at the server's root (beside `/v1`).
+   * Undefined when none says.
    */
   async contextWindow(model: string, options: { signal?: AbortSignal } = {}): Promise<number | undefined> {
     const list = await this.modelList(options.signal);
-    const listed = list.data?.find((entry) => entry.id === model)?.max_model_len;
-    if (typeof listed === 'number' && listed > 0) return listed;
+    const entry = list.data?.find((candidate) => namesOf(candidate).includes(model));
+    const listed = positiveNumber(entry?.max_model_len) ?? positiveNumber(entry?.meta?.n_ctx);
+    if (listed !== undefined) return listed;
     const root = this.host.replace(/\/v1$/, '');
     const props = await this.timed(options.signal, (signal) => getJson(`${root}/props`, this.apiKey, signal))
       .then((answer) => answer as { default_generation_settings?: { n_ctx?: unknown }; n_ctx?: unknown })
       .catch(() => undefined);
-    const nCtx = props?.default_generation_settings?.n_ctx ?? props?.n_ctx;
-    return typeof nCtx === 'number' && nCtx > 0 ? nCtx : undefined;
+    return positiveNumber(props?.default_generation_settings?.n_ctx ?? props?.n_ctx);
   }
 
   /** `/models`, fetched once per provider: it says which models there are and their windows. */
@@ -209,21 +235,6 @@ export class OpenAiProvider implements ModelProvider {
     }
   }
 
-  private fail(
-    kind: ProviderErrorKind,
-    message: string,
-    request?: { model: string },
-    status?: number,
-    cause?: unknown,
-  ) {
-    return new ProviderError(kind, this.redact(message), {
-      host: this.host,
-      model: request?.model,
-      status,
-      cause,
-    });
-  }
-
   /** A server that echoes the request back in an error must not carry the key into a message. */
   private redact(message: string): string {
     return this.apiKey ? message.split(this.apiKey).join('[api key]') : message;
@@ -234,117 +245,11 @@ export class OpenAiProvider implements ModelProvider {
     model: string | undefined,
     signals: { timedOut: boolean; caller: AbortSignal | undefined; limitMs: number },
   ): ProviderError {
-    if (error instanceof ProviderError) return error;
-    const request = model ? { model } : undefined;
-    const forModel = model ? ` (model ${model})` : '';
-    const where = `the OpenAI-compatible server at ${this.host}`;
-    if (signals.caller?.aborted) {
-      return this.fail('cancelled', `the request${forModel} was cancelled`, request, undefined, error);
-    }
-    if (signals.timedOut) {
-      const seconds = Math.round(signals.limitMs / 1000);
-      return this.fail(
-        'timeout',
-        `${where} did not finish within ${seconds} s${forModel}`,
-        request,
-        undefined,
-        error,
-      );
-    }
-    const failure = error as { message?: string; code?: string; cause?: { code?: string } };
-    const message = failure.message ?? String(error);
-    if (error instanceof OpenAiStatusError) {
-      const status = error.status;
-      if (status === 400 && CONTEXT_MESSAGE.test(message)) {
-        return this.fail(
-          'bad-request',
-          `the prompt does not fit the context window of ${where}${forModel}: ${message}. Lower model_options.context_window, or start the server with a larger window (llama-server -c, vLLM --max-model-len)`,
-          request,
-          status,
-          error,
-        );
-      }
-      if (status === 401 || status === 403) {
-        return this.fail(
-          'bad-request',
-          `${where} refused the request (HTTP ${status}: ${message}); check the API key in the environment variable the scenario's api_key_env names`,
-          request,
-          status,
-          error,
-        );
-      }
-      if (status === 404) {
-        if (!model) {
-          return this.fail(
-            'unreachable',
-            `no OpenAI-compatible API at ${this.host} (HTTP 404: ${message}); base_url usually ends in /v1`,
-            undefined,
-            status,
-            error,
-          );
-        }
-        return this.fail(
-          'model-not-found',
-          `model "${model}" is not served by ${where} (${message}); load it there, or pick one the server lists`,
-          request,
-          status,
-          error,
-        );
-      }
-      if (status === 400 || status === 422) {
-        return this.fail(
-          'bad-request',
-          `${where} refused the request${forModel}: ${message}`,
-          request,
-          status,
-          error,
-        );
-      }
-      if (status === 429 || status === 503) {
-        return this.fail('busy', `${where} is busy${forModel}: ${message}`, request, status, error);
-      }
-      return this.fail(
-        'server-error',
-        `${where} failed${forModel} (HTTP ${status}): ${message}`,
-        request,
-        status,
-        error,
-      );
-    }
-    if (error instanceof OpenAiStreamError) {
-      return this.fail(
-        'server-error',
-        `${where} reported an error${forModel}: ${message}`,
-        request,
-        undefined,
-        error,
-      );
-    }
-    const code = failure.cause?.code ?? failure.code;
-    if (
-      code === 'ECONNREFUSED' ||
-      code === 'ENOTFOUND' ||
-      code === 'EAI_AGAIN' ||
-      code === 'EHOSTUNREACH' ||
-      (code === 'ECONNRESET' && !model)
-    ) {
-      return this.fail(
-        'unreachable',
-        `cannot reach ${where} (${code}); start it, or correct base_url in the scenario's providers`,
-        request,
-        undefined,
-        error,
-      );
-    }
-    if (/terminated|socket|other side closed|ECONNRESET|aborted/i.test(message + (code ?? ''))) {
-      return this.fail(
-        'stream-incomplete',
-        `the answer from ${where} was cut off before it finished${forModel}`,
-        request,
-        undefined,
-        error,
-      );
-    }
-    return this.fail('server-error', `${where} failed${forModel}: ${message}`, request, undefined, error);
+    return classifyOpenAiError(error, {
+      host: this.host,
+      model,
+      ...signals,
+      redact: (message) => this.redact(message),
+    });
   }
 }

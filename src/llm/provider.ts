@@ -65,4 +65,9 @@ export interface ModelProvider {
    * (llama-server, vLLM); undefined when the server does not say or takes it per request (Ollama).
    */
   contextWindow?(model: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
+  /**
+   * True when the server answers a chat for any model name, whatever it lists (a llama-server
+   * started with one model); undefined or false when a name must be one the server lists.
+   */
+  servesAnyModel?(options?: { signal?: AbortSignal }): Promise<boolean>;
 }

@@ -22,6 +22,8 @@ export class RoutingProvider implements ModelProvider {
   readonly host: string;
   /** The default (Ollama) server's address. */
   readonly defaultHost: string;
+  /** Whether any model goes to the default server. */
+  readonly usesDefault: boolean;
 
   /**
    * `fallbackUsed` says whether any model goes to the default server; when none does, that server
@@ -32,6 +34,7 @@ export class RoutingProvider implements ModelProvider {
     private readonly routes: readonly ProviderRoute[],
     private readonly fallbackUsed = true,
   ) {
+    this.usesDefault = fallbackUsed;
     this.defaultHost = fallback.host;
     this.host = [
       ...(fallbackUsed ? [fallback.host] : []),

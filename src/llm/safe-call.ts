@@ -1,12 +1,20 @@
 /**
  * Safe model calls (SRS 3.2): retryable failures are retried with exponential backoff and full
  * jitter; a timeout is retried at least once; when a model keeps failing, the agent's fallback
- * models are tried in order. Non-retryable failures (bad request, cancelled) are not retried.
- * An answer with no text (HTTP 200, zero tokens or only whitespace) is a failed call, retried like
- * one. A model the server does not have on any of the agent's models is not papered over: that
- * error stops the run, as a missing model does at the start.
+ * models are tried in order, and a model that failed every attempt of several calls in a row is
+ * skipped for its fallback, with a single try now and then (see model-breaker.ts). Non-retryable
+ * failures (bad request, cancelled) are not retried. An answer with no text (HTTP 200, zero tokens
+ * or only whitespace) is a failed call, retried like one. A retry after a failure the model's own
+ * output caused (an error inside the stream, an empty answer) is sent with another seed, derived
+ * from the attempt, since the identical request would fail the same way. A model the server does
+ * not have on any of the agent's models is not papered over: that error stops the run, as a
+ * missing model does at the start. A prompt the server finds too long for its window is not retried
+ * here: the caller re-fits it (see context/fitted-call.ts). The result carries the tokens the
+ * server counted over every attempt.
  */
-import { isProviderError, ProviderError } from './errors.js';
+import { addUsage, type CallUsage, NO_USAGE, usageOf } from './call-usage.js';
+import { ContextOverflowError, isProviderError, ProviderError } from './errors.js';
+import { breakerFor, type ModelBreaker } from './model-breaker.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelProvider } from './provider.js';
 
 export interface RetryPolicy {
@@ -23,6 +31,8 @@ export interface SafeCallOptions extends ChatOptions {
   /** Injected for tests; defaults to a timer that the signal can cut short. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
+  /** Injected for tests; defaults to the one kept for `provider`. */
+  breaker?: ModelBreaker;
 }
 
 export interface SafeCallResult {
@@ -30,6 +40,8 @@ export interface SafeCallResult {
   model: string;
   attempts: number;
   fallbackFrom?: string;
+  /** Tokens the server counted over every attempt of this call, failed ones included. */
+  usage: CallUsage;
 }
 
 /** Thrown when every attempt on every model failed; carries the last error and the attempt count. */
@@ -37,10 +49,13 @@ export class ModelCallFailed extends Error {
   override name = 'ModelCallFailed';
   readonly attempts: number;
   readonly last: ProviderError;
-  constructor(last: ProviderError, attempts: number) {
+  /** Tokens the server counted on the attempts that did reach it (an empty answer, say). */
+  readonly usage: CallUsage;
+  constructor(last: ProviderError, attempts: number, usage: CallUsage = NO_USAGE) {
     super(`${last.message} (after ${attempts} attempt${attempts === 1 ? '' : 's'})`, { cause: last });
     this.last = last;
     this.attempts = attempts;
+    this.usage = usage;
   }
 }
 
@@ -48,6 +63,18 @@ export function backoffDelay(policy: RetryPolicy, retry: number, random: () => n
   const ceiling = Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** (retry - 1));
   // Full jitter keeps several clients from retrying in lockstep against one server.
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/**
+ * The seed of the `variant`-th retry after failures the model's output caused: a 31-bit number
+ * mixed from the call's own seed, the same on every run (variant 0 is the seed itself).
+ */
+export function retrySeed(seed: number, variant: number): number {
+  if (variant === 0) return seed;
+  let hash = (seed ^ Math.imul(variant, 0x9e3779b1)) >>> 0;
+  hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
+  hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
+  return ((hash ^ (hash >>> 16)) >>> 0) % 2 ** 31;
 }
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
@@ -72,14 +99,25 @@ export async function safeChat(
     ...(options.fallbackModels ?? []).filter((model) => model !== request.model),
   ];
   const sleep = options.sleep ?? defaultSleep;
+  const breaker = options.breaker ?? breakerFor(provider);
   let attempts = 0;
+  let usage = NO_USAGE;
   let last: ProviderError | undefined;
-  for (const model of models) {
+  for (const [index, model] of models.entries()) {
+    // The last model left is always tried; the breaker only picks among several.
+    const decision = index < models.length - 1 ? breaker.decide(model) : 'try';
+    if (decision === 'skip') {
+      breaker.skipped(model);
+      continue;
+    }
     let timeouts = 0;
+    let variant = 0;
     for (let attempt = 1; ; attempt += 1) {
       attempts += 1;
       try {
-        const result = await provider.chat({ ...request, model }, options);
+        const seed = retrySeed(request.seed, variant);
+        const result = await provider.chat({ ...request, model, seed }, options);
+        usage = addUsage(usage, usageOf(result, request.messages));
         if (result.text.trim() === '') {
           throw new ProviderError(
             'empty-answer',
@@ -87,28 +125,32 @@ export async function safeChat(
             { host: provider.host, model },
           );
         }
+        breaker.succeeded(model);
         return model === request.model
-          ? { result, model, attempts }
-          : { result, model, attempts, fallbackFrom: request.model };
+          ? { result, model, attempts, usage }
+          : { result, model, attempts, fallbackFrom: request.model, usage };
       } catch (error) {
         if (!isProviderError(error) || error.kind === 'cancelled' || options.signal?.aborted) throw error;
+        if (error instanceof ContextOverflowError) throw new ModelCallFailed(error, attempts, usage);
         last = error;
+        if (error.causedByOutput) variant += 1;
         if (error.kind === 'timeout') timeouts += 1;
         // A timeout gets a second chance even with attempts set to 1: a cold model load can cause it.
-        const allowed = Math.max(options.policy.attempts, timeouts > 0 ? 2 : 1);
+        const allowed = decision === 'probe' ? 1 : Math.max(options.policy.attempts, timeouts > 0 ? 2 : 1);
         if (!error.isRetryable || attempt >= allowed) break;
         const delayMs = backoffDelay(options.policy, attempt, options.random);
         options.onRetry?.({ model, attempt, delayMs, error });
         await sleep(delayMs, options.signal);
       }
     }
+    breaker.failed(model);
   }
   // Every model the agent may use is missing (the last one tried answered 404), or the server
   // cannot be reached at all after every retry: no answer can come until someone pulls the model or
   // starts the server, so the run stops here (resumable) instead of filling up with emergency
   // responses that other agents and judges would then answer and score.
   if (last?.kind === 'model-not-found' || last?.kind === 'unreachable') throw last;
-  throw new ModelCallFailed(last as ProviderError, attempts);
+  throw new ModelCallFailed(last as ProviderError, attempts, usage);
 }
 
 /** The retry policy a scenario's `reliability` block sets. */

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { MeasuredRates } from '../context/token-rates.js';
 import type { Clock } from '../core/clock.js';
 import type { RunEvent, RunEventBody, RunResumeEvent, RunStartEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
@@ -66,11 +67,17 @@ export async function driveRun<State, Step extends { kind: string }>(
 ): Promise<DriveRunResult<State>> {
   const { format, clock, logger } = options;
   let state: State | undefined;
-  for (const event of options.existing) state = format.fold(state, event);
+  // Each model's characters per token, from the prompts and token counts the events record.
+  const rates = new MeasuredRates();
+  for (const event of options.existing) {
+    state = format.fold(state, event);
+    rates.add(event);
+  }
   const log = EventLog.open(options.logFile, options.existing.length);
   let uncommitted: RunEvent[] = [];
   const append = (body: RunEventBody): RunEvent => {
     const event = log.append(body, clock.now());
+    rates.add(event);
     if (options.commit) uncommitted.push(event);
     state = format.fold(state, event);
     logger.debug({ seq: event.seq, type: event.type }, 'event appended');
@@ -154,7 +161,7 @@ export async function driveRun<State, Step extends { kind: string }>(
       if (options.handOverRequested?.()) return { state: state as State, handedOver: true };
       logger.debug({ step: step.kind }, 'step start');
       try {
-        await format.execute(step as Step, state as State, context);
+        await format.execute(step as Step, state as State, { ...context, tokenRates: rates.snapshot() });
       } catch (error) {
         return await fail(error, step.kind);
       }

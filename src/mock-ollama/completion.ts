@@ -8,7 +8,7 @@ import { extractHints, type PromptMessage, renderChat, renderGenerate } from './
 import { composeProse, composeThinking, fieldText } from './prose.js';
 import { createRng, hashOf } from './random.js';
 import type { ScriptRule } from './script.js';
-import { tokenize } from './tokens.js';
+import { tokenize as defaultTokenize, type Tokenizer } from './tokens.js';
 
 /** The two text-generation endpoints. */
 export type Endpoint = 'chat' | 'generate';
@@ -143,16 +143,37 @@ export interface Answer {
   evalCount: number;
 }
 
+/** How the answer is written beyond the request itself. */
+export interface AnswerStyle {
+  /** The model's vocabulary: it counts the tokens the cap applies to. */
+  tokenize?: Tokenizer;
+  /** A string without `maxLength` in a JSON schema is written until the cap (see server-settings). */
+  fillUnboundedStrings?: boolean;
+}
+
 /** The uncut content: scripted, structured, or prose. */
-function composeContent(request: CompletionRequest, rule: ScriptRule | undefined, seed: string): string {
+function composeContent(
+  request: CompletionRequest,
+  rule: ScriptRule | undefined,
+  seed: string,
+  style: AnswerStyle,
+): string {
   if (rule?.fault === 'empty') return '';
   if (rule?.reply !== undefined) return rule.reply;
   if (rule?.json !== undefined) return JSON.stringify(rule.json);
   const rng = createRng(seed, 'content');
   const hints = extractHints(request.messages);
   if (isRecord(request.format)) {
+    const text = (property: string | undefined, r: typeof rng) => fieldText(hints, property, r);
+    // Far more than the cap allows, in any vocabulary: the answer is cut inside this string.
+    const room = (request.numPredict ?? request.numCtx ?? 4096) * 8;
+    const endless = (property: string | undefined, r: typeof rng) => {
+      let value = text(property, r);
+      while (value.length < room) value = `${value} ${text(property, r)}`;
+      return value;
+    };
     return JSON.stringify(
-      jsonFromSchema(request.format, rng, (property, r) => fieldText(hints, property, r)),
+      jsonFromSchema(request.format, rng, text, style.fillUnboundedStrings ? endless : undefined),
     );
   }
   if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
@@ -160,9 +181,14 @@ function composeContent(request: CompletionRequest, rule: ScriptRule | undefined
 }
 
 /** Composes the answer to `request` and applies the num_predict cap to thinking plus content. */
-export function composeAnswer(request: CompletionRequest, rule: ScriptRule | undefined): Answer {
+export function composeAnswer(
+  request: CompletionRequest,
+  rule: ScriptRule | undefined,
+  style: AnswerStyle = {},
+): Answer {
+  const tokenize = style.tokenize ?? defaultTokenize;
   const seed = requestSeed(request);
-  const content = composeContent(request, rule, seed);
+  const content = composeContent(request, rule, seed, style);
   const thinking =
     request.think && rule?.fault !== 'empty'
       ? composeThinking(extractHints(request.messages), createRng(seed, 'think'))
@@ -184,10 +210,14 @@ export function composeAnswer(request: CompletionRequest, rule: ScriptRule | und
 }
 
 /** Prompt tokens after applying num_ctx, or an error message when truncation is refused. */
-export function promptTokensFor(request: CompletionRequest): string[] | { error: string } {
+export function promptTokensFor(
+  request: CompletionRequest,
+  tokenize: Tokenizer = defaultTokenize,
+): string[] | { error: string; tokens: number } {
   const tokens = tokenize(request.rendered);
   if (request.numCtx === undefined || tokens.length <= request.numCtx) return tokens;
-  if (!request.truncate) return { error: 'the input length exceeds the context length' };
+  if (!request.truncate)
+    return { error: 'the input length exceeds the context length', tokens: tokens.length };
   // Keep the most recent part of the conversation, as a sliding context window would.
   return tokens.slice(tokens.length - request.numCtx);
 }

@@ -1,12 +1,13 @@
 /**
- * Scripted faults: error replies, a request that never answers, streams that break off, carry
- * an error line, or contain invalid JSON. (`empty` is a normal answer and is not handled here.)
+ * Scripted faults: error replies, a request that never answers, a connection reset before any
+ * answer, streams that break off, carry an error line, or contain invalid JSON. (`empty` is a
+ * normal answer and is not handled here.)
  */
 import type { ServerResponse } from 'node:http';
 import { type Piece, pieceChunk } from './chunks.js';
 import type { Endpoint } from './completion.js';
 import { sendError, writeFlushed } from './http.js';
-import { openAiPieceEvent, sendOpenAiError } from './openai-api.js';
+import { openAiFirstEvent, openAiPieceEvent, sendOpenAiError } from './openai-api.js';
 import type { ScriptFault, ScriptRule } from './script.js';
 
 /** Default status and message of the faults that are plain error replies. */
@@ -45,6 +46,11 @@ export async function playFault(res: ServerResponse, rule: ScriptRule, ctx: Faul
   }
   // A hang leaves the response open; the socket ends when the client gives up or the server closes.
   if (fault === 'hang') return;
+  // The server took the connection and drops it (TCP reset) without a byte of answer.
+  if (fault === 'reset-connection') {
+    res.socket?.resetAndDestroy();
+    return;
+  }
   if (ctx.api === 'openai') return playOpenAiStreamFault(res, rule, ctx);
   const line = (piece: Piece): string => `${JSON.stringify(pieceChunk(ctx.endpoint, ctx.model, piece))}\n`;
   const lead = ctx.pieces.slice(0, 3);
@@ -99,8 +105,9 @@ async function playOpenAiStreamFault(
     .join('');
   res.writeHead(200, { 'Content-Type': 'text/event-stream' });
   if (rule.fault === 'error-in-stream') {
-    const error = { error: { message: rule.error ?? STREAM_ERROR, type: 'server_error', code: 500 } };
-    res.end(`${events}data: ${JSON.stringify(error)}\n\n`);
+    // As llama-server sends it when its output parser rejects the text: no finish_reason, no [DONE].
+    const error = { error: { code: 500, message: rule.error ?? STREAM_ERROR, type: 'server_error' } };
+    res.end(`${openAiFirstEvent(ctx.model)}${events}data: ${JSON.stringify(error)}\n\n`);
     return;
   }
   if (rule.fault === 'malformed-json') {

@@ -10,8 +10,17 @@ export { DEFAULT_MODELS, normalizeModelName } from './catalog.js';
 export { jsonFromSchema } from './json-from-schema.js';
 export { type CostProfile, PROFILES, type ProfileName, resolveProfile } from './profiles.js';
 export { SCRIPT_FAULTS, type ScriptFault, type ScriptMatch, type ScriptRule } from './script.js';
-export { loadMockScript, MockScriptError, type MockScriptIssue, parseMockScript } from './script-file.js';
+export {
+  loadMockScript,
+  loadMockScriptFile,
+  type MockScript,
+  MockScriptError,
+  type MockScriptIssue,
+  parseMockScript,
+  parseMockScriptFile,
+} from './script-file.js';
 export { startMockOllama } from './server.js';
+export type { OpenAiSettings, ServerSettings } from './server-settings.js';
 export type { MockModelStats, MockStats } from './stats.js';
-export { countTokens, tokenize } from './tokens.js';
+export { countTokens, tokenize, tokenizerOf, VOCABULARIES, type VocabularyName } from './tokens.js';
 export type { MockOllama, MockOllamaOptions, RecordedRequest } from './types.js';

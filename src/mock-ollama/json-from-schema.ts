@@ -27,8 +27,17 @@ function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** A value matching `schema`; strings come from `text`, which can follow the property name. */
-export function jsonFromSchema(schema: unknown, rng: Rng, text: TextSource = defaultText): unknown {
+/**
+ * A value matching `schema`; strings come from `text`, which can follow the property name. A plain
+ * string without `maxLength` comes from `unbounded` when it is given (a grammar-constrained model
+ * that keeps writing it).
+ */
+export function jsonFromSchema(
+  schema: unknown,
+  rng: Rng,
+  text: TextSource = defaultText,
+  unbounded?: TextSource,
+): unknown {
   const root = isSchema(schema) ? schema : {};
   const build = (node: unknown, property: string | undefined, depth: number): unknown => {
     if (!isSchema(node) || depth > MAX_DEPTH) return null;
@@ -54,7 +63,12 @@ export function jsonFromSchema(schema: unknown, rng: Rng, text: TextSource = def
       case 'number':
         return numberFor(node, property, rng);
       case 'string':
-        return stringFor(node, property, rng, text);
+        return stringFor(
+          node,
+          property,
+          rng,
+          unbounded && num(node.maxLength) === undefined ? unbounded : text,
+        );
       case 'array':
         return arrayFor(node, rng, (item) => build(item, property, depth + 1));
       default:

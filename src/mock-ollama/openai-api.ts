@@ -1,14 +1,16 @@
 /**
- * The OpenAI-compatible face of the simulator, as llama-server and vLLM show it: `/v1/models` (with
- * vLLM's `max_model_len`), `/props` (llama-server's `n_ctx`) and `/v1/chat/completions` streamed
- * as server-sent events, with usage, cached prompt tokens and `finish_reason`. Requests go through
- * the same script, faults, slots and prompt cache as the Ollama endpoints; only the wire differs.
+ * The OpenAI-compatible face of the simulator, speaking as llama-server does (the bytes of a real
+ * one are in the tests' fixtures): `/v1/chat/completions` streamed as server-sent events whose
+ * first delta has `content: null`, one piece per delta, `finish_reason`, then a chunk with empty
+ * `choices` carrying `usage` (cached prompt tokens included) and `timings`, then `data: [DONE]`,
+ * with no comment lines; errors as `{"error": {"code", "message", "type"}}`, a prompt over the
+ * window as `exceed_context_size_error` with its numbers (or vLLM's words, for that flavour).
+ * Requests go through the same script, faults, slots and prompt cache as the Ollama endpoints.
  */
 import type { ServerResponse } from 'node:http';
-import type { Catalog, ModelEntry } from './catalog.js';
 import type { Piece } from './chunks.js';
 import type { Answer, CompletionRequest } from './completion.js';
-import { sleepUntil, writeFlushed } from './http.js';
+import { sleepUntil } from './http.js';
 import type { SimulatedTimes } from './profiles.js';
 import { renderChat } from './prompt-text.js';
 
@@ -18,50 +20,47 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The id a model is listed under: its name without the implied `:latest`. */
-export function openAiModelId(entry: ModelEntry): string {
-  return entry.name.replace(/:latest$/, '');
-}
-
-/** The window the /v1 side gives a model: the server-wide setting, else the model's own length. */
-export function openAiContextLength(entry: ModelEntry, configured: number | undefined): number {
-  return configured ?? entry.contextLength;
-}
-
-/** The `/v1/models` body. */
-export function openAiModels(catalog: Catalog, configured: number | undefined): object {
-  return {
-    object: 'list',
-    data: catalog.list().map((entry) => ({
-      id: openAiModelId(entry),
-      object: 'model',
-      created: CREATED,
-      owned_by: 'agora-mock',
-      max_model_len: openAiContextLength(entry, configured),
-    })),
-  };
-}
-
-/** The `/props` body of llama-server, which serves one model: the first in the catalog. */
-export function openAiProps(catalog: Catalog, configured: number | undefined): object {
-  const first = catalog.list()[0];
-  const nCtx = first === undefined ? (configured ?? 4096) : openAiContextLength(first, configured);
-  return {
-    default_generation_settings: { n_ctx: nCtx },
-    total_slots: 1,
-    model_path: first === undefined ? '' : `/models/${openAiModelId(first)}.gguf`,
-  };
-}
-
-/** Sends an error in the OpenAI shape: `{"error": {"message", "type", "code"}}`. */
-export function sendOpenAiError(res: ServerResponse, status: number, message: string): void {
-  const type = status === 404 ? 'not_found_error' : status === 400 ? 'invalid_request_error' : 'server_error';
-  const text = JSON.stringify({ error: { message, type, code: status } });
+function sendBody(res: ServerResponse, status: number, body: object): void {
+  const text = JSON.stringify(body);
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(text),
   });
   res.end(text);
+}
+
+/** Sends an error as llama-server does: `{"error": {"code", "message", "type"}}`. */
+export function sendOpenAiError(res: ServerResponse, status: number, message: string): void {
+  const type = status === 404 ? 'not_found_error' : status === 400 ? 'invalid_request_error' : 'server_error';
+  sendBody(res, status, { error: { code: status, message, type } });
+}
+
+/** A prompt longer than the window, in the words of the server the simulator speaks like. */
+export function sendOverflow(
+  res: ServerResponse,
+  flavour: 'llama-server' | 'vllm',
+  promptTokens: number,
+  contextWindow: number,
+): void {
+  if (flavour === 'vllm') {
+    sendBody(res, 400, {
+      object: 'error',
+      message: `This model's maximum context length is ${contextWindow} tokens. However, your request has ${promptTokens} input tokens. Please reduce the length of the input messages.`,
+      type: 'BadRequestError',
+      param: null,
+      code: 400,
+    });
+    return;
+  }
+  sendBody(res, 400, {
+    error: {
+      code: 400,
+      message: `request (${promptTokens} tokens) exceeds the available context size (${contextWindow} tokens), try increasing it`,
+      type: 'exceed_context_size_error',
+      n_prompt_tokens: promptTokens,
+      n_ctx: contextWindow,
+    },
+  });
 }
 
 /** Reads a `/v1/chat/completions` body into the simulator's request; the window is set by the caller. */
@@ -127,7 +126,12 @@ function chunk(model: string, choices: object[], extra: object = {}): string {
 
 /** One content piece as an SSE event. */
 export function openAiPieceEvent(model: string, text: string): string {
-  return chunk(model, [{ index: 0, delta: { content: text }, finish_reason: null }]);
+  return chunk(model, [{ finish_reason: null, index: 0, delta: { content: text } }]);
+}
+
+/** The stream's first event: the role, and no content yet. */
+export function openAiFirstEvent(model: string): string {
+  return chunk(model, [{ finish_reason: null, index: 0, delta: { role: 'assistant', content: null } }]);
 }
 
 /** What the usage chunk and llama-server's timings report. */
@@ -169,10 +173,7 @@ export interface OpenAiDelivery {
   decodeTokensPerSecond: number;
 }
 
-/**
- * Sends the answer, paced like the Ollama delivery. The stream opens with a `: ping` comment, as
- * servers do to keep a long prefill's connection alive, so clients are tested on ignoring it.
- */
+/** Sends the answer, paced like the Ollama delivery. */
 export async function deliverOpenAi(
   res: ServerResponse,
   plan: OpenAiDelivery,
@@ -205,11 +206,8 @@ export async function deliverOpenAi(
     return true;
   }
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-  await writeFlushed(res, ': ping\n\n');
   if (!(await sleepUntil(decodeStart, signal))) return false;
-  res.write(
-    chunk(plan.model, [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]),
-  );
+  res.write(openAiFirstEvent(plan.model));
   let emitted = 0;
   for (const piece of plan.pieces) {
     if (piece.kind !== 'content') continue;
@@ -220,8 +218,13 @@ export async function deliverOpenAi(
   }
   if (!(await sleepUntil(decodeStart + plan.answer.evalCount * msPerToken, signal))) return false;
   const timings = { timings: timingsOf(plan.answer, plan.numbers) };
-  res.write(chunk(plan.model, [{ index: 0, delta: {}, finish_reason: finishReason }], timings));
-  if (plan.usage) res.write(chunk(plan.model, [], { usage: usageOf(plan.answer, plan.numbers) }));
+  // llama-server puts its timings beside the usage, in a last chunk without choices.
+  res.write(
+    chunk(plan.model, [{ finish_reason: finishReason, index: 0, delta: {} }], plan.usage ? {} : timings),
+  );
+  if (plan.usage) {
+    res.write(chunk(plan.model, [], { usage: usageOf(plan.answer, plan.numbers), ...timings }));
+  }
   res.end('data: [DONE]\n\n');
   return true;
 }

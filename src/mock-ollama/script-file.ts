@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { type ScriptRule, scriptRuleSchema } from './script.js';
+import { type ServerSettings, serverSettingsShape } from './server-settings.js';
 
 /** One problem found in a script. */
 export interface MockScriptIssue {
@@ -32,7 +33,16 @@ export class MockScriptError extends Error {
   }
 }
 
-const wrappedSchema = z.strictObject({ rules: z.array(scriptRuleSchema) });
+const wrappedSchema = z.strictObject({
+  rules: z.array(scriptRuleSchema).default([]),
+  ...serverSettingsShape,
+});
+
+/** A script: its rules, and the server settings written beside them. */
+export interface MockScript {
+  rules: ScriptRule[];
+  settings: ServerSettings;
+}
 
 /** `['rules', 2, 'fault']` as `rules[2].fault`. */
 function formatPath(path: readonly PropertyKey[]): string {
@@ -47,10 +57,23 @@ export function parseMockScript(
   source: string,
   lineOf?: (path: PropertyKey[]) => number | undefined,
 ): ScriptRule[] {
+  return parseMockScriptFile(data, source, lineOf).rules;
+}
+
+/** Validates a whole script, rules and settings; `source` names where it came from in errors. */
+export function parseMockScriptFile(
+  data: unknown,
+  source: string,
+  lineOf?: (path: PropertyKey[]) => number | undefined,
+): MockScript {
   const result = Array.isArray(data)
     ? z.array(scriptRuleSchema).safeParse(data)
     : wrappedSchema.safeParse(data);
-  if (result.success) return Array.isArray(result.data) ? result.data : result.data.rules;
+  if (result.success) {
+    if (Array.isArray(result.data)) return { rules: result.data, settings: {} };
+    const { rules, ...settings } = result.data;
+    return { rules, settings: withoutUndefined(settings) };
+  }
   const issues = result.error.issues.map((issue) => {
     const found = lineOf?.(issue.path);
     const message =
@@ -63,8 +86,17 @@ export function parseMockScript(
   throw new MockScriptError(source, issues);
 }
 
-/** Reads a YAML or JSON script file, validated; throws MockScriptError naming the file and field. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}
+
+/** Reads a YAML or JSON script file's rules, validated; throws MockScriptError naming the file and field. */
 export async function loadMockScript(file: string): Promise<ScriptRule[]> {
+  return (await loadMockScriptFile(file)).rules;
+}
+
+/** Reads a YAML or JSON script file, rules and settings, validated. */
+export async function loadMockScriptFile(file: string): Promise<MockScript> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -93,5 +125,5 @@ export async function loadMockScript(file: string): Promise<ScriptRule[]> {
     }
     return undefined;
   };
-  return parseMockScript(doc.toJS(), file, lineOf);
+  return parseMockScriptFile(doc.toJS(), file, lineOf);
 }

@@ -16,6 +16,7 @@ export const SCRIPT_FAULTS = [
   'empty',
   'not-found-404',
   'bad-request-400',
+  'reset-connection',
 ] as const;
 
 /** One fault name. */

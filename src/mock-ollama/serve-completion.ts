@@ -12,17 +12,19 @@ import { playFault } from './faults.js';
 import { sendError, sleep } from './http.js';
 import {
   deliverOpenAi,
-  openAiContextLength,
   parseOpenAiCompletion,
   sendOpenAiError,
+  sendOverflow,
   wantsUsage,
 } from './openai-api.js';
+import { flavourOf, openAiContextLength, openAiEntry, openAiModelId } from './openai-models.js';
 import { type CostProfile, simulateTimes } from './profiles.js';
 import { createRng } from './random.js';
 import { QueueAbortedError, type Scheduler } from './scheduler.js';
 import type { ScriptBook } from './script.js';
+import type { ServerSettings } from './server-settings.js';
 import type { StatsBook } from './stats.js';
-import { tokenId, tokenize } from './tokens.js';
+import { tokenId, tokenizerOf } from './tokens.js';
 import type { RecordedRequest } from './types.js';
 
 /** Server-wide state the completion handler works with. */
@@ -35,6 +37,7 @@ export interface CompletionState {
   speed: number;
   /** The window the /v1 side gives every model; undefined: each model's own length. */
   openAiContextLength?: number;
+  settings: ServerSettings;
 }
 
 /** Answers one completion request; resolves when the response is over (or abandoned). */
@@ -54,7 +57,9 @@ export async function serveCompletion(
     fail(res, 400, request.error);
     return;
   }
-  const entry = state.catalog.find(request.model);
+  const entry = openAi
+    ? openAiEntry(state.catalog, state.settings.openAi, request.model)
+    : state.catalog.find(request.model);
   if (entry === undefined) {
     fail(
       res,
@@ -75,7 +80,12 @@ export async function serveCompletion(
   });
   if (rule?.latencyMs !== undefined && !(await sleep(rule.latencyMs, signal))) return;
 
-  const answer = composeAnswer(request, rule);
+  const vocabulary = state.settings.vocabularies;
+  const tokenize = tokenizerOf(vocabulary?.[entry.name] ?? vocabulary?.[openAiModelId(entry)]);
+  const answer = composeAnswer(request, rule, {
+    tokenize,
+    fillUnboundedStrings: state.settings.unboundedStrings === 'fill',
+  });
   const pieces = splitPieces(answer, createRng(requestSeed(request), 'pieces'));
   if (rule?.fault !== undefined) {
     record.fault = rule.fault;
@@ -86,14 +96,11 @@ export async function serveCompletion(
     return;
   }
 
-  const promptTokens = promptTokensFor(request);
+  const promptTokens = promptTokensFor(request, tokenize);
   if ('error' in promptTokens) {
-    // llama-server's words for a prompt longer than its window.
-    fail(
-      res,
-      400,
-      openAi ? 'the request exceeds the available context size, try increasing it' : promptTokens.error,
-    );
+    if (openAi) {
+      sendOverflow(res, flavourOf(state.settings.openAi), promptTokens.tokens, request.numCtx ?? 0);
+    } else fail(res, 400, promptTokens.error);
     return;
   }
   let lease: Awaited<ReturnType<Scheduler['acquire']>>;
@@ -123,7 +130,8 @@ export async function serveCompletion(
       await deliverOpenAi(
         res,
         {
-          model: request.model,
+          // A name served because the server serves any name is answered under the model's own.
+          model: state.catalog.find(request.model) ? request.model : openAiModelId(entry),
           stream: request.stream,
           usage: wantsUsage(body),
           answer,

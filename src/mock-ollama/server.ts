@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { CassettePlayer } from './cassette-player.js';
 import { Catalog, DEFAULT_MODELS, detailsOf } from './catalog.js';
 import { readBody, sendError, sendJson, sendText } from './http.js';
-import { openAiModels, openAiProps, sendOpenAiError } from './openai-api.js';
+import { sendOpenAiError } from './openai-api.js';
+import { flavourOf, openAiModels, openAiProps } from './openai-models.js';
 import { resolveProfile } from './profiles.js';
 import { Scheduler } from './scheduler.js';
 import { ScriptBook } from './script.js';
@@ -93,9 +94,9 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
   if (method === 'GET' && path === '/api/ps') return sendJson(res, 200, listModels(state));
   // The OpenAI-compatible API of llama-server, vLLM and the like, beside Ollama's own.
   if (method === 'GET' && path === '/v1/models') {
-    return sendJson(res, 200, openAiModels(state.catalog, state.openAiContextLength));
+    return sendJson(res, 200, openAiModels(state.catalog, state.openAiContextLength, state.settings.openAi));
   }
-  if (method === 'GET' && path === '/props') {
+  if (method === 'GET' && path === '/props' && flavourOf(state.settings.openAi) === 'llama-server') {
     return sendJson(res, 200, openAiProps(state.catalog, state.openAiContextLength));
   }
   if (method === 'POST' && path === '/v1/chat/completions') {
@@ -144,6 +145,11 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
     profile,
     speed,
     ...(options.contextLength === undefined ? {} : { openAiContextLength: options.contextLength }),
+    settings: {
+      ...(options.openAi ? { openAi: options.openAi } : {}),
+      ...(options.vocabularies ? { vocabularies: options.vocabularies } : {}),
+      ...(options.unboundedStrings ? { unboundedStrings: options.unboundedStrings } : {}),
+    },
     closing: closing.signal,
     ...(cassette ? { cassette } : {}),
   };

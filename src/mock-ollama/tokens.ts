@@ -9,28 +9,54 @@
 // groups, single punctuation marks and runs of whitespace. Every character matches one branch.
 const TOKEN_PATTERN = /<\|[a-z_]+\|>| ?\p{L}+| ?\p{N}{1,3}| ?[^\s\p{L}\p{N}]|\s+/gu;
 
-// Long words are split into pieces of this many letters, which brings ordinary English prose to
-// roughly 1.3 tokens per word, close to what real vocabularies report.
-const PIECE_LETTERS = 5;
-const WHOLE_WORD_LETTERS = 7;
+/**
+ * Vocabularies of different sizes, so models can differ in characters per token as real ones do:
+ * words up to `wholeWord` letters are one token, longer ones are cut into `piece`-letter pieces.
+ * `standard` brings ordinary English prose to roughly 1.3 tokens per word (about 4 characters per
+ * token), close to what the vocabularies of 7-8B models report; `small` is a tiny vocabulary's
+ * (about 2 characters per token, like the 260K-parameter models used to test servers); `large`
+ * packs a little more into each token.
+ */
+export const VOCABULARIES = {
+  small: { wholeWord: 2, piece: 2 },
+  standard: { wholeWord: 7, piece: 5 },
+  large: { wholeWord: 12, piece: 8 },
+} as const;
+
+/** The name of one vocabulary. */
+export type VocabularyName = keyof typeof VOCABULARIES;
 
 /** Splits text into tokens; joining the result gives back the original text. */
-export function tokenize(text: string): string[] {
+export type Tokenizer = (text: string) => string[];
+
+function split(text: string, vocabulary: { wholeWord: number; piece: number }): string[] {
   const tokens: string[] = [];
   for (const match of text.matchAll(TOKEN_PATTERN)) {
     const token = match[0];
     const space = token.startsWith(' ') ? ' ' : '';
     const letters = Array.from(token.slice(space.length));
-    if (letters.length <= WHOLE_WORD_LETTERS || !/^\p{L}/u.test(letters[0] ?? '')) {
+    if (letters.length <= vocabulary.wholeWord || !/^\p{L}/u.test(letters[0] ?? '')) {
       tokens.push(token);
       continue;
     }
-    for (let i = 0; i < letters.length; i += PIECE_LETTERS) {
-      const piece = letters.slice(i, i + PIECE_LETTERS).join('');
+    for (let i = 0; i < letters.length; i += vocabulary.piece) {
+      const piece = letters.slice(i, i + vocabulary.piece).join('');
       tokens.push(i === 0 ? space + piece : piece);
     }
   }
   return tokens;
+}
+
+/** Splits text into tokens with the standard vocabulary. */
+export function tokenize(text: string): string[] {
+  return split(text, VOCABULARIES.standard);
+}
+
+/** The tokenizer of a vocabulary. */
+export function tokenizerOf(name: VocabularyName = 'standard'): Tokenizer {
+  if (name === 'standard') return tokenize;
+  const vocabulary = VOCABULARIES[name];
+  return (text) => split(text, vocabulary);
 }
 
 /** Number of tokens in `text` under the mock tokenizer. */

@@ -2,10 +2,11 @@
 import type { CassetteOptions } from './cassette-player.js';
 import type { CostProfile, ProfileName } from './profiles.js';
 import type { ScriptFault, ScriptRule } from './script.js';
+import type { ServerSettings } from './server-settings.js';
 import type { MockStats } from './stats.js';
 
 /** How to start a mock server. */
-export interface MockOllamaOptions {
+export interface MockOllamaOptions extends ServerSettings {
   /** Port to listen on; default 0 (an ephemeral port). */
   port?: number;
   /** Interface to listen on; default `127.0.0.1`. */

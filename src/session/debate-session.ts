@@ -34,7 +34,7 @@ import { type LiveLogWriter, openLiveLog } from '../store/live-log.js';
 import { openCassetteFolder } from './cassette-folder.js';
 import { fitContextWindow } from './context-window-fit.js';
 import { checkGivenModels, type GivenModels } from './given-models.js';
-import { baseUrlVariable, createModelProvider, providerOverHosts } from './model-providers.js';
+import { createModelProvider, providerOverHosts, serverLines } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
 import { prepareScenario } from './prepare-scenario.js';
 import { recordAndClaim, type SharedRun } from './shared-runs.js';
@@ -97,14 +97,6 @@ export interface ResumeTarget {
   lockHeld: boolean;
 }
 
-/** A scenario's other model server, by address only: keys stay in the environment. */
-export interface ServerAddress {
-  name: string;
-  type: string;
-  url: string;
-  models: string[];
-}
-
 /** What a run is, once settled and given its place: the caller's header. */
 export interface SessionStart {
   runId: string;
@@ -113,7 +105,8 @@ export interface SessionStart {
   scenario: Scenario;
   /** A resumed run's progress when it was taken up. */
   resumedAt?: RunProgress;
-  providers: ServerAddress[];
+  /** Which servers the models go to, a line each (addresses only: keys stay in the environment). */
+  servers: string;
   /** The command that continues this run if it stops. */
   resumeCommand: string;
 }
@@ -186,16 +179,6 @@ export async function checkServers(
   await preflight(provider, scenario);
 }
 
-/** Where a scenario's other model servers are, with the environment's overrides applied. */
-export function serverAddresses(scenario: Scenario, env: SessionServers['env']): ServerAddress[] {
-  return Object.entries(scenario.providers).map(([name, entry]) => ({
-    name,
-    type: entry.type,
-    url: env[baseUrlVariable(name)]?.trim() || entry.base_url,
-    models: entry.models,
-  }));
-}
-
 /** A new run's folder, or the resumed run's. Nothing is written before the servers were checked. */
 function place(request: SessionRequest, scenario: Scenario): { runId: string; paths: RunPaths } {
   const { resume, store } = request;
@@ -218,8 +201,9 @@ export async function runSession(
   const format = resume?.loaded.format ?? formatNamed(request.scenario.format);
   if (!format)
     throw new AgoraError(`unknown format "${request.scenario.format}"`, { exitCode: ExitCode.config });
-  const scenario = await settle(request, providerFor(request.scenario, servers), listener);
-  const providers = serverAddresses(scenario, servers.env);
+  const checker = providerFor(request.scenario, servers);
+  const scenario = await settle(request, checker, listener);
+  const serverText = serverLines(checker, scenario, servers.env);
   const recorder = request.record ? openCassetteFolder(request.record) : undefined;
   const { runId, paths } = place(request, scenario);
   const logger = createRunLogger(paths.log, { verbose: request.verbose === true });
@@ -239,7 +223,7 @@ export async function runSession(
     format,
     scenario,
     ...(resume ? { resumedAt: format.progress(resume.loaded.state) } : {}),
-    providers,
+    servers: serverText,
     resumeCommand,
   };
   listener.started?.(start);

@@ -75,6 +75,30 @@ export function createModelProvider(scenario: Scenario, settings: ProviderSettin
 }
 
 /**
+ * The run header's lines naming where the models go: the Ollama host when any model goes there,
+ * and each provider the scenario's models use (addresses only: keys stay in the environment).
+ */
+export function serverLines(
+  provider: ModelProvider,
+  scenario: Scenario,
+  env: Record<string, string | undefined>,
+): string {
+  const models = requiredModels(scenario);
+  const router = provider instanceof RoutingProvider ? provider : undefined;
+  const ollama = !router || router.usesDefault ? `Ollama: ${router?.defaultHost ?? provider.host}\n` : '';
+  const used = Object.entries(scenario.providers).filter(([name]) =>
+    models.some((model) => router?.routeOf(model)?.name === name),
+  );
+  return `${ollama}${used
+    .map(([name, entry]) => {
+      const address = env[baseUrlVariable(name)]?.trim() || entry.base_url;
+      const own = models.filter((model) => router?.routeOf(model)?.name === name);
+      return `Provider ${name} (${entry.type}): ${address} for ${own.join(', ')}\n`;
+    })
+    .join('')}`;
+}
+
+/**
  * The provider a batch's or a worker's debate of `scenario` talks to: `hosts` (the Ollama hosts
  * behind their limits) for every model but those the scenario sends to its own servers
  * (`providers:`), whose addresses and keys come from this process's environment.

@@ -4,7 +4,7 @@ import { AgoraError, ExitCode } from '../core/errors.js';
 import { scenarioModels } from '../formats/scenario-models.js';
 import { isProviderError, ProviderError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
-import { RoutingProvider } from '../llm/routing-provider.js';
+import { type ProviderRoute, RoutingProvider } from '../llm/routing-provider.js';
 
 export function requiredModels(scenario: Scenario): string[] {
   return scenarioModels(scenario).required;
@@ -34,9 +34,24 @@ export async function checkServer(provider: ModelProvider, demoHint = DEMO_HINT)
   }
 }
 
+/**
+ * Whether a server serves `model`: it lists it (by name or alias), or it answers any name (a
+ * llama-server started with one model).
+ */
+export async function serves(server: ModelProvider, available: readonly string[], model: string) {
+  return hasModel(available, model) || ((await server.servesAnyModel?.().catch(() => false)) ?? false);
+}
+
 export async function missingModels(provider: ModelProvider, scenario: Scenario): Promise<string[]> {
   const available = (await provider.listModels()).map((model) => model.name);
-  return requiredModels(scenario).filter((model) => !hasModel(available, model));
+  const missing: string[] = [];
+  for (const model of requiredModels(scenario)) {
+    const route: ProviderRoute | undefined =
+      provider instanceof RoutingProvider ? provider.routeOf(model) : undefined;
+    const served = route ? await serves(route.provider, available, model) : hasModel(available, model);
+    if (!served) missing.push(model);
+  }
+  return missing;
 }
 
 export async function preflight(provider: ModelProvider, scenario: Scenario): Promise<void> {

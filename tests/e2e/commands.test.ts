@@ -132,11 +132,13 @@ describe('agora mock-ollama', () => {
     });
     const tags = (await (await fetch(`${url}/api/tags`)).json()) as { models: Array<{ name: string }> };
     expect(tags.models.map((model) => model.name)).toContain('llama3:latest');
-    // The same server speaks the OpenAI-compatible API, with the window it was given.
+    // The same server speaks the OpenAI-compatible API, with the window it was given (as llama-server lists it).
     const openAi = (await (await fetch(`${url}/v1/models`)).json()) as {
-      data: Array<{ id: string; max_model_len: number }>;
+      data: Array<{ id: string; meta: { n_ctx: number } }>;
     };
-    expect(openAi.data).toContainEqual(expect.objectContaining({ id: 'llama3', max_model_len: 2048 }));
+    expect(openAi.data).toContainEqual(
+      expect.objectContaining({ id: 'llama3', meta: expect.objectContaining({ n_ctx: 2048 }) }),
+    );
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGINT');
     expect(await exited).toBe(0);

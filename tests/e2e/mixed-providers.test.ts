@@ -83,7 +83,8 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
 
   it('a batch checks a routed model on its own server before it starts: a missing one is named there', async () => {
     const ollama = await startMockOllama({ models: ['llama3', 'mistral'] });
-    const other = await startMockOllama({ models: ['llama3'] });
+    // Two models: a llama-server serving one would answer to any name.
+    const other = await startMockOllama({ models: ['llama3', 'qwen2.5'] });
     servers.push(ollama, other);
     const { file, out } = await mixedScenario(`${other.url}/v1`);
     const result = await runAgora(['batch', file, '--seeds', '1', '--host', ollama.url, '--out', out], {
@@ -120,7 +121,7 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
     });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`Provider local: ${server.url}/v1`);
-    expect(result.stdout).toContain('✓ reachable (agora-mock)');
+    expect(result.stdout).toContain('✓ reachable (llamacpp)');
     expect(result.stdout).toContain('models on the server: llama3, mistral');
     expect(result.stdout).toContain('✓ mistral, context window 6144 tokens');
     expect(result.stdout).toContain('✓ llama3');

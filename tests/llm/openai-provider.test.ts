@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContextOverflowError } from '../../src/llm/errors.js';
 import { OpenAiProvider } from '../../src/llm/openai-provider.js';
 import type { ChatRequest } from '../../src/llm/provider.js';
 import { safeChat } from '../../src/llm/safe-call.js';
@@ -85,17 +86,27 @@ describe('OpenAiProvider against the simulator’s OpenAI-compatible API', () =>
     expect(chatsSaying('SAY-HELLO').at(-1)?.body).not.toHaveProperty('options');
   });
 
-  it('ignores SSE comment lines such as the `: ping` the server opens its stream with', async () => {
+  it('is answered as llama-server answers: a null first delta, usage and timings last, no comments', async () => {
     const raw = await fetch(`${server.url}/v1/chat/completions`, {
       method: 'POST',
       body: JSON.stringify({
         model: 'mistral',
         stream: true,
+        stream_options: { include_usage: true },
         messages: [{ role: 'user', content: 'SAY-HELLO' }],
       }),
     }).then((response) => response.text());
-    expect(raw.startsWith(': ping\n\n')).toBe(true);
-    expect(raw.trimEnd().endsWith('data: [DONE]')).toBe(true);
+    const events = raw.split('\n\n').filter((event) => event !== '');
+    expect(events.every((event) => event.startsWith('data: '))).toBe(true);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const chunks = events.slice(0, -1).map((event) => JSON.parse(event.slice(6)));
+    expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant', content: null });
+    expect(chunks.at(-2).choices[0]).toMatchObject({ finish_reason: 'stop', delta: {} });
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: expect.any(Number) } });
+    expect(chunks.at(-1).timings).toMatchObject({
+      cache_n: expect.any(Number),
+      prompt_n: expect.any(Number),
+    });
     const result = await provider.chat(request('SAY-HELLO'));
     expect(result.text).toBe('Hello from the script.');
   });
@@ -135,20 +146,27 @@ describe('OpenAiProvider against the simulator’s OpenAI-compatible API', () =>
     expect(result.outputTokens).toBe(5);
   });
 
-  it('does not retry a prompt longer than the server’s window (400, bad-request)', async () => {
+  it('does not retry a prompt longer than the server’s window: a typed overflow with its numbers', async () => {
     const long = 'congestion pricing and retail footfall '.repeat(1200);
     const error = await failure(
       safeChat(provider, request(long), { policy, sleep: noSleep }).catch((caught) => {
         throw caught.last ?? caught;
       }),
     );
-    expect(error.kind).toBe('bad-request');
-    expect(error.isRetryable).toBe(false);
-    expect(error.message).toMatch(/context window/);
+    expect(error).toBeInstanceOf(ContextOverflowError);
+    expect(error).toMatchObject({
+      kind: 'context-overflow',
+      isRetryable: false,
+      exitCode: 3,
+      contextWindow: 4096,
+    });
+    expect((error as ContextOverflowError).promptTokens).toBeGreaterThan(4096);
+    expect(error.message).toMatch(/does not fit the context window of 4096 tokens/);
     expect(chatsSaying('retail footfall congestion')).toHaveLength(1);
 
+    // vLLM says it in words: the window is read from them.
     const scripted = await failure(provider.chat(request('FAULT-400-CONTEXT')));
-    expect(scripted).toMatchObject({ kind: 'bad-request', status: 400 });
+    expect(scripted).toMatchObject({ kind: 'context-overflow', status: 400, contextWindow: 4096 });
     expect(scripted.message).toMatch(/maximum context length is 4096/);
   });
 
@@ -205,7 +223,7 @@ describe('OpenAiProvider against the simulator’s OpenAI-compatible API', () =>
 
   it('lists models, names the server and reads its context window', async () => {
     expect((await provider.listModels()).map((model) => model.name)).toEqual(['mistral', 'llama3']);
-    expect(await provider.version()).toBe('agora-mock');
+    expect(await provider.version()).toBe('llamacpp');
     expect(await provider.contextWindow('mistral')).toBe(4096);
     // A model /v1/models does not describe: llama-server's /props still gives the window.
     expect(await provider.contextWindow('unlisted')).toBe(4096);

@@ -1,15 +1,20 @@
 /**
  * `agora doctor [scenario]`: is Ollama reachable, which version, which models are missing; and for
  * each of the scenario's other servers, whether it answers, what it serves and its context window.
+ * With every model in place, the scenario is fitted to the servers' windows exactly as `run` fits
+ * it, so what `run` would refuse, doctor refuses too.
  */
 import path from 'node:path';
 import { loadScenario } from '../../config/load-scenario.js';
-import { ExitCode } from '../../core/errors.js';
+import type { Scenario } from '../../config/scenario.js';
+import { AgoraError, ExitCode } from '../../core/errors.js';
 import { isProviderError } from '../../llm/errors.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
+import type { ModelProvider } from '../../llm/provider.js';
 import { RoutingProvider } from '../../llm/routing-provider.js';
+import { fitContextWindow } from '../../session/context-window-fit.js';
 import { createModelProvider } from '../../session/model-providers.js';
-import { hasModel, requiredModels } from '../../session/preflight.js';
+import { hasModel, requiredModels, serves } from '../../session/preflight.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { HOST } from '../common-options.js';
 import type { CliIo } from '../io.js';
@@ -49,7 +54,7 @@ async function doctor(
   if (otherServers === ExitCode.unreachable) return otherServers;
   // A scenario entirely on other servers needs no Ollama.
   if (scenario && router && requiredModels(scenario).every((model) => router.routeOf(model))) {
-    return otherServers;
+    return otherServers === ExitCode.ok && routed ? checkWindow(scenario, routed, io) : otherServers;
   }
   io.stdout.write(`Ollama host: ${host}\n`);
   let version: string;
@@ -75,7 +80,21 @@ async function doctor(
       io.stdout.write(`✗ ${model} is missing: run \`ollama pull ${model}\`\n`);
     }
   }
-  return missing === 0 ? otherServers : ExitCode.modelMissing;
+  if (missing > 0) return ExitCode.modelMissing;
+  return otherServers === ExitCode.ok && routed ? checkWindow(scenario, routed, io) : otherServers;
+}
+
+/** The scenario against the servers' context windows, with the check `run` makes before it starts. */
+async function checkWindow(scenario: Scenario, provider: ModelProvider, io: CliIo): Promise<number> {
+  try {
+    const fit = await fitContextWindow(scenario, provider);
+    if (fit.warning) io.stdout.write(`! ${fit.warning}\n`);
+    return ExitCode.ok;
+  } catch (error) {
+    if (!(error instanceof AgoraError) || error.exitCode !== ExitCode.config) throw error;
+    io.stdout.write(`✗ ${error.message}\n`);
+    return ExitCode.config;
+  }
 }
 
 /** Checks each OpenAI-compatible (or second Ollama) server; returns an exit code, 0 when all is well. */
@@ -98,7 +117,7 @@ async function checkOtherServers(router: RoutingProvider, required: string[], io
     }
     io.stdout.write(`  models on the server: ${available.length === 0 ? '(none)' : available.join(', ')}\n`);
     for (const model of required.filter((wanted) => router.routeOf(wanted) === route)) {
-      if (!hasModel(available, model)) {
+      if (!(await serves(route.provider, available, model))) {
         io.stdout.write(
           `✗ ${model} is not served there: load it under that name, or fix providers.${name}.models\n`,
         );

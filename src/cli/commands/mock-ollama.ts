@@ -5,7 +5,7 @@ import {
   CassetteError,
   type CassetteOptions,
   loadCassette,
-  loadMockScript,
+  loadMockScriptFile,
   startMockOllama,
 } from '../../mock-ollama/index.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
@@ -55,7 +55,7 @@ async function serveMockOllama(
   if (!(PROFILES as readonly string[]).includes(profile)) {
     throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
   }
-  const script = values.script ? await loadMockScript(values.script) : undefined;
+  const script = values.script ? await loadMockScriptFile(values.script) : undefined;
   const port = integerFlag('port', values.port, 0, 65535) ?? 11434;
   const address = values.host ?? '127.0.0.1';
   const server = await listenOnPort(address, port, () =>
@@ -64,7 +64,7 @@ async function serveMockOllama(
       host: address,
       profile: profile as (typeof PROFILES)[number],
       speed: numberFlag('speed', values.speed, 0) ?? 0,
-      ...(script ? { script } : {}),
+      ...(script ? { ...script.settings, script: script.rules } : {}),
       ...(cassette ? { cassette } : {}),
       ...(values['context-length']
         ? { contextLength: integerFlag('context-length', values['context-length'], 1) as number }

@@ -2,12 +2,14 @@
 
 import { claimsJsonSchema, heuristicClaims, parseClaims } from '../../agents/claim-extraction.js';
 import { promptChars } from '../../agents/prompts.js';
+import { fittedChat } from '../../context/fitted-call.js';
 import { mapConcurrent } from '../../core/concurrency.js';
 import type { Evaluation, VoteCastEvent } from '../../core/events.js';
 import { voteContradictsScores, weightedTotal } from '../../judging/criteria.js';
 import { judgeAnswerJsonSchema, parseJudgeAnswer } from '../../judging/evaluation-schema.js';
+import { addUsage, NO_USAGE, recordedTokens } from '../../llm/call-usage.js';
 import type { ChatMessage, ChatRequest } from '../../llm/provider.js';
-import { ModelCallFailed, retryPolicyOf, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
+import { ModelCallFailed, retryPolicyOf, type SafeCallResult } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { markIfCut, simulatedSeconds } from '../../timer/speaking-timer.js';
 import type { StepContext } from '../format-definition.js';
@@ -53,7 +55,10 @@ function call(
   extra: { fallbackModels?: readonly string[]; onDelta?: (text: string) => void } = {},
 ): Promise<SafeCallResult> {
   const { reliability } = state.scenario;
-  return safeChat(context.provider, request, {
+  return fittedChat(context.provider, request, {
+    what,
+    ...(context.tokenRates ? { rates: context.tokenRates } : {}),
+    marginTokens: state.scenario.context.margin_tokens,
     policy: retryPolicyOf(reliability),
     signal: context.signal,
     ...(extra.fallbackModels ? { fallbackModels: extra.fallbackModels } : {}),
@@ -112,7 +117,7 @@ async function speak(
     promptChars: promptChars(step.messages),
   };
   try {
-    const { result, model, attempts, fallbackFrom } = await call(
+    const { result, model, attempts, fallbackFrom, usage } = await call(
       state,
       context,
       {
@@ -140,8 +145,7 @@ async function speak(
       ...base,
       model,
       text: markIfCut(result.text, truncated),
-      promptTokens: result.promptTokens,
-      outputTokens: result.outputTokens,
+      ...recordedTokens(usage),
       ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
       // Thinking is not speech: only the spoken tokens use speaking time.
       simulatedSeconds: Math.round(simulatedSeconds(result.outputTokens - thinkingTokens, timer) * 100) / 100,
@@ -160,8 +164,7 @@ async function speak(
       ...base,
       model: step.model,
       text: emergencyResponse(step.agent, error.last.kind),
-      promptTokens: 0,
-      outputTokens: 0,
+      ...recordedTokens(error.usage),
       simulatedSeconds: 0,
       truncated: false,
       realMs: Math.round(context.clock.monotonicMs() - started),
@@ -200,8 +203,7 @@ async function castVote(
   const baseMessages = judgeMessages(state, judgeAgent, round, debater);
   const started = context.clock.monotonicMs();
   let messages: ChatMessage[] = baseMessages;
-  let promptTokens = 0;
-  let outputTokens = 0;
+  let usage = NO_USAGE;
   let calls = 0;
   let model = judgeAgent.model;
   let fallbackFrom: string | undefined;
@@ -219,9 +221,7 @@ async function castVote(
     ...outcome,
     ...(fallbackFrom ? { fallbackFrom } : {}),
     attempts: calls,
-    promptTokens,
-    promptChars: promptChars(baseMessages),
-    outputTokens,
+    ...recordedTokens(usage),
     realMs: Math.round(context.clock.monotonicMs() - started),
   });
   // One answer, and one repair attempt that shows the judge its unusable answer.
@@ -248,6 +248,7 @@ async function castVote(
     } catch (error) {
       if (!(error instanceof ModelCallFailed)) throw error;
       calls += error.attempts;
+      usage = addUsage(usage, error.usage);
       context.logger.warn(
         { judge: name, round, error: error.message },
         'judge call failed; the judge abstains',
@@ -262,8 +263,7 @@ async function castVote(
     calls += answer.attempts;
     model = answer.model;
     fallbackFrom = answer.fallbackFrom;
-    if (attempt === 1) promptTokens = answer.result.promptTokens;
-    outputTokens += answer.result.outputTokens;
+    usage = addUsage(usage, answer.usage);
     const parsed = parseJudgeAnswer(answer.result.text, criteria);
     if (parsed.ok) {
       const total = weightedTotal(parsed.answer.position_y_performance, criteria);
@@ -326,8 +326,7 @@ async function comment(
       ...base,
       model: answer.model,
       text: answer.result.text.trim(),
-      promptTokens: answer.result.promptTokens,
-      outputTokens: answer.result.outputTokens,
+      ...recordedTokens(answer.usage),
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts: answer.attempts,
     });
@@ -339,8 +338,7 @@ async function comment(
       model: step.model,
       text: '',
       failed: error.last.kind,
-      promptTokens: 0,
-      outputTokens: 0,
+      ...recordedTokens(error.usage),
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts: error.attempts,
     });
@@ -398,9 +396,7 @@ async function extractClaims(
     const parsed = parseClaims(answer.result.text, new Set(step.answerIds));
     const measured = {
       model: answer.model,
-      promptTokens: answer.result.promptTokens,
-      promptChars: promptChars(step.messages),
-      outputTokens: answer.result.outputTokens,
+      ...recordedTokens(answer.usage),
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts: answer.attempts,
     };
@@ -436,7 +432,7 @@ async function summarise(
   context.notify({ type: 'summary-start', throughRound: step.throughRound, model: step.model });
   const started = context.clock.monotonicMs();
   try {
-    const { result, model } = await call(
+    const { result, model, usage } = await call(
       state,
       context,
       {
@@ -455,9 +451,7 @@ async function summarise(
       throughRound: step.throughRound,
       text: result.text.trim(),
       model,
-      promptTokens: result.promptTokens,
-      promptChars: promptChars(step.messages),
-      outputTokens: result.outputTokens,
+      ...recordedTokens(usage),
       realMs: Math.round(context.clock.monotonicMs() - started),
     });
   } catch (error) {

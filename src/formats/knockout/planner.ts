@@ -3,6 +3,7 @@
  * log, ask the planner"; a step in flight when the process died is simply planned again.
  */
 import { promptChars } from '../../agents/prompts.js';
+import { ContextWindowError } from '../../context/context-window-error.js';
 import { calibrate, estimateTokens, promptBudget } from '../../context/token-estimate.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { tallyVotes, voidTally } from '../../judging/tally.js';
@@ -227,11 +228,10 @@ function summariseOrFail(state: KnockoutState, currentRound: number): KnockoutSt
   const lastFinished = finished.at(-1) ?? 0;
   const target = lastFinished - 1 > covered ? lastFinished - 1 : lastFinished > covered ? lastFinished : null;
   if (target === null) {
-    return {
-      kind: 'done',
-      status: 'failed',
-      stopReason: `context window too small: one round does not fit in ${state.scenario.model_options.context_window} tokens; raise model_options.context_window or lower model_options.max_tokens`,
-    };
+    // A setting, not a failed model: the run stops with exit 3 and says which one.
+    throw new ContextWindowError(
+      `the context window is too small: one round does not fit in ${state.scenario.model_options.context_window} tokens; raise model_options.context_window (and the server's own window: llama-server -c, vLLM --max-model-len) or lower model_options.max_tokens`,
+    );
   }
   const model = summariserModel(state.scenario);
   // As many rounds as the summariser's own prompt can hold, at least one.

@@ -4,11 +4,11 @@
  */
 
 import type { z } from 'zod';
-import { promptChars } from '../../agents/prompts.js';
-import { fitToWindow } from '../../context/fit-window.js';
+import { fittedChat } from '../../context/fitted-call.js';
 import type { AssessmentEvent } from '../../core/events.js';
+import { addUsage, NO_USAGE, recordedTokens } from '../../llm/call-usage.js';
 import type { ChatMessage } from '../../llm/provider.js';
-import { ModelCallFailed, type RetryPolicy, safeChat } from '../../llm/safe-call.js';
+import { ModelCallFailed, type RetryPolicy } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import type { StepContext } from '../format-definition.js';
 
@@ -38,18 +38,10 @@ export async function produceAssessment<T extends Record<string, unknown>>(
   asked: AssessmentRequest<T>,
   context: StepContext,
 ): Promise<Omit<AssessmentEvent, 'seq' | 'at'>> {
-  const request = {
-    ...asked,
-    messages: fitToWindow(asked.messages, {
-      contextWindow: asked.contextWindow,
-      maxTokens: asked.maxTokens,
-      what: `${asked.judge} (${asked.phase})`,
-    }).messages,
-  };
+  const request = asked;
   const started = context.clock.monotonicMs();
   let attempts = 0;
-  let promptTokens = 0;
-  let outputTokens = 0;
+  let usage = NO_USAGE;
   let model = request.model;
   let messages = request.messages;
   let reason = '';
@@ -62,16 +54,14 @@ export async function produceAssessment<T extends Record<string, unknown>>(
     judge: request.judge,
     model,
     ...outcome,
-    promptTokens,
-    promptChars: promptChars(request.messages),
-    outputTokens,
+    ...recordedTokens(usage),
     realMs: Math.round(context.clock.monotonicMs() - started),
     attempts,
   });
   for (let attempt = 1; attempt <= 2; attempt += 1) {
     let text: string;
     try {
-      const answer = await safeChat(
+      const answer = await fittedChat(
         context.provider,
         {
           model: request.model,
@@ -87,6 +77,8 @@ export async function produceAssessment<T extends Record<string, unknown>>(
           ...(request.think ? { think: true } : {}),
         },
         {
+          what: `${request.judge} (${request.phase})`,
+          ...(context.tokenRates ? { rates: context.tokenRates } : {}),
           policy: request.policy,
           signal: context.signal,
           fallbackModels: request.fallbackModels,
@@ -102,12 +94,12 @@ export async function produceAssessment<T extends Record<string, unknown>>(
       );
       attempts += answer.attempts;
       model = answer.model;
-      if (attempt === 1) promptTokens = answer.result.promptTokens;
-      outputTokens += answer.result.outputTokens;
+      usage = addUsage(usage, answer.usage);
       text = answer.result.text;
     } catch (error) {
       if (!(error instanceof ModelCallFailed)) throw error;
       attempts += error.attempts;
+      usage = addUsage(usage, error.usage);
       return event({
         result: null,
         abstained: true,

@@ -5,11 +5,11 @@
  * emergency response.
  */
 
-import { promptChars } from '../../agents/prompts.js';
-import { fitToWindow } from '../../context/fit-window.js';
+import { fittedChat } from '../../context/fitted-call.js';
 import type { StatementEvent } from '../../core/events.js';
+import { addUsage, NO_USAGE, recordedTokens } from '../../llm/call-usage.js';
 import type { ChatMessage } from '../../llm/provider.js';
-import { ModelCallFailed, type RetryPolicy, type SafeCallResult, safeChat } from '../../llm/safe-call.js';
+import { ModelCallFailed, type RetryPolicy, type SafeCallResult } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import type { StepContext } from '../format-definition.js';
 import { moderate } from './moderator.js';
@@ -64,14 +64,7 @@ export async function produceStatement(
   asked: StatementRequest,
   context: StepContext,
 ): Promise<Omit<StatementEvent, 'seq' | 'at'>> {
-  const request = {
-    ...asked,
-    messages: fitToWindow(asked.messages, {
-      contextWindow: asked.contextWindow,
-      maxTokens: asked.maxTokens,
-      what: `${asked.speaker}'s ${asked.phase}`,
-    }).messages,
-  };
+  const request = asked;
   context.notify({
     type: 'turn-start',
     round: request.round,
@@ -83,19 +76,16 @@ export async function produceStatement(
   });
   const started = context.clock.monotonicMs();
   let attempts = 0;
-  let promptTokens = 0;
-  let outputTokens = 0;
-  let thinkingTokens = 0;
+  let usage = NO_USAGE;
   const base = {
     type: 'statement' as const,
     phase: request.phase,
     round: request.round,
     speaker: request.speaker,
     side: request.side,
-    promptChars: promptChars(request.messages),
   };
   const generate = async (messages: ChatMessage[], purpose: string): Promise<SafeCallResult> => {
-    const answer = await safeChat(
+    const answer = await fittedChat(
       context.provider,
       {
         model: request.model,
@@ -110,6 +100,8 @@ export async function produceStatement(
         ...(request.think ? { think: true } : {}),
       },
       {
+        what: `${request.speaker}'s ${request.phase}`,
+        ...(context.tokenRates ? { rates: context.tokenRates } : {}),
         policy: request.policy,
         signal: context.signal,
         fallbackModels: request.fallbackModels,
@@ -127,9 +119,7 @@ export async function produceStatement(
       },
     );
     attempts += answer.attempts;
-    if (promptTokens === 0) promptTokens = answer.result.promptTokens;
-    outputTokens += answer.result.outputTokens;
-    thinkingTokens += answer.result.thinkingTokens ?? 0;
+    usage = addUsage(usage, answer.usage);
     return answer;
   };
   try {
@@ -177,12 +167,11 @@ export async function produceStatement(
       ...base,
       model: answer.model,
       text,
-      promptTokens,
-      outputTokens,
+      ...recordedTokens(usage),
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts,
       truncated: answer.result.stopReason === 'length',
-      ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
+      ...(usage.thinkingTokens ? { thinkingTokens: usage.thinkingTokens } : {}),
       ...(wordLimited ? { wordLimited } : {}),
       ...(regenerated ? { regenerated } : {}),
       ...(flagged ? { flagged } : {}),
@@ -198,8 +187,7 @@ export async function produceStatement(
       ...base,
       model: request.model,
       text: emergencyText(request.speaker, error.last.kind),
-      promptTokens,
-      outputTokens,
+      ...recordedTokens(addUsage(usage, error.usage)),
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts: attempts + error.attempts,
       truncated: false,

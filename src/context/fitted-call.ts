@@ -1,0 +1,105 @@
+/**
+ * One model call whose prompt is kept inside the model's context window: fitted with the model's
+ * measured characters per token, sent through safeChat (retries, fallbacks), and, when the server
+ * still finds it too long, fitted again with what the server said (the tokens it counted, its real
+ * window) and sent again. When even the shortest prompt cannot fit, the error says that the
+ * context window was the problem and which settings to change (exit 3).
+ */
+import { addUsage, messageChars, NO_USAGE } from '../llm/call-usage.js';
+import { ContextOverflowError } from '../llm/errors.js';
+import type { ChatMessage, ChatRequest, ModelProvider } from '../llm/provider.js';
+import { ModelCallFailed, type SafeCallOptions, type SafeCallResult, safeChat } from '../llm/safe-call.js';
+import { ContextWindowError } from './context-window-error.js';
+import { fitToWindow } from './fit-window.js';
+import { DEFAULT_CHARS_PER_TOKEN } from './token-estimate.js';
+
+/** Times a prompt the server refused as too long is fitted again before the call gives up. */
+const MAX_REFITS = 3;
+
+export interface FittedCallOptions extends SafeCallOptions {
+  /** What the prompt is for, in messages: "Avery's opening", "Jude (verdict)". */
+  what: string;
+  /** Characters per token measured for each model so far in the run (StepContext.tokenRates). */
+  rates?: ReadonlyMap<string, number>;
+  /** Tokens kept free besides the answer's cap; default fit-window's margin. */
+  marginTokens?: number;
+}
+
+export interface FittedCallResult extends SafeCallResult {
+  /** The messages as sent on the call that answered (cut to the window when they had to be). */
+  messages: ChatMessage[];
+  /** Characters cut from the shared history (0 when the prompt fit as it was). */
+  omittedChars: number;
+  /** Times the server refused the prompt as too long and it was fitted again. */
+  refits: number;
+}
+
+/** What the server's refusal teaches: a slower rate, and perhaps a smaller window. */
+function learn(
+  overflow: ContextOverflowError,
+  sent: readonly ChatMessage[],
+  rate: number,
+  window: number,
+): { rate: number; window: number } {
+  const smaller = overflow.contextWindow !== undefined ? Math.min(window, overflow.contextWindow) : window;
+  // Ollama does not say how many tokens it counted: more than the window, at least.
+  const tokens = overflow.promptTokens ?? smaller + 1;
+  return { rate: Math.min(rate, messageChars(sent) / tokens), window: smaller };
+}
+
+export async function fittedChat(
+  provider: ModelProvider,
+  request: ChatRequest,
+  options: FittedCallOptions,
+): Promise<FittedCallResult> {
+  let rate = options.rates?.get(request.model) ?? DEFAULT_CHARS_PER_TOKEN;
+  let window = request.contextWindow;
+  let refused = 0;
+  let spent = NO_USAGE;
+  let overflow: ContextOverflowError | undefined;
+  for (let refits = 0; ; refits += 1) {
+    let fitted: ReturnType<typeof fitToWindow>;
+    try {
+      fitted = fitToWindow(request.messages, {
+        contextWindow: window,
+        maxTokens: request.maxTokens,
+        what: options.what,
+        charsPerToken: rate,
+        ...(options.marginTokens === undefined ? {} : { marginTokens: options.marginTokens }),
+      });
+    } catch (error) {
+      if (!(error instanceof ContextWindowError) || overflow === undefined) throw error;
+      throw new ContextWindowError(`${error.message}. The server said: ${overflow.message}`, {
+        cause: overflow,
+      });
+    }
+    try {
+      const answer = await safeChat(provider, { ...request, messages: fitted.messages }, options);
+      return {
+        ...answer,
+        attempts: answer.attempts + refused,
+        usage: addUsage(spent, answer.usage),
+        messages: fitted.messages,
+        omittedChars: fitted.omittedChars,
+        refits,
+      };
+    } catch (error) {
+      if (!(error instanceof ModelCallFailed)) throw error;
+      const attempts = error.attempts + refused;
+      spent = addUsage(spent, error.usage);
+      if (!(error.last instanceof ContextOverflowError)) {
+        throw refused === 0 ? error : new ModelCallFailed(error.last, attempts, spent);
+      }
+      overflow = error.last;
+      refused = attempts;
+      if (refits >= MAX_REFITS) {
+        throw new ContextWindowError(
+          `the context window is too small: the prompt for ${options.what} was still too long for ${request.model} after it was cut ${refits} times to fit; raise the server's window (llama-server -c, vLLM --max-model-len) or model_options.context_window, or lower the answer's max_tokens. The server said: ${overflow.message}`,
+          { cause: overflow },
+        );
+      }
+      ({ rate, window } = learn(overflow, fitted.messages, rate, window));
+      options.onRetry?.({ model: request.model, attempt: refits + 1, delayMs: 0, error: overflow });
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Adds the run's token table (per model and for the whole run, with the cache share) to every
+ * format's end-of-run report, from the model calls each format's state keeps.
+ */
+import type { FormatDefinition } from './format-definition.js';
+import type { KnockoutState } from './knockout/state.js';
+import type { CallRecord } from './shared/token-usage.js';
+import { tokenUsageTable } from './shared/token-usage.js';
+
+/** The recorded model calls of a knockout, or of a format made of statements and assessments. */
+export function recordedCalls(state: unknown): CallRecord[] {
+  const knockout = state as Partial<KnockoutState>;
+  if (Array.isArray(knockout.rounds)) {
+    return [
+      ...knockout.rounds.flatMap((round) => [...round.statements, ...round.votes]),
+      ...(knockout.summaries ?? []),
+      ...(knockout.claims ?? []),
+      ...(knockout.commentary ?? []),
+    ];
+  }
+  const sequence = state as { statements?: CallRecord[]; assessments?: CallRecord[] };
+  return [...(sequence.statements ?? []), ...(sequence.assessments ?? [])];
+}
+
+export function withTokenUsage<State, Step extends { kind: string }>(
+  format: FormatDefinition<State, Step>,
+): FormatDefinition<State, Step> {
+  return {
+    ...format,
+    report: (state, layout) => {
+      const table = tokenUsageTable(recordedCalls(state), layout);
+      const report = format.report(state, layout);
+      return table === '' ? report : `${report}\n\n${table}`;
+    },
+  };
+}
