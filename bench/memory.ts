@@ -13,10 +13,11 @@ import Table from 'cli-table3';
 import pino from 'pino';
 import { loadScenario } from '../src/config/load-scenario.js';
 import type { KnockoutScenario } from '../src/config/scenario.js';
+import type { AnyFormat } from '../src/formats/format-definition.js';
 import { knockoutFormat } from '../src/formats/knockout/index.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
 import type { ChatMessage } from '../src/llm/provider.js';
-import { type AnyFormat, createRunDir, driveDebate } from '../src/manager/debate-manager.js';
+import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
 import { type ProfileName, startMockOllama } from '../src/mock-ollama/index.js';
 
 const SPEED = 0.0002;

@@ -13,12 +13,13 @@ import Table from 'cli-table3';
 import pino from 'pino';
 import { loadScenario } from '../src/config/load-scenario.js';
 import type { KnockoutScenario } from '../src/config/scenario.js';
+import type { AnyFormat } from '../src/formats/format-definition.js';
 import { knockoutFormat } from '../src/formats/knockout/index.js';
 import type { KnockoutState } from '../src/formats/knockout/state.js';
 import { knockoutStats } from '../src/formats/knockout/stats.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
 import type { ChatMessage, ChatOptions, ChatRequest, ModelProvider } from '../src/llm/provider.js';
-import { type AnyFormat, createRunDir, driveDebate } from '../src/manager/debate-manager.js';
+import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
 import {
   applyTemplate,
   PROFILES,

@@ -42,9 +42,9 @@ for (const slots of [1, 2, 4]) {
     await runBatch({
       plan,
       outDir: out,
-      provider: new LimitedProvider([new OllamaProvider({ host: server.url })], 2 * slots),
+      pool: new LimitedProvider([new OllamaProvider({ host: server.url })], 2 * slots),
+      env: process.env,
       concurrency: 2 * slots,
-      prepare: async (item) => item.scenario,
       onEvent: () => undefined,
       counts,
       stopRequested: () => false,

@@ -5,12 +5,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { applyLineup, LINEUP_KEYS, type Lineup, lineupFits, lineupText } from '../config/lineup.js';
 import { loadScenario } from '../config/load-scenario.js';
 import type { Scenario } from '../config/scenario.js';
 import { UsageError } from '../core/errors.js';
+import { type GivenModels, lineupModels } from '../session/given-models.js';
 import { slugify } from '../store/run-id.js';
-
-export type Lineup = Record<string, string>;
 
 export interface BatchItem {
   idx: number;
@@ -48,99 +48,6 @@ export function expandScenarioPaths(inputs: string[], cwd: string): string[] {
   if (files.length === 0) throw new UsageError('no scenario files found in what was named');
   return [...new Set(files)];
 }
-
-/** `x=llama3,y=mistral` → { x: 'llama3', y: 'mistral' }. */
-export function parseLineup(text: string): Lineup {
-  const lineup: Lineup = {};
-  for (const part of text.split(',')) {
-    const [key, model] = part.split('=').map((piece) => piece.trim());
-    if (!key || !model)
-      throw new UsageError(`--models takes role=model pairs such as x=llama3,y=mistral; got "${text}"`);
-    lineup[key] = model;
-  }
-  return lineup;
-}
-
-const LINEUP_KEYS: Record<Scenario['format'], string[]> = {
-  knockout: ['x', 'y', 'all'],
-  duel: ['a', 'b', 'judge', 'all'],
-  formal: ['a', 'b', 'all'],
-  // Roles name the agents' models: architect=llama3; judge= names the judge's.
-  critique: ['judge', 'all'],
-  council: ['proponent', 'critic', 'analyst', 'synthesizer', 'judge', 'all'],
-};
-
-/** The scenario with a model line-up applied: x/y for knockout, a/b/judge for duels, a/b for formal debaters. */
-export function applyLineup(scenario: Scenario, lineup: Lineup | null): Scenario {
-  if (!lineup) return scenario;
-  const unknown = Object.keys(lineup).filter((key) => !LINEUP_KEYS[scenario.format].includes(key));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `--models: "${unknown.join(', ')}" means nothing for a ${scenario.format} scenario; use ${LINEUP_KEYS[scenario.format].join(', ')}`,
-    );
-  }
-  const pick = (key: string, current: string) => lineup[key] ?? lineup.all ?? current;
-  switch (scenario.format) {
-    case 'knockout':
-      return {
-        ...scenario,
-        agents: scenario.agents.map((agent) => ({
-          ...agent,
-          model: pick(agent.position.toLowerCase(), agent.model),
-        })),
-      };
-    case 'duel':
-      return {
-        ...scenario,
-        debaters: {
-          a: { ...scenario.debaters.a, model: pick('a', scenario.debaters.a.model) },
-          b: { ...scenario.debaters.b, model: pick('b', scenario.debaters.b.model) },
-        },
-        judge: { ...scenario.judge, model: pick('judge', scenario.judge.model) },
-      };
-    case 'council': {
-      const participants = Object.fromEntries(
-        Object.entries(scenario.participants).map(([role, participant]) => [
-          role,
-          { ...participant, model: pick(role, participant.model) },
-        ]),
-      ) as typeof scenario.participants;
-      return { ...scenario, participants };
-    }
-    case 'critique':
-      return {
-        ...scenario,
-        agents: scenario.agents.map((agent) => ({ ...agent, model: pick(agent.role, agent.model) })),
-        judge: { ...scenario.judge, model: pick('judge', scenario.judge.model) },
-      };
-    case 'formal': {
-      const models = [
-        pick('a', scenario.debaters?.[0]?.model ?? ''),
-        pick('b', scenario.debaters?.[1]?.model ?? ''),
-      ];
-      if (models.some((model) => model === '')) return scenario;
-      return {
-        ...scenario,
-        debaters: models.map((model, index) => ({
-          name: scenario.debaters?.[index]?.name ?? model,
-          model,
-          fallback_models: scenario.debaters?.[index]?.fallback_models ?? [],
-          ...(scenario.debaters?.[index]?.role ? { role: scenario.debaters[index]?.role } : {}),
-        })),
-      };
-    }
-  }
-}
-
-/** Whether a line-up names only this format's sides or roles (x/y for a knockout, a/b for a duel...). */
-function lineupFits(format: Scenario['format'], lineup: Lineup): boolean {
-  return Object.keys(lineup).every((key) => LINEUP_KEYS[format].includes(key));
-}
-
-const lineupText = (lineup: Lineup) =>
-  Object.entries(lineup)
-    .map(([key, model]) => `${key}=${model}`)
-    .join(',');
 
 /**
  * The line-ups one scenario runs with. A line-up applies to the formats whose sides it names; a
@@ -209,4 +116,17 @@ export async function buildPlan(spec: BatchPlan['spec']): Promise<BatchPlan> {
     );
   }
   return { batchId, items, spec, notices };
+}
+
+/** The plan's scenarios as the servers must be checked for them: each with its file and its line-up's models. */
+export function plannedScenarios(
+  plan: BatchPlan,
+): Array<{ scenario: Scenario; file: string; givenModels?: GivenModels }> {
+  return plan.items.map((item) => ({
+    scenario: item.scenario,
+    file: item.scenarioFile,
+    ...(item.lineup
+      ? { givenModels: { by: `--models ${lineupText(item.lineup)}`, models: lineupModels(item.lineup) } }
+      : {}),
+  }));
 }

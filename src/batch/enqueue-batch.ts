@@ -3,8 +3,8 @@
  * settled scenario and its job is sent, in one transaction per debate, for workers to take.
  * Sending the same batch again adds only the debates that are not there yet.
  */
-import type { RunDatabase } from '../store/postgres/run-database.js';
-import type { WorkQueue } from '../store/postgres/work-queue.js';
+import { RunDatabase } from '../store/postgres/run-database.js';
+import { WorkQueue } from '../store/postgres/work-queue.js';
 import type { BatchPlan } from './batch-plan.js';
 import { batchRecord } from './run-batch.js';
 
@@ -36,4 +36,22 @@ export async function enqueueBatch(
     (isNew ? added : present).push(item.runId);
   }
   return { added, present };
+}
+
+/** The batch queued in the database at `url`, through a connection and a queue opened for it alone. */
+export async function queueBatch(
+  plan: BatchPlan,
+  url: string,
+): Promise<{ added: string[]; present: string[] }> {
+  const database = await RunDatabase.open(url);
+  try {
+    const queue = await WorkQueue.start(url);
+    try {
+      return await enqueueBatch(plan, database, queue);
+    } finally {
+      await queue.stop();
+    }
+  } finally {
+    await database.close();
+  }
 }

@@ -6,23 +6,12 @@
 
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Scenario } from '../config/scenario.js';
 import { systemClock } from '../core/clock.js';
 import { mapConcurrent } from '../core/concurrency.js';
-import { formatNamed } from '../formats/index.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
-import type { ModelProvider } from '../llm/provider.js';
-import { type AnyFormat, driveDebate, loadRun, namedRunDir, runPaths } from '../manager/debate-manager.js';
-import {
-  BATCHES_FOLDER,
-  type BatchRecord,
-  batchesOfRuns,
-  indexBatch,
-  indexRuns,
-} from '../manager/indexing.js';
-import { closeRunLogger, createRunLogger } from '../manager/logger.js';
-import { inspectRunFolder } from '../store/run-folder.js';
-import { acquireRunLock } from '../store/run-lock.js';
+import { BATCHES_FOLDER, type BatchRecord, batchesOfRuns, indexBatch } from '../manager/indexing.js';
+import { indexRun, runSession } from '../session/debate-session.js';
+import { claimNamedRunFolder } from '../session/run-folder-claim.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import type { BatchItem, BatchPlan } from './batch-plan.js';
 import type { ProgressCounts } from './batch-progress.js';
@@ -41,24 +30,16 @@ export interface BatchResult {
 export interface RunBatchOptions {
   plan: BatchPlan;
   outDir: string;
-  provider: LimitedProvider;
-  /**
-   * The provider a debate of `scenario` talks to: the hosts above, plus the scenario's own model
-   * servers (`providers:`). Without it every call goes to the hosts.
-   */
-  providerFor?: (scenario: Scenario) => ModelProvider;
+  /** The batch's Ollama hosts, checked for every scenario of the plan, behind their limits. */
+  pool: LimitedProvider;
+  /** Where the scenarios' own model servers and their keys are found. */
+  env: Record<string, string | undefined>;
+  requestTimeoutMs?: number;
   concurrency: number;
-  /** Prepares a new run's scenario (e.g. picks a formal debate's models from the server). */
-  prepare: (item: BatchItem) => Promise<BatchItem['scenario']>;
   onEvent: (message: string) => void;
   counts: ProgressCounts;
   stopRequested: () => boolean;
   signal: AbortSignal;
-}
-
-interface RunOneOptions extends RunBatchOptions {
-  /** Records a finished run in the run index (a failure there is a warning, never the run's). */
-  index: (runDir: string) => void;
 }
 
 export function batchFolder(outDir: string, batchId: string): string {
@@ -81,7 +62,7 @@ export function batchRecord(plan: BatchPlan, createdAt: string): BatchRecord {
   };
 }
 
-async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchResult> {
+async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: ReadonlyMap<string, string>) {
   const started = systemClock.monotonicMs();
   const base = {
     runId: item.runId,
@@ -94,70 +75,56 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
       : '',
   };
   const runDir = path.join(options.outDir, item.runId);
-  const folder = inspectRunFolder(runDir);
-  // A damaged folder (its log lost) is reported, never run over; a run that never started begins again.
-  if (folder.kind === 'damaged' || folder.kind === 'other') {
+  let claim: ReturnType<typeof claimNamedRunFolder>;
+  try {
+    claim = claimNamedRunFolder(runDir);
+  } catch (error) {
     return {
       ...base,
       outcome: 'failed',
       stopReason: 'error',
-      error: `${runDir} ${folder.kind === 'damaged' ? `is damaged: ${folder.reason}` : 'holds files that are not a run; move them away'}`,
+      error: (error as Error).message,
       realMs: 0,
-    };
+    } satisfies BatchResult;
   }
-  const existing = folder.kind === 'started';
-  if (existing) {
-    const peek = loadRun(runDir, formatNamed);
-    const progress = peek.format.progress(peek.state);
-    if (progress.status === 'completed' || progress.status === 'degraded') {
-      // Indexed again in case the batch was killed between the run's end and its indexing.
-      options.index(runDir);
-      return { ...base, outcome: 'skipped', stopReason: progress.stopReason, error: null, realMs: 0 };
-    }
+  if (claim.kind === 'ended') {
+    // Indexed again in case the batch was killed between the run's end and its indexing.
+    indexRun(runDir, { batchOf, warning: (text) => options.onEvent(`warning: ${text}`) });
+    return {
+      ...base,
+      outcome: 'skipped',
+      stopReason: claim.progress.stopReason,
+      error: null,
+      realMs: 0,
+    } satisfies BatchResult;
   }
-  const paths = existing ? runPaths(runDir) : namedRunDir(options.outDir, item.runId);
-  const release = acquireRunLock(runDir);
-  const logger = createRunLogger(paths.log, { verbose: false });
+  const step = (text: string) => options.counts.running.set(item.runId, text);
   try {
-    const step = (text: string) => options.counts.running.set(item.runId, text);
     step('starting');
-    let format: AnyFormat;
-    let outcome: Awaited<ReturnType<typeof driveDebate>>;
-    const common = {
-      paths,
-      logger,
-      signal: options.signal,
-      lockHeld: true,
-      stopRequested: options.stopRequested,
-      onNotice: (notice: Parameters<NonNullable<Parameters<typeof driveDebate>[0]['onNotice']>>[0]) => {
-        if (notice.type === 'turn-start') step(`${notice.heading}: ${notice.agent} speaking`);
-        else if (notice.type === 'judging-start') step(`round ${notice.round}: judging`);
-        else if (notice.type === 'parallel-start') step(`${notice.heading}: ${notice.who.join(', ')}`);
-        else if (notice.type === 'summary-start') step('summarising');
+    const outcome = await runSession(
+      {
+        scenario: item.scenario,
+        ...(claim.kind === 'resume' ? { resume: claim.resume } : {}),
+        servers: {
+          host: options.pool.host,
+          env: options.env,
+          ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+          pool: options.pool,
+        },
+        store: { out: options.outDir, runId: item.runId, lockHeld: true, batchOf, followLive: false },
+        signal: options.signal,
+        stopRequested: options.stopRequested,
       },
-    };
-    if (existing) {
-      const loaded = loadRun(runDir, formatNamed, { repair: true });
-      format = loaded.format;
-      outcome = await driveDebate({
-        ...common,
-        provider: options.providerFor?.(loaded.scenario) ?? options.provider,
-        format,
-        existing: loaded.events,
-      });
-    } else {
-      const scenario = await options.prepare(item);
-      const found = formatNamed(scenario.format);
-      if (!found) throw new Error(`unknown format ${scenario.format}`);
-      format = found;
-      outcome = await driveDebate({
-        ...common,
-        provider: options.providerFor?.(scenario) ?? options.provider,
-        format,
-        start: { runId: item.runId, scenario },
-      });
-    }
-    options.index(runDir);
+      {
+        warning: (text) => options.onEvent(`warning: ${path.basename(item.scenarioFile)}: ${text}`),
+        notice: (notice) => {
+          if (notice.type === 'turn-start') step(`${notice.heading}: ${notice.agent} speaking`);
+          else if (notice.type === 'judging-start') step(`round ${notice.round}: judging`);
+          else if (notice.type === 'parallel-start') step(`${notice.heading}: ${notice.who.join(', ')}`);
+          else if (notice.type === 'summary-start') step('summarising');
+        },
+      },
+    );
     const { status, stopReason, error } = outcome.transcript;
     return {
       ...base,
@@ -165,20 +132,18 @@ async function runOne(item: BatchItem, options: RunOneOptions): Promise<BatchRes
       stopReason,
       error: error ?? (status === 'failed' ? stopReason : null),
       realMs: Math.round(systemClock.monotonicMs() - started),
-    };
+    } satisfies BatchResult;
   } catch (error) {
-    logger.error({ err: error }, 'debate failed in batch');
     return {
       ...base,
       outcome: 'failed',
       stopReason: 'error',
       error: error instanceof Error ? error.message : String(error),
       realMs: Math.round(systemClock.monotonicMs() - started),
-    };
+    } satisfies BatchResult;
   } finally {
     options.counts.running.delete(item.runId);
-    closeRunLogger(logger);
-    release();
+    claim.release();
   }
 }
 
@@ -193,15 +158,6 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
     indexBatch(outDir, record);
   }
   const batchOf = batchesOfRuns(outDir);
-  const index = (runDir: string) => {
-    try {
-      indexRuns(outDir, [runDir], formatNamed, batchOf);
-    } catch (error) {
-      options.onEvent(
-        `warning: the run index was not updated (${(error as Error).message}); \`agora reindex\` rebuilds it`,
-      );
-    }
-  };
   const results = await mapConcurrent(plan.items, options.concurrency, async (item) => {
     if (options.stopRequested()) {
       return {
@@ -215,7 +171,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
         realMs: 0,
       };
     }
-    const result = await runOne(item, { ...options, index });
+    const result: BatchResult = await runOne(item, options, batchOf);
     if (result.outcome === 'skipped') counts.skipped += 1;
     else if (result.outcome === 'completed' || result.outcome === 'degraded') {
       counts.done += 1;

@@ -1,6 +1,5 @@
 /** `--database URL` (or AGORA_DATABASE_URL) on the commands that can use the shared store. */
 
-import { hostname } from 'node:os';
 import { databaseUrl } from '../store/postgres/database-url.js';
 import { RunDatabase } from '../store/postgres/run-database.js';
 import type { CliIo } from './io.js';
@@ -15,11 +14,3 @@ export async function openDatabaseOption(
   const url = databaseUrl(flag, io.env);
   return url === undefined ? undefined : RunDatabase.open(url);
 }
-
-/** This process, as the holder of a run's lease: `run` and `resume` with `--database`. */
-export function cliOwner(): string {
-  return `${hostname()}-${process.pid}-cli`;
-}
-
-/** How long this process's hold on a run lasts unrenewed (the same default as a worker's). */
-export const CLI_LEASE_SECONDS = 45;

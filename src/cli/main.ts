@@ -2,94 +2,41 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { AgoraError, ExitCode } from '../core/errors.js';
-import { commandHelp } from './command-help.js';
-import { batchCommand } from './commands/batch.js';
-import { demoCommand } from './commands/demo.js';
-import { doctorCommand } from './commands/doctor.js';
-import { exportCommand } from './commands/export.js';
-import { leaderboardCommand } from './commands/leaderboard.js';
-import { migrateCommand } from './commands/migrate.js';
-import { mockOllamaCommand } from './commands/mock-ollama.js';
-import { pullCommand } from './commands/pull.js';
-import { pushCommand } from './commands/push.js';
-import { queryCommand } from './commands/query.js';
-import { reindexCommand } from './commands/reindex.js';
-import { resumeCommand } from './commands/resume.js';
-import { runCommand } from './commands/run.js';
-import { runsCommand } from './commands/runs.js';
-import { serveCommand } from './commands/serve.js';
-import { showCommand } from './commands/show.js';
-import { stopCommand } from './commands/stop.js';
-import { validateCommand } from './commands/validate.js';
-import { workerCommand } from './commands/worker.js';
-import { databaseMirrorArgs, MIRRORED_COMMANDS } from './database-mirror-args.js';
-import { HELP } from './help.js';
+import type { CommandDefinition, CommandInput, OptionSpecs } from './command-definition.js';
+import { databaseCopy } from './database-copy.js';
 import { type CliIo, processIo } from './io.js';
-
-type Command = (argv: string[], io: CliIo) => Promise<number>;
-
-const COMMANDS: Record<string, Command> = {
-  run: runCommand,
-  debate: runCommand,
-  demo: demoCommand,
-  batch: batchCommand,
-  resume: resumeCommand,
-  runs: runsCommand,
-  reindex: reindexCommand,
-  query: queryCommand,
-  leaderboard: leaderboardCommand,
-  show: showCommand,
-  export: exportCommand,
-  serve: serveCommand,
-  stop: stopCommand,
-  validate: validateCommand,
-  doctor: doctorCommand,
-  migrate: migrateCommand,
-  worker: workerCommand,
-  push: pushCommand,
-  pull: pullCommand,
-  'mock-ollama': mockOllamaCommand,
-};
-
-/** Every command's name, for the help texts. */
-export const COMMAND_NAMES = Object.keys(COMMANDS);
+import {
+  COMMAND_NAMES,
+  commandHelp,
+  findCommand,
+  programHelp,
+  runCommand,
+  suggestCommand,
+} from './program.js';
 
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    io.stdout.write(HELP);
+    // `agora help run` is `agora run --help`.
+    const asked = name === 'help' && rest[0] !== undefined ? commandHelp(rest[0]) : undefined;
+    io.stdout.write(asked ?? programHelp());
     return name === undefined ? ExitCode.usage : ExitCode.ok;
   }
   if (name === 'version' || name === '--version' || name === '-v') {
     io.stdout.write(`agora ${packageVersion()}\n`);
     return ExitCode.ok;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const definition = findCommand(name);
+  if (!definition) {
+    const meant = suggestCommand(name);
     io.stderr.write(
-      `agora: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}, help, version.\n`,
+      `agora: unknown command "${name}"${meant ? ` (did you mean ${meant}?)` : ''}. Commands: ${COMMAND_NAMES.join(', ')}, help, version.\n`,
     );
     return ExitCode.usage;
   }
-  // Only flags before a `--` ask for help; after it, `-h` could be a value.
-  const flags = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
-  if (flags.includes('--help') || flags.includes('-h')) {
-    io.stdout.write(commandHelp(name) ?? HELP);
-    return ExitCode.ok;
-  }
   const verbose = rest.includes('--verbose');
   try {
-    if (MIRRORED_COMMANDS.has(name)) {
-      const mirrored = await databaseMirrorArgs(rest, io);
-      const code = await command(mirrored.argv, io);
-      if (mirrored.queued > 0 && name === 'runs') {
-        io.stderr.write(
-          `${mirrored.queued} more debate${mirrored.queued === 1 ? ' is' : 's are'} queued in the database, waiting for a worker.\n`,
-        );
-      }
-      return code;
-    }
-    return await command(rest, io);
+    return await runCommand(definition, rest, io, (input) => run(definition, input, io));
   } catch (error) {
     if (error instanceof AgoraError) {
       io.stderr.write(`agora ${name}: ${error.message}\n`);
@@ -104,6 +51,20 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return ExitCode.internal;
   }
+}
+
+/** Runs a parsed command; a read-side command with `--database` reads a current copy of the database. */
+async function run(definition: CommandDefinition, input: CommandInput<OptionSpecs>, io: CliIo) {
+  if (!definition.readsDatabaseCopy) return definition.run(input, io);
+  const copy = await databaseCopy(input.values as { database?: string; out?: string }, io);
+  if (!copy) return definition.run(input, io);
+  const code = await definition.run({ ...input, values: { ...input.values, out: copy.folder } }, io);
+  if (copy.queued > 0 && definition.name === 'runs') {
+    io.stderr.write(
+      `${copy.queued} more debate${copy.queued === 1 ? ' is' : 's are'} queued in the database, waiting for a worker.\n`,
+    );
+  }
+  return code;
 }
 
 /** The version in package.json, which sits two folders up from both src/cli and dist/cli. */

@@ -1,9 +1,9 @@
-/** The formats the CLI can run, by the name a scenario's `format:` gives. */
-import type { AnyFormat } from '../manager/debate-manager.js';
+/** The formats a scenario can name, by its `format:`: the registry every entry point runs them from. */
 import { councilFormat } from './council/index.js';
 import { critiqueFormat } from './critique/index.js';
 import { duelFormat } from './duel/index.js';
 import { formalFormat } from './formal/index.js';
+import type { AnyFormat } from './format-definition.js';
 import { knockoutFormat } from './knockout/index.js';
 import { withTokenUsage } from './token-usage-report.js';
 

@@ -2,7 +2,7 @@
  * Adds the run's token table (per model and for the whole run, with the cache share) to every
  * format's end-of-run report, from the model calls each format's state keeps.
  */
-import type { FormatDefinition } from '../core/format.js';
+import type { FormatDefinition } from './format-definition.js';
 import type { KnockoutState } from './knockout/state.js';
 import type { CallRecord } from './shared/token-usage.js';
 import { tokenUsageTable } from './shared/token-usage.js';

@@ -11,8 +11,8 @@ import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { ExitCode, RunError, UsageError } from '../core/errors.js';
 import type { RunEvent } from '../core/events.js';
-import type { FormatDefinition } from '../core/format.js';
 import type { LiveNotice } from '../core/live.js';
+import type { AnyFormat, FormatLookup } from '../formats/format-definition.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { dropTornTail, readEventLog } from '../store/event-log.js';
 import { inspectRunFolder } from '../store/run-folder.js';
@@ -77,15 +77,16 @@ export function createRunDir(
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the manager drives formats whatever their state and steps
-export type AnyFormat = FormatDefinition<any, { kind: string }>;
-export type FormatLookup = (name: string) => AnyFormat | undefined;
-
 /**
  * A new run's folder with the id the caller chose. A run folder is never written over: only a
- * missing or empty folder, or one left by a run that never started, is used.
+ * missing or empty folder, or one left by a run that never started, is used. `lockHeld`: the
+ * caller holds the folder's lock already (a batch locks its run's folder before it looks inside).
  */
-export function newNamedRunDir(outDir: string, runId: string): RunPaths {
+export function newNamedRunDir(
+  outDir: string,
+  runId: string,
+  options: { lockHeld?: boolean } = {},
+): RunPaths {
   const runDir = path.join(outDir, runId);
   const folder = inspectRunFolder(runDir);
   switch (folder.kind) {
@@ -94,7 +95,7 @@ export function newNamedRunDir(outDir: string, runId: string): RunPaths {
       return namedRunDir(outDir, runId);
     case 'unstarted': {
       // Its log, if any, is cleared once the run's lock is held (EventLog.open for a new run).
-      const owner = lockOwner(runDir);
+      const owner = options.lockHeld ? null : lockOwner(runDir);
       if (owner !== null) {
         throw new RunError(`the run in ${runDir} is being started by process ${owner}; pick another id`, {
           exitCode: ExitCode.runLocked,

@@ -1,10 +1,11 @@
 /** Keeps the run index in step with the event logs: one run at a time, or rebuilt from scratch. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { FormatLookup } from '../formats/format-definition.js';
 import { outcomeLine } from '../formats/outcome-line.js';
 import { indexRows } from '../store/index-rows.js';
 import { INDEX_FILE, RunIndex, runFolders, updateIndex } from '../store/run-index.js';
-import { type FormatLookup, loadRun } from './debate-manager.js';
+import { loadRun } from './debate-manager.js';
 
 export interface BatchRecord {
   batchId: string;

@@ -8,10 +8,11 @@ import type { Logger } from 'pino';
 import { MeasuredRates } from '../context/token-rates.js';
 import type { Clock } from '../core/clock.js';
 import type { RunEvent, RunEventBody, RunResumeEvent, RunStartEvent } from '../core/events.js';
-import type { DoneStep, FormatDefinition, StepContext } from '../core/format.js';
 import type { LiveNotice } from '../core/live.js';
+import type { DoneStep, FormatDefinition, StepContext } from '../formats/format-definition.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { EventLog } from '../store/event-log.js';
+import { writeFileInFolder } from '../store/write-files.js';
 
 export interface DriveRunOptions<State, Step extends { kind: string }> {
   format: FormatDefinition<State, Step>;
@@ -135,6 +136,7 @@ export async function driveRun<State, Step extends { kind: string }>(
       clock,
       logger,
       runDir: path.dirname(options.logFile),
+      writeFile: writeFileInFolder,
     };
     while (!format.isFinished(state as State)) {
       let step: Step | DoneStep;

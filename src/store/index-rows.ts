@@ -4,7 +4,7 @@
  */
 import type { Scenario } from '../config/scenario.js';
 import { isSimulated, type RunEvent } from '../core/events.js';
-import type { RunProgress } from '../core/format.js';
+import type { RunProgress } from '../core/run-progress.js';
 import { answerCheckRow } from './answer-check-rows.js';
 
 export type SqlValue = string | number | null;

@@ -1,6 +1,7 @@
 /** Writes a file atomically (temp file, then rename), so a reader never sees half a transcript. */
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { storageFailure } from './storage-failure.js';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { guardStorage, storageFailure } from './storage-failure.js';
 
 export function writeFileAtomic(file: string, content: string | Uint8Array): void {
   const temporary = `${file}.${process.pid}.tmp`;
@@ -16,4 +17,11 @@ export function writeFileAtomic(file: string, content: string | Uint8Array): voi
     }
     throw storageFailure(error, file, 'write');
   }
+}
+
+/** Writes a file atomically, creating its folder first (a council's notes folder may not exist yet). */
+export function writeFileInFolder(file: string, content: string | Uint8Array): void {
+  const folder = path.dirname(file);
+  guardStorage(folder, 'create', () => mkdirSync(folder, { recursive: true }));
+  writeFileAtomic(file, content);
 }

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../core/events.js';
-import type { FormatLookup } from '../manager/debate-manager.js';
+import type { FormatLookup } from '../formats/format-definition.js';
 import { LIVE_FILE, LineTail, type LiveLine } from '../store/live-log.js';
 import { lockOwner } from '../store/run-lock.js';
 import { parseVotes, SPECTATOR_FILE, type SpectatorVote } from '../store/spectator-votes.js';

@@ -10,9 +10,9 @@ import {
   type RunEvent,
   type Stored,
 } from '../core/events.js';
-import type { RunProgress } from '../core/format.js';
+import type { RunProgress } from '../core/run-progress.js';
 import { COUNCIL_ROUND_TITLES } from '../formats/council/round-titles.js';
-import type { AnyFormat, FormatLookup } from '../manager/debate-manager.js';
+import type { AnyFormat, FormatLookup } from '../formats/format-definition.js';
 import { councilAnswerText, duelRoundText, formalVerdictText } from '../render/judgement-text.js';
 import { type SpectatorVote, tallySpectatorVotes } from '../store/spectator-votes.js';
 import { runCharts } from './charts.js';

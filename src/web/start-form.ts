@@ -5,14 +5,15 @@
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { applyLineup, parseLineup } from '../batch/batch-plan.js';
-import { applyOverrides } from '../cli/scenario-overrides.js';
 import { defaultScenario } from '../config/default-scenario.js';
+import { applyLineup, parseLineup } from '../config/lineup.js';
 import { loadScenario } from '../config/load-scenario.js';
 import type { Scenario } from '../config/scenario.js';
+import { applyOverrides } from '../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../config/scenario-schema.js';
 import { UsageError } from '../core/errors.js';
 import { scenarioModels } from '../formats/scenario-models.js';
+import { type GivenModels, lineupModels } from '../session/given-models.js';
 import type { ScenarioChoice } from './pages.js';
 
 export interface StartRequest {
@@ -20,6 +21,8 @@ export interface StartRequest {
   /** Arguments for `agora run` that make the same scenario. */
   args: string[];
   notices: string[];
+  /** The models the form named, if it named any that were used. */
+  givenModels?: GivenModels;
 }
 
 /** The scenario files offered by the form: `*.yaml` in the scenarios folder that load cleanly. */
@@ -109,15 +112,18 @@ export async function readStartRequest(
     }
   }
   const models = field(input, 'models');
+  let givenModels: GivenModels | undefined;
   if (models !== '') {
     try {
-      scenario = applyLineup(scenario, parseLineup(models));
+      const lineup = parseLineup(models);
+      scenario = applyLineup(scenario, lineup);
       args.push('--models', models);
+      givenModels = { by: `the models field ("${models}")`, models: lineupModels(lineup) };
     } catch (error) {
       notices.push(
         `Models "${models}" could not be used (${(error as Error).message}): the default models are used.`,
       );
     }
   }
-  return { scenario, args, notices };
+  return { scenario, args, notices, ...(givenModels ? { givenModels } : {}) };
 }

@@ -1,6 +1,8 @@
 /** What a new user types first: --help, --version, and flags with values out of range. */
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot, runAgora, tempDir } from '../helpers/cli.js';
 
@@ -80,4 +82,25 @@ describe('counts in words', () => {
     expect(result.stdout).toMatch(/Run: completed \(max_rounds\) after 1 round, 0 rotations\./);
     expect(result.stdout).not.toMatch(/\b1 rounds\b/);
   }, 60_000);
+});
+
+describe('the agora command', () => {
+  it('runs from a checkout after npm ci, with nothing compiled', async () => {
+    // A checkout as `npm ci` leaves it: the sources and node_modules, and no dist/.
+    const checkout = tempDir();
+    mkdirSync(path.join(checkout, 'bin'));
+    copyFileSync(path.join(projectRoot, 'bin', 'agora.js'), path.join(checkout, 'bin', 'agora.js'));
+    for (const name of ['src', 'node_modules', 'package.json', 'scenarios']) {
+      symlinkSync(path.join(projectRoot, name), path.join(checkout, name));
+    }
+    const { version } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));
+    const agora = (args: string[]) =>
+      promisify(execFile)(process.execPath, [path.join(checkout, 'bin', 'agora.js'), ...args], {
+        cwd: tempDir(),
+      });
+    expect((await agora(['--version'])).stdout).toBe(`agora ${version}\n`);
+    const listed = await agora(['runs', '--out', path.join(tempDir(), 'runs')]);
+    expect(listed.stdout).toMatch(/^No runs in /);
+    expect(listed.stderr).toBe('');
+  });
 });

@@ -704,16 +704,9 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect((await sql<{ status: string }>(url, 'SELECT status FROM agora_runs'))[0]?.status).toBe(
       'completed',
     );
-    const again = await runAgora([
-      'resume',
-      runId,
-      '--database',
-      url,
-      '--host',
-      simulator.url,
-      '--out',
-      elsewhere,
-    ]);
+    const resumeAgain = (name: string) =>
+      runAgora(['resume', name, '--database', url, '--host', simulator.url, '--out', elsewhere]);
+    const again = await resumeAgain(runId);
     expect(again.stdout).toContain('already completed');
 
     // The same debate as one run straight through on files.
@@ -730,6 +723,17 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect(readFileSync(path.join(pulled, runId, 'transcript.md'), 'utf8')).toBe(
       readFileSync(path.join(elsewhere, runId, 'transcript.md'), 'utf8'),
     );
+
+    // The run named as a user types it, in the database too: the start of its id, or latest.
+    const byPrefix = tempDir();
+    expect((await runAgora(['pull', runId.slice(0, 13), '--database', url, '--out', byPrefix])).code).toBe(0);
+    expect(readdirSync(byPrefix)).toContain(runId);
+    const latest = await resumeAgain('latest');
+    expect(latest.stdout).toContain(`Run ${runId} already completed`);
+    const shown = await runAgora(['show', 'latest', '--database', url, '--out', tempDir(), '--json']);
+    expect(JSON.parse(shown.stdout).runId).toBe(runId);
+    const stop = await runAgora(['stop', runId.slice(0, 8), '--database', url]);
+    expect(stop.stdout).toBe(`${runId} is completed; nothing to stop.\n`);
   });
 
   it("serve --database shows every worker's runs live, from the database's notices, and keeps a debate started from the page there", async () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandHelp } from '../../src/cli/command-help.js';
-import { COMMAND_NAMES } from '../../src/cli/main.js';
+import { COMMAND_NAMES, commandHelp } from '../../src/cli/program.js';
 
 describe('command help', () => {
   it.each(COMMAND_NAMES)('has a usage text for %s, one line per option', (name) => {

@@ -4,27 +4,22 @@
  * resumable by running the same command again.
  */
 import path from 'node:path';
-import { type BatchPlan, buildPlan, expandScenarioPaths, parseLineup } from '../../batch/batch-plan.js';
+import { type BatchPlan, buildPlan, expandScenarioPaths, plannedScenarios } from '../../batch/batch-plan.js';
 import { createProgressReporter, type ProgressCounts } from '../../batch/batch-progress.js';
-import { enqueueBatch } from '../../batch/enqueue-batch.js';
-import { batchFolder, runBatch } from '../../batch/run-batch.js';
-import type { Scenario } from '../../config/scenario.js';
-import { AgoraError, ExitCode, UsageError } from '../../core/errors.js';
+import { summariseBatch } from '../../batch/batch-summary.js';
+import { queueBatch } from '../../batch/enqueue-batch.js';
+import { runBatch } from '../../batch/run-batch.js';
+import { parseLineup } from '../../config/lineup.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
-import { LimitedProvider } from '../../llm/limited-provider.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
-import { OllamaProvider } from '../../llm/ollama-provider.js';
+import { openHostPool } from '../../session/host-pool.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
-import { RunDatabase } from '../../store/postgres/run-database.js';
-import { WorkQueue } from '../../store/postgres/work-queue.js';
-import { writeFileAtomic } from '../../store/write-files.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { JSON_OUTPUT, OUT, TIMEOUT } from '../common-options.js';
+import { integerFlag, timeoutFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
-import { providerOverHosts } from '../model-providers.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
-import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
-import { checkServer, preflight } from '../preflight.js';
-import { settleForServers } from '../prepare-scenario.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
@@ -32,19 +27,46 @@ import { terminalLayout } from '../terminal-layout.js';
 /** A stopped batch picks up where it left off: finished debates are skipped, stopped ones resumed. */
 const RESUME_HINT = 'Run the same command again to resume the batch.';
 
-export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('batch', argv, {
-    seeds: { type: 'string' },
-    repeat: { type: 'string' },
-    concurrency: { type: 'string' },
-    parallel: { type: 'string' },
-    models: { type: 'string', multiple: true },
-    host: { type: 'string', multiple: true },
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-    timeout: { type: 'string' },
-    ...DATABASE_FLAG,
-  });
+const BATCH_OPTIONS = {
+  seeds: { value: '1,2,3', help: 'run each scenario with these seeds' },
+  repeat: { value: 'N', help: 'run each scenario N times' },
+  concurrency: { value: 'K', help: 'debates at a time (default 2)' },
+  parallel: { value: 'N', help: 'model calls at once per host (default 1)' },
+  models: { value: 'x=A,y=B', help: 'a lineup of models for roles (repeatable)', multiple: true },
+  host: {
+    value: 'URL',
+    help: 'an Ollama address (repeatable: calls are spread over the hosts)',
+    multiple: true,
+  },
+  timeout: TIMEOUT,
+  out: OUT,
+  database: {
+    value: 'URL',
+    help: 'queue the debates in the shared Postgres store for `agora worker`s to run',
+  },
+  json: JSON_OUTPUT,
+} as const satisfies OptionSpecs;
+
+export const batchCommand = defineCommand({
+  name: 'batch',
+  usage: '<scenario files or folders...> [options]',
+  listing: {
+    term: 'batch <files or dirs>',
+    text: [
+      'many debates: --seeds 1,2 | --repeat N, --concurrency K, --parallel N,',
+      '--models x=llama3,y=mistral (repeatable), --host (repeatable), --out DIR',
+    ],
+  },
+  description:
+    'Many debates; Ctrl-C stops after the steps in flight, and the same command resumes the batch.',
+  options: BATCH_OPTIONS,
+  run: runBatchCommand,
+});
+
+async function runBatchCommand(
+  { values, positionals }: CommandInput<typeof BATCH_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   if (positionals.length === 0)
     throw new UsageError('name scenario files or folders, e.g. `agora batch scenarios/`');
   if (values.seeds && values.repeat) throw new UsageError('give --seeds or --repeat, not both');
@@ -67,17 +89,14 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
   const hosts = values.host?.length
     ? values.host.map((host) => withoutApiSuffix(normalizeOllamaHost(host), io))
     : [ollamaHostFor({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST }, io)];
-  const providers = hosts.map(
-    (host) => new OllamaProvider({ host, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) }),
-  );
-  // Every host must answer and have every model before the first debate starts; a model the
-  // scenario sends to its own server (`providers:`) is checked on that server.
-  for (const host of providers) {
-    await checkServer(host);
-    for (const item of plan.items) await preflightNamed(host, item, io.env, requestTimeoutMs);
-  }
-  const provider = new LimitedProvider(providers, perHost);
-  const providerFor = (scenario: Scenario) => providerOverHosts(scenario, provider, io.env, requestTimeoutMs);
+  const pool = await openHostPool({
+    hosts,
+    perHost,
+    env: io.env,
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+    scenarios: plannedScenarios(plan),
+  });
+  const provider = pool.provider;
 
   const counts: ProgressCounts = {
     total: plan.items.length,
@@ -113,14 +132,10 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     results = await runBatch({
       plan,
       outDir,
-      provider,
-      providerFor,
+      pool: provider,
+      env: io.env,
+      ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
       concurrency,
-      prepare: async (item) => {
-        const fit = await settleForServers(item.scenario, providerFor(item.scenario));
-        if (fit.warning) reporter.event(`warning: ${path.basename(item.scenarioFile)}: ${fit.warning}`);
-        return fit.scenario;
-      },
       onEvent: (message) => reporter.event(message),
       counts,
       stopRequested: () => stopRequested,
@@ -130,22 +145,10 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
     reporter.stop();
     stopListening();
   }
-  const summary = {
-    batchId: plan.batchId,
-    debates: results.length,
-    completed: results.filter((result) => result.outcome === 'completed').length,
-    degraded: results.filter((result) => result.outcome === 'degraded').length,
-    skipped: results.filter((result) => result.outcome === 'skipped').length,
-    failed: results.filter((result) => result.outcome === 'failed').length,
-    stopped: results.filter((result) => result.outcome === 'stopped').length,
-    realSeconds: Math.round((Date.now() - started) / 100) / 10,
+  const { summary, file } = summariseBatch(plan, outDir, results, {
+    realMs: Date.now() - started,
     peakConcurrentCalls: provider.peaks(),
-    results,
-  };
-  writeFileAtomic(
-    path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json'),
-    `${JSON.stringify(summary, null, 2)}\n`,
-  );
+  });
   if (values.json) io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   else {
     io.stdout.write(
@@ -164,7 +167,7 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
       ),
     );
     io.stdout.write(
-      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.degraded} degraded, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${path.join(batchFolder(outDir, plan.batchId), 'batch-summary.json')}\n${summary.stopped > 0 ? `${RESUME_HINT}\n` : ''}`,
+      `Batch ${plan.batchId}: ${summary.completed} completed, ${summary.degraded} degraded, ${summary.skipped} already finished, ${summary.failed} failed, ${summary.stopped} stopped. Summary: ${file}\n${summary.stopped > 0 ? `${RESUME_HINT}\n` : ''}`,
     );
   }
   if (summary.stopped > 0) return ExitCode.interrupted;
@@ -174,43 +177,15 @@ export async function batchCommand(argv: string[], io: CliIo): Promise<number> {
 
 /** `--database`: the batch goes to the shared queue, for the workers; nothing runs here. */
 async function enqueueCommand(plan: BatchPlan, url: string, io: CliIo, json: boolean): Promise<number> {
-  const database = await RunDatabase.open(url);
-  try {
-    const queue = await WorkQueue.start(url);
-    try {
-      const { added, present } = await enqueueBatch(plan, database, queue);
-      if (json) {
-        io.stdout.write(
-          `${JSON.stringify({ batchId: plan.batchId, queued: added, alreadyThere: present }, null, 2)}\n`,
-        );
-      } else {
-        io.stdout.write(
-          `Batch ${plan.batchId}: queued ${plural(added.length, 'debate')} in ${redactedUrl(url)}${present.length ? ` (${plural(present.length, 'debate')} already there, left as they are)` : ''}.\nWorkers take them: \`agora worker --database URL --host OLLAMA\` on each GPU host. Follow them with \`agora runs --database URL --batch ${plan.batchId}\` or \`agora serve --database URL\`.\n`,
-        );
-      }
-    } finally {
-      await queue.stop();
-    }
-  } finally {
-    await database.close();
+  const { added, present } = await queueBatch(plan, url);
+  if (json) {
+    io.stdout.write(
+      `${JSON.stringify({ batchId: plan.batchId, queued: added, alreadyThere: present }, null, 2)}\n`,
+    );
+  } else {
+    io.stdout.write(
+      `Batch ${plan.batchId}: queued ${plural(added.length, 'debate')} in ${redactedUrl(url)}${present.length ? ` (${plural(present.length, 'debate')} already there, left as they are)` : ''}.\nWorkers take them: \`agora worker --database URL --host OLLAMA\` on each GPU host. Follow them with \`agora runs --database URL --batch ${plan.batchId}\` or \`agora serve --database URL\`.\n`,
+    );
   }
   return ExitCode.ok;
-}
-
-/** A missing model or a refused scenario names the scenario file it is about. */
-async function preflightNamed(
-  host: OllamaProvider,
-  item: BatchPlan['items'][number],
-  env: CliIo['env'],
-  requestTimeoutMs: number | undefined,
-): Promise<void> {
-  try {
-    await preflight(providerOverHosts(item.scenario, host, env, requestTimeoutMs), item.scenario);
-  } catch (error) {
-    if (!(error instanceof AgoraError)) throw error;
-    throw new AgoraError(`${path.basename(item.scenarioFile)}: ${error.message}`, {
-      exitCode: error.exitCode,
-      cause: error,
-    });
-  }
 }

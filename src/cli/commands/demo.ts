@@ -8,11 +8,13 @@ import type { Scenario } from '../../config/scenario.js';
 import { UsageError } from '../../core/errors.js';
 import { scenarioModels } from '../../formats/scenario-models.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
+import { baseUrlVariable } from '../../session/model-providers.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { DEBATE_OPTIONS } from '../common-options.js';
+import { debateOnTerminal } from '../debate-on-terminal.js';
+import { numberFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
-import { baseUrlVariable } from '../model-providers.js';
-import { numberFlag, parseCommand } from '../parse.js';
-import { runDebate } from '../run-debate.js';
-import { debateFlags, debateOptions, scenarioFromArguments } from './run.js';
+import { debateServers, outFolder, recording, scenarioFromArguments, terminalFlags } from './run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
@@ -46,12 +48,29 @@ export function startDemoServer(
   return startMockOllama({ models, profile, speed });
 }
 
-export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('demo', argv, {
-    ...debateOptions,
-    profile: { type: 'string' },
-    speed: { type: 'string' },
-  });
+const DEMO_OPTIONS = {
+  ...DEBATE_OPTIONS,
+  profile: { value: 'NAME', help: 'instant, gpu (default), gpu-small or cpu' },
+  speed: { value: 'X', help: 'real waiting per simulated second (default 0.05; 0 answers at once)' },
+} as const satisfies OptionSpecs;
+
+export const demoCommand = defineCommand({
+  name: 'demo',
+  usage: '[scenario.yaml] [options]     (npm run demo -- [options])',
+  listing: {
+    term: 'demo [scenario.yaml]',
+    text: ['the same debate on the built-in Ollama simulator (npm run demo)'],
+  },
+  description:
+    "The same debate as `run`, on Agora's built-in Ollama simulator (simulated text, no model needed).",
+  options: DEMO_OPTIONS,
+  run: runDemo,
+});
+
+async function runDemo(
+  { values, positionals }: CommandInput<typeof DEMO_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const profile = values.profile ?? 'gpu';
   if (!(PROFILES as readonly string[]).includes(profile)) {
     throw new UsageError(`--profile must be one of ${PROFILES.join(', ')}, got "${profile}"`);
@@ -71,10 +90,15 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
       );
     }
     const simulated = onSimulator(scenario, server.url, io);
-    return await runDebate(
-      simulated.scenario,
-      server.url,
-      { ...debateFlags(values, io), simulated: true },
+    return await debateOnTerminal(
+      {
+        scenario: simulated.scenario,
+        servers: debateServers(server.url, values, simulated.io),
+        store: { out: outFolder(values, io) },
+        simulated: true,
+        ...recording(values, io),
+      },
+      terminalFlags(values, io),
       simulated.io,
     );
   } finally {

@@ -12,15 +12,32 @@ import { isProviderError } from '../../llm/errors.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import type { ModelProvider } from '../../llm/provider.js';
 import { RoutingProvider } from '../../llm/routing-provider.js';
-import { fitContextWindow } from '../context-window-fit.js';
+import { fitContextWindow } from '../../session/context-window-fit.js';
+import { createModelProvider } from '../../session/model-providers.js';
+import { hasModel, requiredModels, serves } from '../../session/preflight.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { HOST } from '../common-options.js';
 import type { CliIo } from '../io.js';
-import { createModelProvider } from '../model-providers.js';
 import { ollamaHostFor } from '../ollama-address.js';
-import { parseCommand } from '../parse.js';
-import { hasModel, requiredModels, serves } from '../preflight.js';
 
-export async function doctorCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('doctor', argv, { host: { type: 'string' } });
+const DOCTOR_OPTIONS = { host: HOST } as const satisfies OptionSpecs;
+
+export const doctorCommand = defineCommand({
+  name: 'doctor',
+  usage: '[scenario.yaml] [options]',
+  listing: {
+    term: 'doctor [scenario.yaml]',
+    text: ["is Ollama reachable, and does it have the scenario's models?"],
+  },
+  description: "Is Ollama reachable, and does it have the scenario's models?",
+  options: DOCTOR_OPTIONS,
+  run: doctor,
+});
+
+async function doctor(
+  { values, positionals }: CommandInput<typeof DOCTOR_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const scenario = positionals[0] ? await loadScenario(path.resolve(io.cwd, positionals[0])) : undefined;
   const host = ollamaHostFor(
     { flag: values.host, scenario: scenario?.ollama.host, env: io.env.OLLAMA_HOST },

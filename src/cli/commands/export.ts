@@ -12,16 +12,32 @@ import { writeFileAtomic } from '../../store/write-files.js';
 import { readWebAsset } from '../../web/assets.js';
 import { exportDocument } from '../../web/pages.js';
 import { buildRunView } from '../../web/run-view.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { DATABASE, OUT } from '../common-options.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 
-export async function exportCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('export', argv, {
-    html: { type: 'boolean' },
-    output: { type: 'string' },
-    out: { type: 'string' },
-  });
+const EXPORT_OPTIONS = {
+  html: { help: 'the HTML export (the only kind for now)' },
+  output: { value: 'FILE', help: 'where to write it' },
+  out: OUT,
+  database: DATABASE,
+} as const satisfies OptionSpecs;
+
+export const exportCommand = defineCommand({
+  name: 'export',
+  usage: '<run> --html [options]',
+  listing: { term: 'export <run> --html', text: ['one self-contained HTML file of a run (--output FILE)'] },
+  description: 'Writes one self-contained HTML file of a run.',
+  options: EXPORT_OPTIONS,
+  readsDatabaseCopy: true,
+  run: exportRun,
+});
+
+async function exportRun(
+  { values, positionals }: CommandInput<typeof EXPORT_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   if (!values.html) {
     throw new UsageError('add --html (transcript.md and transcript.json are already in the run folder)');
   }

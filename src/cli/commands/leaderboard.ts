@@ -3,23 +3,45 @@ import { leaderboard } from '../../analytics/leaderboard.js';
 import { UsageError } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { openRunIndex } from '../../manager/indexing.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
 import { requireBatch } from '../filter-values.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
 
 const TABLES = ['models', 'agents', 'ranking', 'judges', 'reliability'] as const;
 
-export async function leaderboardCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommand('leaderboard', argv, {
-    out: { type: 'string' },
-    batch: { type: 'string' },
-    json: { type: 'boolean' },
-    csv: { type: 'boolean' },
-    table: { type: 'string' },
-    'include-demo': { type: 'boolean' },
-  });
+const LEADERBOARD_OPTIONS = {
+  batch: { value: 'ID', help: 'only the runs of this batch' },
+  'include-demo': { help: 'also count runs on the built-in simulator (left out by default)' },
+  table: { value: 'NAME', help: 'one table: models, agents, ranking, judges or reliability' },
+  out: OUT,
+  database: DATABASE,
+  json: JSON_OUTPUT,
+  csv: { help: 'comma-separated output (with --table)' },
+} as const satisfies OptionSpecs;
+
+export const leaderboardCommand = defineCommand({
+  name: 'leaderboard',
+  usage: '[options]',
+  listing: {
+    term: 'leaderboard',
+    text: [
+      'models, agents, a Bradley-Terry ranking and judge agreement',
+      '(--batch ID, --json, --csv --table models|agents|ranking|judges|reliability)',
+    ],
+  },
+  description: 'Models, agents, a Bradley-Terry ranking and judge agreement across indexed runs.',
+  options: LEADERBOARD_OPTIONS,
+  readsDatabaseCopy: true,
+  run: showLeaderboard,
+});
+
+async function showLeaderboard(
+  { values }: CommandInput<typeof LEADERBOARD_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const picked = values.table ? TABLES.indexOf(values.table as (typeof TABLES)[number]) : -1;
   if (values.table && picked === -1) throw new UsageError(`--table must be one of ${TABLES.join(', ')}`);
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');

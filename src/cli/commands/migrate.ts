@@ -7,12 +7,29 @@ import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { SCHEMA_VERSION } from '../../store/postgres/migrations.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 
-export async function migrateCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommand('migrate', argv, { ...DATABASE_FLAG });
+const MIGRATE_OPTIONS = {
+  database: {
+    value: 'URL',
+    help: 'postgres://USER:PASSWORD@HOST:PORT/DATABASE (default: AGORA_DATABASE_URL)',
+  },
+} as const satisfies OptionSpecs;
+
+export const migrateCommand = defineCommand({
+  name: 'migrate',
+  usage: '--database URL',
+  listing: {
+    term: 'migrate --database URL',
+    text: ["create or upgrade Agora's tables in a shared Postgres database"],
+  },
+  description: "Creates or upgrades Agora's tables and job queue in a Postgres database; safe to run again.",
+  options: MIGRATE_OPTIONS,
+  run: migrate,
+});
+
+async function migrate({ values }: CommandInput<typeof MIGRATE_OPTIONS>, io: CliIo): Promise<number> {
   const url = databaseUrl(values.database, io.env);
   if (url === undefined) {
     throw new UsageError(

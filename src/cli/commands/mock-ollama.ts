@@ -8,25 +8,48 @@ import {
   loadMockScriptFile,
   startMockOllama,
 } from '../../mock-ollama/index.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { integerFlag, numberFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
-import { integerFlag, numberFlag, parseCommand } from '../parse.js';
 import { listenOnPort } from '../port-in-use.js';
 
 const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
 
-export async function mockOllamaCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommand('mock-ollama', argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    profile: { type: 'string' },
-    speed: { type: 'string' },
-    script: { type: 'string' },
-    models: { type: 'string' },
-    'context-length': { type: 'string' },
-    cassette: { type: 'string' },
-    'cassette-order': { type: 'string' },
-    'cassette-speed': { type: 'string' },
-  });
+const MOCK_OLLAMA_OPTIONS = {
+  port: { value: 'N', help: 'the port (default 11434; 0 picks a free one)' },
+  host: { value: 'ADDR', help: 'the address to listen on (default 127.0.0.1)' },
+  profile: { value: 'NAME', help: 'instant (default), gpu, gpu-small or cpu' },
+  speed: { value: 'X', help: 'real waiting per simulated second (default 0)' },
+  script: { value: 'FILE', help: 'scripted answers and faults (YAML)' },
+  models: { value: 'A,B', help: 'the models it serves' },
+  'context-length': { value: 'N', help: 'the context window its OpenAI-compatible API reports' },
+  cassette: { value: 'DIR', help: 'answer chats from a recorded cassette (agora run --record DIR)' },
+  'cassette-order': {
+    value: 'O',
+    help: 'match (default: a request must match the recording) or any (the next call)',
+  },
+  'cassette-speed': {
+    value: 'S',
+    help: 'fast (default: at once) or recorded (each piece at its recorded time)',
+  },
+} as const satisfies OptionSpecs;
+
+export const mockOllamaCommand = defineCommand({
+  name: 'mock-ollama',
+  usage: '[options]',
+  listing: {
+    term: 'mock-ollama',
+    text: ['start the Ollama simulator: --port 11434 --profile instant --script rules.yaml'],
+  },
+  description: 'Starts the Ollama simulator, for your own tests.',
+  options: MOCK_OLLAMA_OPTIONS,
+  run: serveMockOllama,
+});
+
+async function serveMockOllama(
+  { values }: CommandInput<typeof MOCK_OLLAMA_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const cassette = cassetteOptions(values, io);
   const profile = values.profile ?? 'instant';
   if (!(PROFILES as readonly string[]).includes(profile)) {

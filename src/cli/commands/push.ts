@@ -14,9 +14,9 @@ import { BATCHES_FOLDER, batchesOfRuns } from '../../manager/indexing.js';
 import { databaseUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { lockOwner } from '../../store/run-lock.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { SHARED_DATABASE } from '../common-options.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 
 /** The run folders named: a run folder itself, or every run folder in a runs folder. */
 function runFolders(inputs: string[], cwd: string): string[] {
@@ -40,8 +40,21 @@ function runFolders(inputs: string[], cwd: string): string[] {
   return found.sort();
 }
 
-export async function pushCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('push', argv, { ...DATABASE_FLAG });
+const PUSH_OPTIONS = { database: SHARED_DATABASE } as const satisfies OptionSpecs;
+
+export const pushCommand = defineCommand({
+  name: 'push',
+  usage: '<run or runs folder...> --database URL',
+  listing: { term: 'push <runs>', text: ['copy runs into the database (--database URL)'] },
+  description: 'Copies local runs into the shared database, their event logs line for line.',
+  options: PUSH_OPTIONS,
+  run: pushRuns,
+});
+
+async function pushRuns(
+  { values, positionals }: CommandInput<typeof PUSH_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const url = databaseUrl(values.database, io.env);
   if (url === undefined)
     throw new UsageError(

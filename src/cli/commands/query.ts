@@ -3,16 +3,35 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { INDEX_FILE, RunIndex } from '../../store/run-index.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { CSV_OUTPUT, DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 import { renderTable, type TableFormat } from '../table-output.js';
 
-export async function queryCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('query', argv, {
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-    csv: { type: 'boolean' },
-  });
+const QUERY_OPTIONS = {
+  out: OUT,
+  database: DATABASE,
+  json: JSON_OUTPUT,
+  csv: CSV_OUTPUT,
+} as const satisfies OptionSpecs;
+
+export const queryCommand = defineCommand({
+  name: 'query',
+  usage: '"SELECT ..." [options]',
+  listing: {
+    term: 'query "SELECT ..."',
+    text: ['a read-only SQL question to the run index (--json, --csv)'],
+  },
+  description: 'A read-only SQL question to the run index.',
+  options: QUERY_OPTIONS,
+  readsDatabaseCopy: true,
+  run: queryIndex,
+});
+
+async function queryIndex(
+  { values, positionals }: CommandInput<typeof QUERY_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const sql = positionals.join(' ').trim();
   if (sql === '')
     throw new UsageError(

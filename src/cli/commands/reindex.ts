@@ -6,11 +6,30 @@ import { ExitCode } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { rebuildIndex } from '../../manager/indexing.js';
 import { INDEX_FILE, RunIndex } from '../../store/run-index.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { DATABASE, OUT } from '../common-options.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 
-export async function reindexCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommand('reindex', argv, { out: { type: 'string' }, check: { type: 'boolean' } });
+const REINDEX_OPTIONS = {
+  out: OUT,
+  database: DATABASE,
+  check: { help: 'compare the index with the logs instead of rebuilding it' },
+} as const satisfies OptionSpecs;
+
+export const reindexCommand = defineCommand({
+  name: 'reindex',
+  usage: '[options]',
+  listing: {
+    term: 'reindex [--check]',
+    text: ['rebuild the run index from the event logs (or compare with it)'],
+  },
+  description: 'Rebuilds the run index from the event logs.',
+  options: REINDEX_OPTIONS,
+  readsDatabaseCopy: true,
+  run: reindex,
+});
+
+async function reindex({ values }: CommandInput<typeof REINDEX_OPTIONS>, io: CliIo): Promise<number> {
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
   const target = path.join(outDir, INDEX_FILE);
   if (values.check) {

@@ -1,34 +1,60 @@
 /** `agora resume <run-id | run dir>`: continues an interrupted, stopped or failed run from its log. */
 import path from 'node:path';
-import { ExitCode, RunError, UsageError } from '../../core/errors.js';
-import { formatNamed } from '../../formats/index.js';
-import { materialise } from '../../manager/claimed-run.js';
-import { loadRun } from '../../manager/debate-manager.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
+import type { RunProgress } from '../../core/run-progress.js';
+import { claimRunFolder } from '../../session/run-folder-claim.js';
+import { claimSharedRun } from '../../session/shared-runs.js';
 import type { RunDatabase } from '../../store/postgres/run-database.js';
-import { WorkQueue } from '../../store/postgres/work-queue.js';
-import { acquireRunLock } from '../../store/run-lock.js';
-import { CLI_LEASE_SECONDS, cliOwner, DATABASE_FLAG, openDatabaseOption } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { HOST, OUT, SIMULATED, TIMEOUT } from '../common-options.js';
+import { openDatabaseOption } from '../database-option.js';
+import { debateOnTerminal } from '../debate-on-terminal.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
-import { parseCommand, timeoutFlag } from '../parse.js';
-import { type DebateFlags, runDebate } from '../run-debate.js';
+import { databaseRunId } from '../run-reference.js';
 import { startDemoServer } from './demo.js';
+import { debateServers, recording, terminalFlags } from './run.js';
 
-export async function resumeCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('resume', argv, {
-    host: { type: 'string' },
-    out: { type: 'string' },
-    quiet: { type: 'boolean' },
-    json: { type: 'boolean' },
-    verbose: { type: 'boolean' },
-    timeout: { type: 'string' },
-    demo: { type: 'boolean' },
-    record: { type: 'string' },
-    // Set by `serve --demo` on the workers it starts: the host it passes is its simulator.
-    simulated: { type: 'boolean' },
-    ...DATABASE_FLAG,
-  });
+const RESUME_OPTIONS = {
+  host: HOST,
+  out: OUT,
+  quiet: { help: 'no live transcript; only the final tables' },
+  json: { help: 'print a machine-readable summary on stdout and nothing else' },
+  verbose: { help: 'debug logs on stderr' },
+  timeout: TIMEOUT,
+  demo: { help: 'resume a demo run on the built-in simulator' },
+  database: {
+    value: 'URL',
+    help: 'resume a run of the shared Postgres store here (default: AGORA_DATABASE_URL)',
+  },
+  record: {
+    value: 'DIR',
+    help: "record the resumed part's model calls into a cassette folder (new or empty)",
+  },
+  simulated: SIMULATED,
+} as const satisfies OptionSpecs;
+
+export const resumeCommand = defineCommand({
+  name: 'resume',
+  usage: '<run> [options]',
+  listing: {
+    term: 'resume <run>',
+    text: [
+      'continue an interrupted, stopped or failed run from its event log',
+      '(--host, --out, --quiet, --json, --verbose, --timeout as for run;',
+      '--demo resumes a demo run on the built-in simulator)',
+    ],
+  },
+  description: 'Continues an interrupted, stopped or failed run from its event log.',
+  options: RESUME_OPTIONS,
+  run: resumeRun,
+});
+
+async function resumeRun(
+  { values, positionals }: CommandInput<typeof RESUME_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const out = path.resolve(io.cwd, values.out ?? 'transcripts');
   const database = await openDatabaseOption(values.database, io);
   if (database) {
@@ -38,19 +64,10 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
       await database.close();
     }
   }
-  const runDir = findRunDir(positionals[0], out, 'resume');
-  // The lock comes first: the log is read, and a torn last line cut off, only by its one writer.
-  const release = acquireRunLock(runDir);
+  const claim = claimRunFolder(findRunDir(positionals[0], out, 'resume'));
+  if (claim.kind === 'ended') return alreadyEnded(claim.loaded.runId, claim.progress, io);
   try {
-    const loaded = loadRun(runDir, formatNamed, { repair: true });
-    const progress = loaded.format.progress(loaded.state);
-    if (progress.status === 'completed' || progress.status === 'degraded') {
-      io.stdout.write(
-        `Run ${loaded.runId} already ${progress.status === 'degraded' ? `ended degraded (${progress.failedSteps} failed steps)` : 'completed'} (${progress.stopReason}); nothing to resume.\n`,
-      );
-      return progress.status === 'degraded' ? ExitCode.degraded : ExitCode.ok;
-    }
-    const { scenario } = loaded;
+    const { scenario } = claim.resume.loaded;
     // A run begun with `demo` goes on against the simulator only when asked to: never silently.
     const simulator = values.demo ? await startDemoServer(scenario) : undefined;
     const host =
@@ -59,23 +76,32 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
     if (simulator && !values.json)
       io.stdout.write(`Demo: resuming on Agora's built-in Ollama simulator at ${simulator.url}.\n`);
     try {
-      return await runDebate(
-        scenario,
-        host,
+      return await debateOnTerminal(
         {
-          ...resumeFlags(out, values),
+          scenario,
+          resume: claim.resume,
+          servers: debateServers(host, values, io),
+          store: { out },
           ...(simulator || values.simulated ? { simulated: true } : {}),
-          ...(values.record ? { record: path.resolve(io.cwd, values.record) } : {}),
+          ...recording(values, io),
         },
+        terminalFlags(values, io),
         io,
-        { loaded, lockHeld: true },
       );
     } finally {
       await simulator?.close();
     }
   } finally {
-    release();
+    claim.release();
   }
+}
+
+/** A run that has ended: nothing to resume, and the exit code says how it ended. */
+function alreadyEnded(runId: string, progress: RunProgress, io: CliIo): number {
+  io.stdout.write(
+    `Run ${runId} already ${progress.status === 'degraded' ? `ended degraded (${progress.failedSteps} failed steps)` : 'completed'} (${progress.stopReason}); nothing to resume.\n`,
+  );
+  return progress.status === 'degraded' ? ExitCode.degraded : ExitCode.ok;
 }
 
 /**
@@ -83,84 +109,43 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
  * folder under --out from the committed events, and drives it here, committing each step.
  */
 async function resumeShared(
-  runId: string | undefined,
+  reference: string | undefined,
   database: RunDatabase,
   out: string,
   values: { host?: string; quiet?: boolean; json?: boolean; verbose?: boolean; timeout?: string },
   io: CliIo,
 ): Promise<number> {
-  if (!runId) throw new UsageError('name the run to resume: `agora resume <run id> --database URL`');
-  const owner = cliOwner();
-  const claim = await database.claim(runId, owner, CLI_LEASE_SECONDS, { resume: true });
-  if (!claim) {
-    const [row] = await database.runs([runId]);
-    if (!row)
-      throw new UsageError(
-        `the shared database has no run ${runId}; \`agora runs --database URL\` lists its runs`,
-      );
-    if (row.status === 'running') {
-      throw new RunError(
-        `the run ${runId} is being driven by ${row.owner ?? 'a worker'}; stop it first with \`agora stop ${runId} --database URL\``,
-        {
-          exitCode: ExitCode.runLocked,
-        },
-      );
-    }
-    io.stdout.write(`Run ${runId} already ${row.status}; nothing to resume.\n`);
-    return row.status === 'degraded' ? ExitCode.degraded : ExitCode.ok;
-  }
-  const lease = { runId, owner, epoch: claim.epoch };
-  if (claim.lines.length === 0) {
-    // Queued, never started: the workers start it from its queued scenario.
-    await database.release(lease);
-    const queue = await WorkQueue.start(database.url);
-    try {
-      await database.transaction(async (client) => {
-        await database.requeue(runId, client);
-        await queue.send(runId, client);
-      });
-    } finally {
-      await queue.stop();
-    }
+  if (!reference) throw new UsageError('name the run to resume: `agora resume <run id> --database URL`');
+  const runId = await databaseRunId(reference, database, 'the shared database');
+  const claim = await claimSharedRun(database, runId, out);
+  if (claim.kind === 'queued-again') {
     io.stdout.write(`Run ${runId} had not started; it is queued again for the workers.\n`);
     return ExitCode.ok;
   }
-  const runDir = materialise(out, runId, claim.lines);
-  const loaded = loadRun(runDir, formatNamed);
+  if (claim.kind === 'ended') {
+    io.stdout.write(`Run ${runId} already ${claim.status}; nothing to resume.\n`);
+    return claim.status === 'degraded' ? ExitCode.degraded : ExitCode.ok;
+  }
+  const { loaded, shared } = claim;
   const host = ollamaHostFor(
     { flag: values.host, scenario: loaded.scenario.ollama.host, env: io.env.OLLAMA_HOST },
     io,
   );
   try {
-    return await runDebate(
-      loaded.scenario,
-      host,
+    return await debateOnTerminal(
       {
-        ...resumeFlags(out, values),
+        scenario: loaded.scenario,
+        resume: { loaded, lockHeld: false },
+        servers: debateServers(host, values, io),
+        store: { out, shared },
         ...(claim.simulated ? { simulated: true } : {}),
-        shared: { database, owner, leaseSeconds: CLI_LEASE_SECONDS, lease },
       },
+      terminalFlags(values, io),
       io,
-      { loaded, lockHeld: false },
     );
   } catch (error) {
     // Checks that failed before the first step (Ollama unreachable) leave the run to others.
-    await database.release(lease).catch(() => undefined);
+    await database.release(shared.lease).catch(() => undefined);
     throw error;
   }
-}
-
-/** The flags a resumed run is driven with, from the command line. */
-function resumeFlags(
-  out: string,
-  values: { quiet?: boolean; json?: boolean; verbose?: boolean; timeout?: string },
-): DebateFlags {
-  const requestTimeoutMs = timeoutFlag(values.timeout);
-  return {
-    out,
-    quiet: values.quiet ?? false,
-    json: values.json ?? false,
-    verbose: values.verbose ?? false,
-    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
-  };
 }

@@ -4,44 +4,32 @@
  */
 import path from 'node:path';
 import { BUILT_IN_ROLE_PROMPTS } from '../../agents/role-prompts.js';
-import { applyLineup, parseLineup } from '../../batch/batch-plan.js';
 import { defaultScenario } from '../../config/default-scenario.js';
+import { applyLineup, parseLineup } from '../../config/lineup.js';
 import { loadScenario } from '../../config/load-scenario.js';
 import { readTextFile } from '../../config/read-text-file.js';
 import type { Scenario } from '../../config/scenario.js';
+import { applyOverrides, checkTopicFlag, parsePositions } from '../../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
+import type { SessionServers } from '../../session/debate-session.js';
+import { lineupModels } from '../../session/given-models.js';
+import { SESSION_LEASE_SECONDS, sessionOwner } from '../../session/shared-runs.js';
 import { isRunId } from '../../store/run-id.js';
-import { CLI_LEASE_SECONDS, cliOwner, DATABASE_FLAG, openDatabaseOption } from '../database-option.js';
+import {
+  type CommandInput,
+  defineCommand,
+  type OptionSpecs,
+  type OptionValues,
+} from '../command-definition.js';
+import { DEBATE_OPTIONS, HOST, SIMULATED } from '../common-options.js';
+import { openDatabaseOption } from '../database-option.js';
+import { debateOnTerminal, type TerminalFlags } from '../debate-on-terminal.js';
+import { integerFlag, ROUNDS_RANGE, timeoutFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
-import { integerFlag, parseCommand, ROUNDS_RANGE, timeoutFlag } from '../parse.js';
-import { type DebateFlags, runDebate } from '../run-debate.js';
-import { applyOverrides, checkTopicFlag, parsePositions } from '../scenario-overrides.js';
 
-export const debateOptions = {
-  seed: { type: 'string' },
-  rounds: { type: 'string' },
-  topic: { type: 'string' },
-  positions: { type: 'string' },
-  format: { type: 'string' },
-  out: { type: 'string' },
-  quiet: { type: 'boolean' },
-  json: { type: 'boolean' },
-  verbose: { type: 'boolean' },
-  timeout: { type: 'string' },
-  'problem-file': { type: 'string' },
-  agents: { type: 'string' },
-  output: { type: 'string' },
-  models: { type: 'string' },
-  record: { type: 'string' },
-} as const;
-
-export type DebateValues = {
-  [key in keyof typeof debateOptions]?: (typeof debateOptions)[key]['type'] extends 'boolean'
-    ? boolean
-    : string;
-};
+export type DebateValues = OptionValues<typeof DEBATE_OPTIONS>;
 
 /** The scenario a `run` or `demo` command means: a file, or a format's defaults with a topic. */
 export async function scenarioFromArguments(
@@ -142,15 +130,36 @@ function filterAgents(scenario: Scenario, roles: string, io: CliIo): Scenario {
   return { ...scenario, agents: defaults };
 }
 
-export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('run', argv, {
-    ...debateOptions,
-    host: { type: 'string' },
-    'run-id': { type: 'string' },
-    ...DATABASE_FLAG,
-    // Set by `serve --demo` on the workers it starts: the host it passes is its simulator.
-    simulated: { type: 'boolean' },
-  });
+const RUN_OPTIONS = {
+  host: HOST,
+  ...DEBATE_OPTIONS,
+  'run-id': { value: 'ID', help: "the run's folder name instead of one made from time, topic and seed" },
+  database: {
+    value: 'URL',
+    help: 'also keep the run in the shared Postgres store, step by step (default: AGORA_DATABASE_URL)',
+  },
+  simulated: SIMULATED,
+} as const satisfies OptionSpecs;
+
+export const runCommand = defineCommand({
+  name: 'run',
+  aliases: ['debate'],
+  usage: '<scenario.yaml> [options]     (npm run debate -- <scenario.yaml> [options])',
+  moreUsage: ['--format NAME --topic "TEXT" [options]'],
+  listing: {
+    term: 'run <scenario.yaml>',
+    text: ['run a debate against Ollama (npm run debate -- <file>)'],
+  },
+  description:
+    'Runs one debate against Ollama. Ctrl-C stops after the step in flight; a second Ctrl-C aborts it.',
+  options: RUN_OPTIONS,
+  run: runDebate,
+});
+
+async function runDebate(
+  { values, positionals }: CommandInput<typeof RUN_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const scenario = await scenarioFromArguments(positionals, values, io);
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${warning.path} ${warning.message}\n`);
   // With --quiet, stdout may be meant for the answer alone (a critique's solution).
@@ -168,15 +177,29 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const database = await openDatabaseOption(values.database, io);
   try {
-    return await runDebate(
-      scenario,
-      host,
+    return await debateOnTerminal(
       {
-        ...debateFlags(values, io),
-        ...(runId ? { runId } : {}),
+        scenario,
+        servers: debateServers(host, values, io),
+        store: {
+          out: outFolder(values, io),
+          ...(runId ? { runId } : {}),
+          ...(database
+            ? { shared: { database, owner: sessionOwner(), leaseSeconds: SESSION_LEASE_SECONDS } }
+            : {}),
+        },
         ...(values.simulated ? { simulated: true } : {}),
-        ...(database ? { shared: { database, owner: cliOwner(), leaseSeconds: CLI_LEASE_SECONDS } } : {}),
+        ...(values.models
+          ? {
+              givenModels: {
+                by: `--models ${values.models}`,
+                models: lineupModels(parseLineup(values.models)),
+              },
+            }
+          : {}),
+        ...recording(values, io),
       },
+      terminalFlags(values, io),
       io,
     );
   } finally {
@@ -184,16 +207,28 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** The flags every debate-running command shares, read once. */
-export function debateFlags(values: DebateValues, io: CliIo): DebateFlags {
+/** Where runs are written: --out, default transcripts/. */
+export function outFolder(values: { out?: string }, io: CliIo): string {
+  return path.resolve(io.cwd, values.out ?? 'transcripts');
+}
+
+/** The model servers a debate of this command talks to: the host, the environment, --timeout. */
+export function debateServers(host: string, values: { timeout?: string }, io: CliIo): SessionServers {
   const requestTimeoutMs = timeoutFlag(values.timeout);
+  return { host, env: io.env, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) };
+}
+
+/** `--record DIR`: every model call of the run into a cassette folder. */
+export function recording(values: { record?: string }, io: CliIo): { record?: string } {
+  return values.record ? { record: path.resolve(io.cwd, values.record) } : {};
+}
+
+/** How the terminal shows a debate, from the flags every debate-running command shares. */
+export function terminalFlags(values: DebateValues, io: CliIo): TerminalFlags {
   return {
-    out: path.resolve(io.cwd, values.out ?? 'transcripts'),
     quiet: values.quiet ?? false,
     json: values.json ?? false,
     verbose: values.verbose ?? false,
-    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
     ...(values.output ? { output: path.resolve(io.cwd, values.output) } : {}),
-    ...(values.record ? { record: path.resolve(io.cwd, values.record) } : {}),
   };
 }

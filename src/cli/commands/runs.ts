@@ -6,23 +6,42 @@
 import path from 'node:path';
 import { formatNames } from '../../formats/index.js';
 import { LISTING_STATUSES, listRuns } from '../../manager/run-listing.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { CSV_OUTPUT, DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
 import { requireBatch, requireOneOf } from '../filter-values.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
 
-export async function runsCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommand('runs', argv, {
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-    csv: { type: 'boolean' },
-    status: { type: 'string' },
-    format: { type: 'string' },
-    topic: { type: 'string' },
-    model: { type: 'string' },
-    batch: { type: 'string' },
-  });
+const RUNS_OPTIONS = {
+  out: OUT,
+  database: DATABASE,
+  status: {
+    value: 'STATUS',
+    help: 'running, completed, degraded, stopped, failed, interrupted or damaged',
+  },
+  format: { value: 'NAME', help: 'knockout, formal, duel, critique or council' },
+  topic: { value: 'TEXT', help: 'topics containing this text' },
+  model: { value: 'NAME', help: 'runs that used this model' },
+  batch: { value: 'ID', help: 'runs of this batch (see `agora leaderboard` or transcripts/batches/)' },
+  json: JSON_OUTPUT,
+  csv: CSV_OUTPUT,
+} as const satisfies OptionSpecs;
+
+export const runsCommand = defineCommand({
+  name: 'runs',
+  usage: '[options]',
+  listing: {
+    term: 'runs [--json]',
+    text: ['list runs with status, topic, progress and stop reason (--out DIR)'],
+  },
+  description: 'Lists runs with status, format, topic, progress and stop reason.',
+  options: RUNS_OPTIONS,
+  readsDatabaseCopy: true,
+  run: showRuns,
+});
+
+async function showRuns({ values }: CommandInput<typeof RUNS_OPTIONS>, io: CliIo): Promise<number> {
   requireOneOf('status', values.status, LISTING_STATUSES);
   requireOneOf('format', values.format, formatNames());
   const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');

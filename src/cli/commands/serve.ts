@@ -6,35 +6,58 @@
  */
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { startLiveMirror } from '../../manager/database-mirror.js';
 import { closeRunLogger, createRunLogger } from '../../manager/logger.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
 import { DATABASE_ENV, databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
-import { startLiveMirror } from '../../store/postgres/mirror.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { isLoopback } from '../../web/host-header.js';
 import { startViewer } from '../../web/server.js';
 import { listScenarioChoices } from '../../web/start-form.js';
 import { SERVE_FOLDER } from '../../web/start-record.js';
 import { processLauncher } from '../../web/workers.js';
-import { mirrorFolder } from '../database-mirror-args.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { HOST, OUT } from '../common-options.js';
+import { mirrorFolder } from '../database-copy.js';
+import { integerFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
-import { integerFlag, parseCommand } from '../parse.js';
 import { listenOnPort } from '../port-in-use.js';
 
-export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('serve', argv, {
-    port: { type: 'string' },
-    bind: { type: 'string' },
-    token: { type: 'string' },
-    out: { type: 'string' },
-    host: { type: 'string' },
-    scenarios: { type: 'string' },
-    demo: { type: 'boolean' },
-    verbose: { type: 'boolean' },
-    ...DATABASE_FLAG,
-  });
+const SERVE_OPTIONS = {
+  port: { value: 'N', help: 'the port (default 4747; 0 picks a free one)' },
+  out: OUT,
+  host: HOST,
+  scenarios: { value: 'DIR', help: 'the scenarios offered by the start form (default scenarios/)' },
+  demo: { help: 'debates started there run on the built-in simulator' },
+  bind: { value: 'ADDR', help: 'listen on another address; needs --token' },
+  token: { value: 'SECRET', help: 'access token for a non-loopback --bind (or AGORA_TOKEN)' },
+  verbose: { help: 'debug logs' },
+  database: {
+    value: 'URL',
+    help: 'show the runs of the shared Postgres store, live (default: AGORA_DATABASE_URL)',
+  },
+} as const satisfies OptionSpecs;
+
+export const serveCommand = defineCommand({
+  name: 'serve',
+  usage: '[options]',
+  listing: {
+    term: 'serve',
+    text: [
+      'the live web viewer on http://127.0.0.1:4747 (--port N, --out DIR, --host URL,',
+      '--demo for the built-in simulator, --bind ADDR with --token SECRET)',
+    ],
+  },
+  description: 'The live web viewer on http://127.0.0.1:4747.',
+  options: SERVE_OPTIONS,
+  run: serve,
+});
+
+async function serve(
+  { values, positionals }: CommandInput<typeof SERVE_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`serve takes no file; got "${positionals.join(' ')}"`);
   const port = integerFlag('port', values.port, 0) ?? 4747;
   if (port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`);

@@ -2,15 +2,31 @@
 import path from 'node:path';
 import { formatNamed } from '../../formats/index.js';
 import { loadRun } from '../../manager/debate-manager.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { DATABASE, OUT } from '../common-options.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
 
-export async function showCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('show', argv, {
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-  });
+const SHOW_OPTIONS = {
+  out: OUT,
+  database: DATABASE,
+  json: { help: 'the transcript as JSON' },
+} as const satisfies OptionSpecs;
+
+export const showCommand = defineCommand({
+  name: 'show',
+  usage: '<run> [options]',
+  listing: { term: 'show <run> [--json]', text: ["print a run's transcript as Markdown (or JSON)"] },
+  description: "Prints a run's transcript as Markdown.",
+  options: SHOW_OPTIONS,
+  readsDatabaseCopy: true,
+  run: showRun,
+});
+
+async function showRun(
+  { values, positionals }: CommandInput<typeof SHOW_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'show');
   const { format, state } = loadRun(runDir, formatNamed);
   io.stdout.write(

@@ -5,13 +5,30 @@ import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { lockOwner } from '../../store/run-lock.js';
 import { requestStop } from '../../store/stop-request.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { DATABASE, OUT } from '../common-options.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
-import { parseCommand } from '../parse.js';
+import { databaseRunId } from '../run-reference.js';
 
-export async function stopCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommand('stop', argv, { out: { type: 'string' }, ...DATABASE_FLAG });
+const STOP_OPTIONS = {
+  out: OUT,
+  database: DATABASE,
+} as const satisfies OptionSpecs;
+
+export const stopCommand = defineCommand({
+  name: 'stop',
+  usage: '<run> [options]',
+  listing: { term: 'stop <run>', text: ['ask a run in another process to stop after the step in flight'] },
+  description: 'Asks a run in another process to stop after the step in flight.',
+  options: STOP_OPTIONS,
+  run: stopRun,
+});
+
+async function stopRun(
+  { values, positionals }: CommandInput<typeof STOP_OPTIONS>,
+  io: CliIo,
+): Promise<number> {
   const url = databaseUrl(values.database, io.env);
   if (url !== undefined) return stopInDatabase(positionals[0], url, io);
   const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'stop');
@@ -26,10 +43,11 @@ export async function stopCommand(argv: string[], io: CliIo): Promise<number> {
 }
 
 /** A run in the shared database: its worker stops it after the step in flight; a queued one never starts. */
-async function stopInDatabase(runId: string | undefined, url: string, io: CliIo): Promise<number> {
-  if (!runId) throw new UsageError('name the run to stop: `agora stop <run id> --database URL`');
+async function stopInDatabase(reference: string | undefined, url: string, io: CliIo): Promise<number> {
+  if (!reference) throw new UsageError('name the run to stop: `agora stop <run id> --database URL`');
   const database = await RunDatabase.open(url);
   try {
+    const runId = await databaseRunId(reference, database, `the database at ${redactedUrl(url)}`);
     const before = await database.requestStop(runId);
     if (before === null) {
       throw new UsageError(

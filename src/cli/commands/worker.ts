@@ -8,38 +8,48 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { Scenario } from '../../config/scenario.js';
 import { UsageError } from '../../core/errors.js';
-import { LimitedProvider } from '../../llm/limited-provider.js';
-import { OllamaProvider } from '../../llm/ollama-provider.js';
-import { startWorker } from '../../manager/worker-loop.js';
+import { startWorkerSession } from '../../session/worker-session.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
-import { RunDatabase, STALLED_TRANSACTION_SECONDS } from '../../store/postgres/run-database.js';
-import { WorkQueue } from '../../store/postgres/work-queue.js';
-import { DATABASE_FLAG } from '../database-option.js';
+import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
+import { HOST, SHARED_DATABASE, TIMEOUT } from '../common-options.js';
+import { integerFlag, timeoutFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
-import { providerOverHosts } from '../model-providers.js';
 import { ollamaHostFor } from '../ollama-address.js';
-import { integerFlag, parseCommand, timeoutFlag } from '../parse.js';
-import { checkServer } from '../preflight.js';
-import { settleForServers } from '../prepare-scenario.js';
 import { listenForStopSignals } from '../stop-signals.js';
 
 /** How long a worker's hold on a run lasts without renewal: the bound on taking over a dead worker's run. */
 export const DEFAULT_LEASE_SECONDS = 45;
 
-export async function workerCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseCommand('worker', argv, {
-    ...DATABASE_FLAG,
-    host: { type: 'string' },
-    parallel: { type: 'string' },
-    lease: { type: 'string' },
-    poll: { type: 'string' },
-    out: { type: 'string' },
-    name: { type: 'string' },
-    timeout: { type: 'string' },
-    'exit-when-idle': { type: 'boolean' },
-  });
+const WORKER_OPTIONS = {
+  database: SHARED_DATABASE,
+  host: HOST,
+  parallel: { value: 'N', help: 'debates (and model calls) at once on this host (default 1)' },
+  lease: {
+    value: 'SECONDS',
+    help: 'how long a hold on a run lasts unrenewed: the takeover bound (default 45)',
+  },
+  poll: { value: 'SECONDS', help: 'how often to look for queued debates (default 1)' },
+  out: { value: 'DIR', help: 'where this host keeps its working copies of runs (default transcripts/)' },
+  name: { value: 'NAME', help: 'the name the worker goes by in the database (default host-pid-random)' },
+  timeout: TIMEOUT,
+  'exit-when-idle': { help: 'stop once no debate is queued or running anywhere' },
+} as const satisfies OptionSpecs;
+
+export const workerCommand = defineCommand({
+  name: 'worker',
+  usage: '--database URL [options]',
+  listing: {
+    term: 'worker --database URL',
+    text: ['drive debates queued in the database on this host (--host, --parallel N)'],
+  },
+  description:
+    "Drives debates queued in the shared database against this host's Ollama, until Ctrl-C.\nA dead worker's runs are taken over by the others after its lease runs out.",
+  options: WORKER_OPTIONS,
+  run: runWorker,
+});
+
+async function runWorker({ values }: CommandInput<typeof WORKER_OPTIONS>, io: CliIo): Promise<number> {
   const url = databaseUrl(values.database, io.env);
   if (url === undefined) {
     throw new UsageError(
@@ -51,73 +61,49 @@ export async function workerCommand(argv: string[], io: CliIo): Promise<number> 
   const pollSeconds = values.poll === undefined ? 1 : Math.max(0.05, Number(values.poll) || 1);
   const requestTimeoutMs = timeoutFlag(values.timeout);
   const host = ollamaHostFor({ flag: values.host, env: io.env.OLLAMA_HOST }, io);
-  const ollama = new OllamaProvider({ host, ...(requestTimeoutMs ? { requestTimeoutMs } : {}) });
-  await checkServer(ollama);
-  const provider = new LimitedProvider([ollama], parallel);
-  // A scenario's own model servers (`providers:`) are found from this host's environment.
-  const providerFor = (scenario: Scenario) => providerOverHosts(scenario, provider, io.env, requestTimeoutMs);
   const workerId = values.name ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const workDir = path.resolve(io.cwd, values.out ?? 'transcripts');
-  const database = await RunDatabase.open(url, {
-    poolSize: parallel + 3,
-    applicationName: `agora worker ${workerId}`,
-    stalledTransactionSeconds: Math.min(STALLED_TRANSACTION_SECONDS, leaseSeconds),
-  });
-  let queue: WorkQueue | undefined;
   const abort = new AbortController();
-  try {
-    queue = await WorkQueue.start(url, { maintain: true });
-    const worker = startWorker({
-      database,
-      queue,
-      workerId,
-      parallel,
-      leaseSeconds,
-      pollSeconds,
-      sweepSeconds: Math.max(1, Math.min(10, leaseSeconds / 4)),
-      workDir,
-      provider,
-      providerFor,
-      prepare: async (scenario) => {
-        const fit = await settleForServers(scenario, providerFor(scenario));
-        if (fit.warning) io.stderr.write(`[${workerId}] warning: ${fit.warning}\n`);
-        return fit.scenario;
-      },
-      signal: abort.signal,
-      exitWhenIdle: values['exit-when-idle'] === true,
-      report: (message) => io.stderr.write(`[${workerId}] ${message}\n`),
-    });
-    io.stderr.write(
-      `Worker ${workerId}: ${parallel} debate${parallel === 1 ? '' : 's'} at a time on ${host}, from ${redactedUrl(url)}; a dead worker's runs are taken over after ${leaseSeconds} s. Ctrl-C hands the runs back.\n`,
-    );
-    const stopListening = listenForStopSignals({
-      stop(signal) {
-        io.stderr.write(
-          `${signal}: finishing the steps in flight, then handing the runs back to the other workers.\n`,
-        );
-        worker.handOver();
-      },
-      abort(signal) {
-        io.stderr.write(
-          `${signal} again: cutting the steps in flight; other workers take the runs over once their leases run out.\n`,
-        );
-        abort.abort();
-      },
-    });
-    try {
-      const summary = await worker.done;
-      const outcomes = Object.entries(summary.outcomes)
-        .map(([status, count]) => `${count} ${status}`)
-        .join(', ');
+  const worker = await startWorkerSession({
+    url,
+    host,
+    env: io.env,
+    workerId,
+    parallel,
+    leaseSeconds,
+    pollSeconds,
+    workDir: path.resolve(io.cwd, values.out ?? 'transcripts'),
+    ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+    exitWhenIdle: values['exit-when-idle'] === true,
+    signal: abort.signal,
+    report: (message) => io.stderr.write(`[${workerId}] ${message}\n`),
+  });
+  io.stderr.write(
+    `Worker ${workerId}: ${parallel} debate${parallel === 1 ? '' : 's'} at a time on ${host}, from ${redactedUrl(url)}; a dead worker's runs are taken over after ${leaseSeconds} s. Ctrl-C hands the runs back.\n`,
+  );
+  const stopListening = listenForStopSignals({
+    stop(signal) {
       io.stderr.write(
-        `Worker ${workerId} stopped after ${summary.driven} debate${summary.driven === 1 ? '' : 's'}${outcomes ? ` (${outcomes})` : ''}.\n`,
+        `${signal}: finishing the steps in flight, then handing the runs back to the other workers.\n`,
       );
-    } finally {
-      stopListening();
-    }
+      worker.handOver();
+    },
+    abort(signal) {
+      io.stderr.write(
+        `${signal} again: cutting the steps in flight; other workers take the runs over once their leases run out.\n`,
+      );
+      abort.abort();
+    },
+  });
+  try {
+    const summary = await worker.done;
+    const outcomes = Object.entries(summary.outcomes)
+      .map(([status, count]) => `${count} ${status}`)
+      .join(', ');
+    io.stderr.write(
+      `Worker ${workerId} stopped after ${summary.driven} debate${summary.driven === 1 ? '' : 's'}${outcomes ? ` (${outcomes})` : ''}.\n`,
+    );
   } finally {
-    await queue?.stop();
-    await database.close();
+    stopListening();
   }
   return 0;
 }

@@ -1,17 +1,14 @@
 /** The council's deterministic states: Intake, Consensus, Packetize and Writeback, and their files. */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../../store/write-files.js';
+import type { StepContext } from '../format-definition.js';
 import { type CouncilState, DEBATING_ROLES } from './council-prompts.js';
 import { type FinalPacket, finalPacketSchema } from './packet-schema.js';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-export function writeRunFile(runDir: string, relative: string, content: string): string {
-  const target = path.join(runDir, relative);
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeFileAtomic(target, content);
+export function writeRunFile(context: StepContext, relative: string, content: string): string {
+  context.writeFile(path.join(context.runDir, relative), content);
   return relative;
 }
 

@@ -5,11 +5,12 @@
  */
 import path from 'node:path';
 import { mapConcurrent } from '../../core/concurrency.js';
-import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
+import { runProgress } from '../../core/run-progress.js';
 import { checkBudget, checkFailures, limitsOf } from '../../core/stop-conditions.js';
 import type { TextLayout } from '../../core/text-layout.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { textTable } from '../../render/text-table.js';
+import type { DoneStep, FormatDefinition, StepContext } from '../format-definition.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import {
@@ -149,7 +150,7 @@ async function executeCouncilStep(
         name: 'intake',
         // The marker says this run's packet carries the run's own id (see packetRunId).
         data: { ...request, packet_run_id: state.runId },
-        files: [writeRunFile(context.runDir, 'request.json', json(request))],
+        files: [writeRunFile(context, 'request.json', json(request))],
       });
       return;
     }
@@ -210,9 +211,9 @@ async function executeCouncilStep(
     case 'consensus': {
       const data = consensus(state);
       const files = [1, 2, 3].map((round) =>
-        writeRunFile(context.runDir, `rounds/round-${round}.json`, json(roundFile(state, round))),
+        writeRunFile(context, `rounds/round-${round}.json`, json(roundFile(state, round))),
       );
-      files.push(writeRunFile(context.runDir, 'consensus.json', json(data)));
+      files.push(writeRunFile(context, 'consensus.json', json(data)));
       context.append({ type: 'artifact', name: 'consensus', data, files });
       return;
     }
@@ -259,8 +260,8 @@ async function executeCouncilStep(
     case 'packetize': {
       const packet = buildPacket(state, context.clock.now().toISOString());
       const files = [
-        writeRunFile(context.runDir, 'final-packet.json', json(packet)),
-        writeRunFile(context.runDir, 'final-packet.md', packetMarkdown(packet)),
+        writeRunFile(context, 'final-packet.json', json(packet)),
+        writeRunFile(context, 'final-packet.md', packetMarkdown(packet)),
       ];
       context.append({
         type: 'artifact',
@@ -276,7 +277,7 @@ async function executeCouncilStep(
       const packetId = packetRunId(state);
       const note = path.join(folder, `${packetId}.md`);
       const decision = (packet.decision as { selected_option?: string } | undefined)?.selected_option ?? '';
-      writeFileAtomicInFolder(
+      context.writeFile(
         note,
         [
           '---',
@@ -343,11 +344,6 @@ function checkedDueDates(answer: { next_actions: Array<Record<string, string>> }
     ),
     replaced_due_dates: replaced,
   };
-}
-
-/** Writes a file, creating its folder (the notes folder may not exist yet). */
-function writeFileAtomicInFolder(file: string, text: string) {
-  writeRunFile(path.dirname(file), path.basename(file), text);
 }
 
 export function councilTranscript(state: CouncilState) {

@@ -6,13 +6,14 @@
 
 import { z } from 'zod';
 import { mapConcurrentInOrder } from '../../core/concurrency.js';
-import { type DoneStep, type FormatDefinition, runProgress, type StepContext } from '../../core/format.js';
+import { runProgress } from '../../core/run-progress.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import { answerJsonSchema, boundedInteger, boundedList, boundedText } from '../../judging/answer-fields.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { renderTextTable } from '../../render/text-table.js';
+import type { DoneStep, FormatDefinition, StepContext } from '../format-definition.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';

@@ -4,13 +4,14 @@
  */
 
 import { z } from 'zod';
-import { type DoneStep, type FormatDefinition, runProgress } from '../../core/format.js';
 import { plural } from '../../core/plural.js';
+import { runProgress } from '../../core/run-progress.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import { answerJsonSchema, boundedText, charsFor, looseBoolean } from '../../judging/answer-fields.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { renderTextTable } from '../../render/text-table.js';
+import type { DoneStep, FormatDefinition } from '../format-definition.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { combineSideSwap, type SideSwapRules } from '../shared/side-swap.js';

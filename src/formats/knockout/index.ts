@@ -1,5 +1,6 @@
 /** The knockout challenge (seed 004) as a format the runner can drive. */
-import { type FormatDefinition, runProgress } from '../../core/format.js';
+import { runProgress } from '../../core/run-progress.js';
+import type { FormatDefinition } from '../format-definition.js';
 import { executeKnockoutStep } from './executor.js';
 import { nextKnockoutStep } from './planner.js';
 import { agentTable, resultSummary, roundTable } from './report.js';

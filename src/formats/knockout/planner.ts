@@ -6,12 +6,12 @@ import { answerableClaims } from '../../agents/claim-extraction.js';
 import { promptChars } from '../../agents/prompts.js';
 import { ContextWindowError } from '../../context/context-window-error.js';
 import { calibrate, estimateTokens, promptBudget } from '../../context/token-estimate.js';
-import type { DoneStep } from '../../core/format.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { tallyVotes, voidTally } from '../../judging/tally.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { decideRotation } from '../../rotation/rotation-policy.js';
 import { tokenLimitFor } from '../../timer/speaking-timer.js';
+import type { DoneStep } from '../format-definition.js';
 import {
   claimsMessages,
   commentaryMessages,

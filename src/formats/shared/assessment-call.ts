@@ -5,9 +5,9 @@
  */
 
 import type { AssessmentEvent } from '../../core/events.js';
-import type { StepContext } from '../../core/format.js';
 import { recordedTokens } from '../../llm/call-usage.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
+import type { StepContext } from '../format-definition.js';
 import { askStructured, type StructuredRequest } from './structured-call.js';
 
 /** A structured call recorded as an assessment: who answers for which phase, and the call itself. */

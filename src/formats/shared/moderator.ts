@@ -1,11 +1,20 @@
 /** Strict mode's moderator: checks that a statement is on the motion and follows debate conventions. */
 import { z } from 'zod';
-import type { StepContext } from '../../core/format.js';
 import { answerJsonSchema, boundedText, looseBoolean } from '../../judging/answer-fields.js';
 import { readStructuredAnswer } from '../../judging/structured-answer.js';
-import { safeChat } from '../../llm/safe-call.js';
+import { type RetryPolicy, safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
-import type { StatementRequest } from './statement-call.js';
+import type { StepContext } from '../format-definition.js';
+
+/** What the moderator reads of the statement it checks (a statement request has all of it). */
+export interface ModeratedStatement {
+  label: string;
+  heading: string;
+  phase: string;
+  contextWindow: number;
+  seed: number;
+  policy: RetryPolicy;
+}
 
 /** The moderator's check, its reasoning before its two verdicts. */
 const verdictSchema = z.object({
@@ -20,7 +29,7 @@ export async function moderate(
   moderator: { model: string; motion: string },
   speaker: string,
   text: string,
-  request: StatementRequest,
+  request: ModeratedStatement,
   context: StepContext,
 ): Promise<{ passed: boolean; reason: string }> {
   try {

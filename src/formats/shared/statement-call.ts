@@ -7,11 +7,11 @@
 
 import { fittedChat } from '../../context/fitted-call.js';
 import type { StatementEvent } from '../../core/events.js';
-import type { StepContext } from '../../core/format.js';
 import { addUsage, NO_USAGE, recordedTokens } from '../../llm/call-usage.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { ModelCallFailed, type RetryPolicy, type SafeCallResult } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
+import type { StepContext } from '../format-definition.js';
 import { moderate } from './moderator.js';
 import { answerBudget, holdToCap } from './token-budget.js';
 

@@ -8,11 +8,11 @@
 import type { z } from 'zod';
 import { fittedChat } from '../../context/fitted-call.js';
 import type { AnswerProblem } from '../../core/events.js';
-import type { StepContext } from '../../core/format.js';
 import { readStructuredAnswer } from '../../judging/structured-answer.js';
 import { addUsage, type CallUsage, NO_USAGE } from '../../llm/call-usage.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { ModelCallFailed, type RetryPolicy } from '../../llm/safe-call.js';
+import type { StepContext } from '../format-definition.js';
 import { answerBudget } from './token-budget.js';
 
 /** How much of an unusable answer the record keeps, and how much the repair shows the model. */

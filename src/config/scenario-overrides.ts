@@ -1,11 +1,11 @@
 /** Command-line overrides of a scenario (--seed, --rounds, --topic), checked like the file itself. */
 import { randomInt } from 'node:crypto';
-import { checkBackgroundFits } from '../config/background-fit.js';
-import type { Scenario } from '../config/scenario.js';
-import { topicLimit } from '../config/topic-limit.js';
-import { switchTopic } from '../config/topic-switch.js';
 import { UsageError } from '../core/errors.js';
 import { plural } from '../core/plural.js';
+import { checkBackgroundFits } from './background-fit.js';
+import type { Scenario } from './scenario.js';
+import { topicLimit } from './topic-limit.js';
+import { switchTopic } from './topic-switch.js';
 
 /** A topic given on the command line: not blank, and within the format's length limit (exit 2). */
 export function checkTopicFlag(topic: string, format: string): void {

@@ -1,13 +1,15 @@
 /**
  * What a debate format provides to the runner: a fold, a pure planner and a step executor. The
- * runner owns the loop, the log and stopping; a format owns its rules and prompts.
+ * runner owns the loop, the log and stopping; a format owns its rules and prompts. The runner is
+ * handed a format through this contract and imports none of them.
  */
 import type { Logger } from 'pino';
+import type { Clock } from '../core/clock.js';
+import type { RunEvent, RunEventBody, RunStatus } from '../core/events.js';
+import type { LiveNotice } from '../core/live.js';
+import type { RunProgress } from '../core/run-progress.js';
+import type { TextLayout } from '../core/text-layout.js';
 import type { ModelProvider } from '../llm/provider.js';
-import type { Clock } from './clock.js';
-import type { RunEvent, RunEventBody, RunStatus } from './events.js';
-import type { LiveNotice } from './live.js';
-import type { TextLayout } from './text-layout.js';
 
 export interface DoneStep {
   kind: 'done';
@@ -27,24 +29,15 @@ export interface StepContext {
   /** The run's folder, for formats that write files of their own. */
   runDir: string;
   /**
+   * Writes a file of the format's own (a council's packet, its decision record) whole or not at
+   * all, creating its folder; the store, not the format, knows how.
+   */
+  writeFile(file: string, content: string): void;
+  /**
    * Characters per token per model, measured from the run's events as they stood when this step
    * began (the same on a resume); a model not yet measured is absent.
    */
   tokenRates?: ReadonlyMap<string, number>;
-}
-
-/** What `agora runs` and the run index show of a run, whatever its format. */
-export interface RunProgress {
-  runId: string;
-  format: string;
-  topic: string;
-  status: RunStatus;
-  stopReason: string | null;
-  /** Failed steps that stand in the record (see FormatDefinition.failures). */
-  failedSteps: number;
-  /** Rounds or phases done, and how many there are at most. */
-  done: number;
-  total: number;
 }
 
 export interface FormatDefinition<State, Step extends { kind: string }> {
@@ -83,26 +76,7 @@ export interface FormatDefinition<State, Step extends { kind: string }> {
   checkpoints: ReadonlyArray<RunEvent['type']>;
 }
 
-/** A run's progress from the parts every format's state has. */
-export function runProgress(
-  format: string,
-  state: {
-    runId: string;
-    scenario: { topic: string };
-    end: { status: RunProgress['status']; stopReason: string } | null;
-  },
-  done: number,
-  total: number,
-  failedSteps: number,
-): RunProgress {
-  return {
-    runId: state.runId,
-    format,
-    topic: state.scenario.topic,
-    status: state.end?.status ?? 'running',
-    stopReason: state.end?.stopReason ?? null,
-    failedSteps,
-    done,
-    total,
-  };
-}
+// biome-ignore lint/suspicious/noExplicitAny: the runner drives formats whatever their state and steps
+export type AnyFormat = FormatDefinition<any, { kind: string }>;
+/** Finds a format by the name a run's log or a scenario gives. */
+export type FormatLookup = (name: string) => AnyFormat | undefined;

@@ -11,12 +11,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { formatNamed } from '../../formats/index.js';
-import { loadRun, runPaths, writeTranscripts } from '../../manager/debate-manager.js';
-import { BATCHES_FOLDER, indexRuns, rebuildIndex } from '../../manager/indexing.js';
-import { LOCK_FILE, lockOwner } from '../run-lock.js';
-import { writeFileAtomic } from '../write-files.js';
-import { type DatabaseRunRow, EVENTS_CHANNEL, type RunDatabase } from './run-database.js';
+import { formatNamed } from '../formats/index.js';
+import { type DatabaseRunRow, EVENTS_CHANNEL, type RunDatabase } from '../store/postgres/run-database.js';
+import { LOCK_FILE, lockOwner } from '../store/run-lock.js';
+import { writeFileAtomic } from '../store/write-files.js';
+import { loadRun, runPaths, writeTranscripts } from './debate-manager.js';
+import { BATCHES_FOLDER, indexRuns, rebuildIndex } from './indexing.js';
 
 export interface MirrorResult {
   /** Runs whose copy changed. */

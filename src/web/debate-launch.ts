@@ -1,0 +1,121 @@
+/**
+ * Debates started and resumed from the browser: the form's request checked as `agora run` checks
+ * its flags, the servers checked through the session layer, and the debate run in a worker process
+ * of its own (`agora run` or `agora resume`), so it goes on if the viewer stops.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { FORMAT_NAMES } from '../config/scenario-schema.js';
+import { OllamaProvider } from '../llm/ollama-provider.js';
+import { checkServers } from '../session/debate-session.js';
+import { makeRunId } from '../store/run-id.js';
+import { lockOwner } from '../store/run-lock.js';
+import { newRunPage, page } from './pages.js';
+import { HttpError } from './request-guards.js';
+import { listScenarioChoices, readStartRequest } from './start-form.js';
+import { readStartRecord, workerLogFile, writeStartRecord } from './start-record.js';
+import type { ViewerParts } from './viewer-options.js';
+
+/** What the viewer suggests when there is no Ollama: its own demo mode, not the terminal demo. */
+const VIEWER_DEMO_HINT =
+  "`agora serve --demo` (or `npm run agora -- serve --demo`) serves this viewer on Agora's built-in simulator (simulated text, no model needed)";
+
+/** The Ollama the viewer asks which models it has. */
+const ollama = (parts: ViewerParts) =>
+  new OllamaProvider({ host: parts.options.ollamaHost, requestTimeoutMs: 5000 });
+
+/** The arguments every worker of this viewer gets: where runs go, which Ollama, quiet. */
+function workerArgs(parts: ViewerParts): string[] {
+  const { options, runs } = parts;
+  return [
+    '--out',
+    runs.outDir,
+    '--host',
+    options.ollamaHost,
+    '--quiet',
+    ...(options.simulator ? ['--simulated'] : []),
+  ];
+}
+
+/** Checks the form's request and the servers, then starts the debate in a worker process. */
+export async function startDebate(parts: ViewerParts, fields: Record<string, unknown>) {
+  const { options, runs } = parts;
+  const outDir = runs.outDir;
+  const request = await readStartRequest(fields, {
+    scenariosDir: options.scenariosDir,
+    choices: await listScenarioChoices(options.scenariosDir),
+    cwd: options.cwd,
+  });
+  // The run goes to the scenario's own servers for their models: it is checked there too.
+  await checkServers(
+    request.scenario,
+    { host: options.ollamaHost, env: options.env ?? process.env, requestTimeoutMs: 5000 },
+    { demoHint: VIEWER_DEMO_HINT, ...(request.givenModels ? { givenModels: request.givenModels } : {}) },
+  );
+  const base = makeRunId(new Date(), request.scenario.topic, request.scenario.seed);
+  let runId = base;
+  for (let suffix = 2; existsSync(path.join(outDir, runId)) || readStartRecord(outDir, runId); suffix += 1) {
+    runId = `${base}-${suffix}`;
+  }
+  const args = [...request.args, '--run-id', runId, ...workerArgs(parts)];
+  const logFile = workerLogFile(outDir, runId, 'run');
+  const pid = options.launcher.launch(args, logFile);
+  writeStartRecord(outDir, {
+    runId,
+    topic: request.scenario.topic,
+    notices: request.notices,
+    args,
+    pid,
+    logFile,
+    startedAt: new Date().toISOString(),
+  });
+  options.logger.info({ runId, pid, args }, 'debate started');
+  return { runId, topic: request.scenario.topic, notices: request.notices };
+}
+
+/** Resumes a stopped or interrupted debate in a worker process; 409 when there is nothing to resume. */
+export function resumeDebate(parts: ViewerParts, runId: string) {
+  const { options, runs } = parts;
+  const runDir = runs.runDir(runId);
+  if (lockOwner(runDir) !== null) throw new HttpError(409, 'this debate is running already');
+  const view = runs.view(runId);
+  if (!view.progress) throw new HttpError(409, 'this debate never started, so there is nothing to resume');
+  if (view.progress.status === 'completed' || view.progress.status === 'degraded')
+    throw new HttpError(409, 'this debate is complete');
+  const logFile = workerLogFile(runs.outDir, runId, 'resume');
+  const pid = options.launcher.launch(['resume', runId, ...workerArgs(parts)], logFile);
+  options.logger.info({ runId, pid }, 'debate resumed');
+  return { message: `Resuming in process ${pid}…`, pid };
+}
+
+/** The new-debate form, with the scenarios and the models the Ollama has, and an error when there is one. */
+export async function newRunForm(parts: ViewerParts, values: Record<string, string>, error: string | null) {
+  const { options, formOptions } = parts;
+  let models: string[] = [];
+  let modelsError: string | null = null;
+  try {
+    models = (await ollama(parts).listModels()).map((model) => model.name).sort();
+  } catch (failure) {
+    modelsError = `Could not list the models of the Ollama at ${options.ollamaHost} (${(failure as Error).message}).`;
+  }
+  return page(
+    'New debate',
+    newRunPage(
+      {
+        values,
+        scenarios: await listScenarioChoices(options.scenariosDir),
+        models,
+        modelsError,
+        formats: [...FORMAT_NAMES],
+        error,
+      },
+      formOptions,
+    ),
+    formOptions,
+  );
+}
+
+/** The models the viewer's Ollama has, by name. */
+export async function modelNames(parts: ViewerParts): Promise<string[]> {
+  return (await ollama(parts).listModels()).map((model) => model.name);
+}

@@ -1,0 +1,90 @@
+/** The viewer's pages: the runs, one run, its export, the new-debate form, the leaderboard and the assets. */
+import { Hono } from 'hono';
+import { leaderboard } from '../analytics/leaderboard.js';
+import { FORMAT_NAMES } from '../config/scenario-schema.js';
+import { AgoraError } from '../core/errors.js';
+import { isSimulated } from '../core/events.js';
+import { newRunForm, startDebate } from './debate-launch.js';
+import {
+  exportDocument,
+  leaderboardPage,
+  page,
+  runPage,
+  runsPage,
+  runsRowsHtml,
+  SIMULATED_RUN_BANNER,
+} from './pages.js';
+import type { ViewerEnv } from './request-guards.js';
+import { readStartRecord } from './start-record.js';
+import type { ViewerParts } from './viewer-options.js';
+import { leaderboardOptions } from './viewer-runs.js';
+
+const ASSET_TYPES = {
+  'app.js': 'text/javascript; charset=utf-8',
+  'style.css': 'text/css; charset=utf-8',
+} as const;
+
+export function pageRoutes(parts: ViewerParts) {
+  const { runs, pageOptions, assets } = parts;
+  const query = (url: string) => new URL(url).searchParams;
+  return new Hono<ViewerEnv>()
+    .get('/', async (c) => {
+      const { runs: listed, filters } = await runs.filtered(query(c.req.url));
+      return c.html(page('Runs', runsPage(listed, filters, [...FORMAT_NAMES]), pageOptions));
+    })
+    .get('/assets/:file{app\\.js|style\\.css}', (c) => {
+      const file = c.req.param('file') as keyof typeof ASSET_TYPES;
+      return c.body(assets[file], 200, { 'content-type': ASSET_TYPES[file] });
+    })
+    .get('/fragments/runs', async (c) =>
+      c.html(runsRowsHtml((await runs.filtered(query(c.req.url))).runs).value),
+    )
+    .get('/new', async (c) => c.html(await newRunForm(parts, {}, null)))
+    .get('/leaderboard', (c) => {
+      const options = leaderboardOptions(query(c.req.url));
+      const tables = runs.withIndex((index) => leaderboard(index, options));
+      return c.html(
+        page(
+          'Leaderboard',
+          leaderboardPage(tables, options.batchId, options.includeDemo === true),
+          pageOptions,
+        ),
+      );
+    })
+    .get('/runs/:runId', (c) => {
+      const runId = c.req.param('runId');
+      runs.runDir(runId);
+      const view = runs.view(runId);
+      const record = readStartRecord(runs.outDir, runId);
+      const simulated = isSimulated(view.events) || record?.args.includes('--simulated');
+      return c.html(
+        page(
+          view.progress?.topic ?? runId,
+          runPage(view, record),
+          simulated ? { ...pageOptions, banner: SIMULATED_RUN_BANNER } : pageOptions,
+        ),
+      );
+    })
+    .get('/runs/:runId/export', (c) => {
+      const runId = c.req.param('runId');
+      runs.runDir(runId);
+      return c.body(exportDocument(runs.view(runId), assets['style.css']), 200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-disposition': `attachment; filename="${runId}.html"`,
+      });
+    })
+    .post('/runs', async (c) => {
+      // The HTML form: on an error the form comes back with it; on success, the run's page.
+      const fields = c.get('fields');
+      const values = Object.fromEntries(
+        Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      );
+      try {
+        const started = await startDebate(parts, fields);
+        return c.redirect(`/runs/${encodeURIComponent(started.runId)}`, 303);
+      } catch (error) {
+        if (!(error instanceof AgoraError)) throw error;
+        return c.html(await newRunForm(parts, values, error.message), 400);
+      }
+    });
+}

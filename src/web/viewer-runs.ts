@@ -1,0 +1,71 @@
+/** The runs folder as the viewer reads it: a run by its id, the runs list with its filters, the index. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { LeaderboardOptions } from '../analytics/leaderboard.js';
+import { formatNamed } from '../formats/index.js';
+import { openRunIndex } from '../manager/indexing.js';
+import { listRuns } from '../manager/run-listing.js';
+import { isRunId } from '../store/run-id.js';
+import { HttpError } from './request-guards.js';
+import { RunFeed } from './run-feed.js';
+import { readStartRecord } from './start-record.js';
+
+export class ViewerRuns {
+  constructor(readonly outDir: string) {}
+
+  /** The folder of a run this viewer knows (it ran, or the viewer started it); 400 or 404 otherwise. */
+  runDir(runId: string): string {
+    if (!isRunId(runId)) throw new HttpError(400, `"${runId}" is not a run id`);
+    const runDir = path.join(this.outDir, runId);
+    if (!existsSync(path.join(runDir, 'events.jsonl')) && !readStartRecord(this.outDir, runId)) {
+      throw new HttpError(404, `there is no run ${runId} in ${this.outDir}`);
+    }
+    return runDir;
+  }
+
+  /** A run's feed, read up to now. */
+  feed(runId: string): RunFeed {
+    return new RunFeed(this.outDir, runId, formatNamed);
+  }
+
+  /** A run as it stands: its view, from its log, its live notices and its spectators. */
+  view(runId: string) {
+    const feed = this.feed(runId);
+    feed.poll(true);
+    return feed.view();
+  }
+
+  /** The runs, newest first (the run just started is the one a visitor looks for), filtered by the query. */
+  async filtered(query: URLSearchParams) {
+    const status = query.get('status') || undefined;
+    const format = query.get('format') || undefined;
+    const topic = query.get('topic') || undefined;
+    const runs = (await listRuns(this.outDir)).filter(
+      (run) =>
+        (!status || run.status === status) &&
+        (!format || run.format === format) &&
+        (!topic || run.topic.toLowerCase().includes(topic.toLowerCase())),
+    );
+    runs.sort((left, right) => right.startedAt.localeCompare(left.startedAt));
+    return { runs, filters: { status, format, topic } };
+  }
+
+  /** Reads the run index, closing it afterwards. */
+  withIndex<T>(read: (index: ReturnType<typeof openRunIndex>) => T): T {
+    const index = openRunIndex(this.outDir, formatNamed);
+    try {
+      return read(index);
+    } finally {
+      index.close();
+    }
+  }
+}
+
+/** Which runs the leaderboard counts: `?batch=` for one batch, `?demo=1` to count simulated runs too. */
+export function leaderboardOptions(query: URLSearchParams): LeaderboardOptions {
+  const batch = query.get('batch') || undefined;
+  return {
+    ...(batch ? { batchId: batch } : {}),
+    ...(query.get('demo') === '1' ? { includeDemo: true } : {}),
+  };
+}
