@@ -73,6 +73,8 @@ function followRun(root) {
     replace('charts', data.charts);
     replace('controls', data.controls);
     replace('spectators', data.spectators);
+    replace('argument-map', data.map);
+    replace('argument-scores', data.argumentScores);
     root.dataset.status = data.status;
     if (!data.live) {
       clearAll();

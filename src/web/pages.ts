@@ -1,6 +1,9 @@
 /** The viewer's pages, rendered on the server. Every value from a run or a model goes through `html`. */
+import { argumentMap } from '../analytics/argument-map.js';
 import type { LeaderTable } from '../analytics/leaderboard.js';
 import { LISTING_STATUSES, type RunListing } from '../manager/run-listing.js';
+import { argumentMapHtml } from './argument-map-html.js';
+import { argumentScoresHtml } from './argument-scores-html.js';
 import { html, type SafeHtml, trusted } from './html.js';
 import { dateText, durationText, modelsText, resultHtml } from './outcome-html.js';
 import {
@@ -95,7 +98,8 @@ export interface StartRecordView {
   notices: string[];
 }
 
-export function runPage(view: RunView, start: StartRecordView | null): SafeHtml {
+export function runPage(view: RunView, start: StartRecordView | null, arena: SafeHtml = html``): SafeHtml {
+  const map = argumentMap(view.events);
   return html`<div id="run" data-run-id="${view.runId}">
 <div class="layout"><div>
 <header id="run-header">${headerHtml(view)}</header>
@@ -107,12 +111,15 @@ ${
 }
 <div class="panel" id="controls">${controlsHtml(view)}</div>
 <p id="control-message" role="status" class="muted"></p>
+<section class="panel map-panel"><h2>Argument map</h2><div id="argument-map">${argumentMapHtml(map)}</div></section>
 <div id="activity" class="activity" aria-live="polite"></div>
 <div id="transcript">${transcriptHtml(view)}</div>
 <div id="generating"></div>
 </div>
 <aside>
-<section class="panel"><h2>Scoreboard</h2><div id="scoreboard">${scoreboardHtml(view)}</div></section>
+<section class="panel"><h2>Scoreboard</h2><div id="scoreboard">${scoreboardHtml(view)}</div>
+<h3>Argument scores</h3><div id="argument-scores">${argumentScoresHtml(map, view.events)}</div></section>
+${arena}
 <section class="panel"><h2>Spectator vote</h2><div id="spectators">${spectatorHtml(view)}</div><p id="vote-message" role="status" class="muted"></p></section>
 <section class="panel"><h2>Charts</h2><div id="charts">${chartsHtml(view)}</div></section>
 </aside></div></div>`;
@@ -192,6 +199,7 @@ export function messagePage(title: string, message: string): SafeHtml {
 /** One self-contained HTML file of a run: transcript, scoreboard and charts, readable offline. */
 export function exportDocument(view: RunView, stylesheet: string): string {
   const title = view.progress?.topic ?? view.runId;
+  const map = argumentMap(view.events);
   return `<!doctype html>\n${html`<html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
@@ -199,8 +207,10 @@ export function exportDocument(view: RunView, stylesheet: string): string {
 <style>${trusted(stylesheet.replace(/<\/style/gi, '<\\/style'))}</style>
 </head><body><main>
 <header>${headerHtml(view)}</header>
-<div class="layout"><div><h2>Transcript</h2>${transcriptHtml(view)}</div>
-<aside><section class="panel"><h2>Scoreboard</h2>${scoreboardHtml(view)}</section>
+<div class="layout"><div><section class="panel map-panel"><h2>Argument map</h2>${argumentMapHtml(map)}</section>
+<h2>Transcript</h2>${transcriptHtml(view)}</div>
+<aside><section class="panel"><h2>Scoreboard</h2>${scoreboardHtml(view)}
+<h3>Argument scores</h3>${argumentScoresHtml(map, view.events)}</section>
 <section class="panel"><h2>Charts</h2>${chartsHtml(view)}</section></aside></div>
 <p class="notes">Exported from Agora's run log ${view.runId}, ${view.events.length} events.</p>
 </main></body></html>`}\n`;

@@ -5,11 +5,14 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { argumentMap } from '../analytics/argument-map.js';
 import type { RunEvent } from '../core/events.js';
 import type { FormatLookup } from '../formats/format-definition.js';
 import { LIVE_FILE, LineTail, type LiveLine } from '../store/live-log.js';
 import { lockOwner } from '../store/run-lock.js';
 import { parseVotes, SPECTATOR_FILE, type SpectatorVote } from '../store/spectator-votes.js';
+import { argumentMapHtml } from './argument-map-html.js';
+import { argumentScoresHtml } from './argument-scores-html.js';
 import { eventHtml } from './event-html.js';
 import { resultHtml } from './outcome-html.js';
 import { controlsHtml, spectatorHtml } from './pages.js';
@@ -27,6 +30,8 @@ export type FeedMessage =
         charts: string;
         controls: string;
         spectators: string;
+        map: string;
+        argumentScores: string;
         status: string;
         live: boolean;
       };
@@ -147,6 +152,7 @@ export class RunFeed {
   }
 
   private viewMessage(view: RunView): FeedMessage {
+    const map = argumentMap(view.events);
     return {
       kind: 'view',
       data: {
@@ -156,6 +162,8 @@ export class RunFeed {
         charts: chartsHtml(view).value,
         controls: controlsHtml(view).value,
         spectators: spectatorHtml(view).value,
+        map: argumentMapHtml(map).value,
+        argumentScores: argumentScoresHtml(map, view.events).value,
         status: statusOf(view),
         live: view.live,
       },

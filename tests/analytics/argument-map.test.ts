@@ -1,0 +1,157 @@
+/** The argument map read from a log: links, each claim's status, the debaters' scores. */
+import { describe, expect, it } from 'vitest';
+import { argumentMap } from '../../src/analytics/argument-map.js';
+import { contentWords } from '../../src/analytics/key-sentence-links.js';
+import { claims, logOf, scenarioOf, statement, turn } from '../helpers/run-events.js';
+
+describe('the argument map from a claims ledger', () => {
+  it('marks each claim open, answered or dropped and scores each debater from the links', async () => {
+    const scenario = await scenarioOf('knockout');
+    const map = argumentMap(
+      logOf(scenario, [
+        turn(1, 'Xavier', 'X', 'Round one for X.'),
+        claims(1, 'Xavier', 'X', [{ claim: 'Cars choke centres.' }, { claim: 'Shops gain footfall.' }]),
+        turn(1, 'Yara', 'Y', 'Round one for Y.'),
+        claims(1, 'Yara', 'Y', [
+          { claim: 'Congestion pricing fixed it.', answers: 'X1.1' },
+          { claim: 'Footfall fell in Oslo.', answers: 'X1.2' },
+        ]),
+        turn(2, 'Xavier', 'X', 'Round two for X.'),
+        claims(2, 'Xavier', 'X', [{ claim: 'Pricing only moved the traffic.', answers: 'Y1.1' }]),
+        turn(2, 'Yara', 'Y', 'Round two for Y.'),
+        claims(2, 'Yara', 'Y', [
+          { claim: 'Traffic fell, it did not move.', answers: 'X2.1' },
+          { claim: 'Footfall fell in Oslo.', kind: 'restated' },
+          // A link to a claim of its own side, or to none that exists, is no link.
+          { claim: 'We said so.', answers: 'Y1.2' },
+          { claim: 'As nobody said.', answers: 'X9.9' },
+        ]),
+      ]),
+    );
+    expect(map?.source).toBe('ledger');
+    expect(map?.rows.map((row) => row.title)).toEqual(['Round 1', 'Round 2']);
+    const status = Object.fromEntries(map?.claims.map((claim) => [claim.id, claim.status]) ?? []);
+    expect(status).toEqual({
+      // X answered Y's answer: the exchange went on.
+      'X1.1': 'answered',
+      // Y answered it, X spoke again and let it go.
+      'X1.2': 'dropped',
+      'Y1.1': 'answered',
+      'Y1.2': 'open',
+      // Answered in the last statement: X had no turn left to reply.
+      'X2.1': 'answered',
+      'Y2.1': 'open',
+      'Y2.2': 'open',
+      'Y2.3': 'open',
+      'Y2.4': 'open',
+    });
+    expect(map?.edges).toEqual([
+      { from: 'Y1.1', to: 'X1.1' },
+      { from: 'Y1.2', to: 'X1.2' },
+      { from: 'X2.1', to: 'Y1.1' },
+      { from: 'Y2.1', to: 'X2.1' },
+    ]);
+    expect(map?.claims.find((claim) => claim.id === 'X1.1')?.answeredBy).toEqual(['Y1.1']);
+    expect(map?.scores).toEqual([
+      { speaker: 'Xavier', side: 'X', made: 3, answeredByOther: 3, answersGiven: 1, leftOpen: 0, dropped: 1 },
+      // The restated claim is shown, not counted again.
+      { speaker: 'Yara', side: 'Y', made: 5, answeredByOther: 1, answersGiven: 3, leftOpen: 4, dropped: 0 },
+    ]);
+  });
+
+  it('counts a debater who spoke without a readable claim, and says how many statements went unread', async () => {
+    const scenario = await scenarioOf('knockout');
+    const failed = { ...claims(1, 'Yara', 'Y', []), source: 'failed' } as const;
+    const map = argumentMap(
+      logOf(scenario, [
+        turn(1, 'Xavier', 'X', 'Round one for X.'),
+        claims(1, 'Xavier', 'X', [{ claim: 'Cars choke centres.' }]),
+        turn(1, 'Yara', 'Y', 'Round one for Y.'),
+        failed,
+      ]),
+    );
+    expect(map?.unread).toBe(1);
+    expect(map?.scores.find((score) => score.speaker === 'Yara')).toMatchObject({ made: 0, answersGiven: 0 });
+    // Y had the floor after X's claim and did not answer it: it is open, not answered.
+    expect(map?.claims[0]?.status).toBe('open');
+  });
+});
+
+describe('the argument map from key sentences', () => {
+  it("links a formal rebuttal's sentence to the opponent's sentence it shares most words with, never an opening's", async () => {
+    const scenario = await scenarioOf('formal');
+    const map = argumentMap(
+      logOf(scenario, [
+        statement(
+          1,
+          'preparation',
+          'Ada',
+          'affirmative',
+          'Private notes about tram networks and parking revenue.',
+        ),
+        statement(
+          3,
+          'opening',
+          'Ada',
+          'affirmative',
+          'Tram networks carry commuters faster than any parking garage.',
+        ),
+        statement(
+          4,
+          'opening',
+          'Blaise',
+          'negative',
+          'Parking garages fund tram networks through municipal revenue.',
+        ),
+        statement(
+          5,
+          'rebuttal',
+          'Ada',
+          'affirmative',
+          'Municipal revenue from parking garages is shrinking every single year.\n\nWeather patterns matter for cyclists and pedestrians alike.',
+        ),
+        statement(
+          6,
+          'rebuttal',
+          'Blaise',
+          'negative',
+          'Commuters still choose the garage when trams are late.',
+        ),
+      ]),
+    );
+    expect(map?.source).toBe('key-sentences');
+    expect(map?.rows.map((row) => row.key)).toEqual(['opening', 'rebuttal']);
+    const answers = Object.fromEntries(map?.claims.map((claim) => [claim.id, claim.answers]) ?? []);
+    expect(answers).toEqual({
+      // Openings answer nothing, even when they share words (the format shows them nothing).
+      'A3.1': null,
+      'N4.1': null,
+      // "municipal", "revenue", "parking", "garage": the negative's opening.
+      'A5.1': 'N4.1',
+      // No two shared words with anything: no link.
+      'A5.2': null,
+      'N6.1': 'A3.1',
+    });
+    const status = Object.fromEntries(map?.claims.map((claim) => [claim.id, claim.status]) ?? []);
+    // The negative spoke again after the affirmative's answer and did not reply to it.
+    expect(status['N4.1']).toBe('dropped');
+    // Answered in the last statement: the affirmative had no turn left.
+    expect(status['A3.1']).toBe('answered');
+    // Preparation is private to its side: never on the map.
+    expect(map?.claims.some((claim) => claim.text.includes('Private notes'))).toBe(false);
+  });
+
+  it('ignores short and common words and the motion’s own words when it compares wording', () => {
+    expect([
+      ...contentWords(
+        'The cars cannot ban private centres because buses are faster',
+        contentWords('ban private cars from city centres'),
+      ),
+    ]).toEqual(['buse', 'faster']);
+  });
+
+  it('has no map for a format without two sides', async () => {
+    const scenario = await scenarioOf('critique');
+    expect(argumentMap(logOf(scenario, []))).toBeNull();
+  });
+});
