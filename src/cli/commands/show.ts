@@ -1,7 +1,9 @@
-/** `agora show <run> [--json]`: a run's transcript, rebuilt from its event log. */
+/** `agora show <run> [--json]`: a run's transcript, rebuilt from its event log, and its argument map. */
 import path from 'node:path';
+import { argumentMap } from '../../analytics/argument-map.js';
 import { formatNamed } from '../../formats/index.js';
 import { loadRun } from '../../manager/debate-manager.js';
+import { argumentMapText } from '../../render/argument-map-text.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DATABASE, OUT } from '../common-options.js';
 import { findRunDir } from '../find-run.js';
@@ -17,7 +19,7 @@ export const showCommand = defineCommand({
   name: 'show',
   usage: '<run> [options]',
   listing: { term: 'show <run> [--json]', text: ["print a run's transcript as Markdown (or JSON)"] },
-  description: "Prints a run's transcript as Markdown.",
+  description: "Prints a run's transcript as Markdown, then its argument map and argument scores.",
   options: SHOW_OPTIONS,
   readsDatabaseCopy: true,
   run: showRun,
@@ -28,9 +30,11 @@ async function showRun(
   io: CliIo,
 ): Promise<number> {
   const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'show');
-  const { format, state } = loadRun(runDir, formatNamed);
+  const { format, state, events } = loadRun(runDir, formatNamed);
   io.stdout.write(
-    values.json ? `${JSON.stringify(format.transcript(state), null, 2)}\n` : format.markdown(state),
+    values.json
+      ? `${JSON.stringify(format.transcript(state), null, 2)}\n`
+      : format.markdown(state) + argumentMapText(argumentMap(events)),
   );
   return 0;
 }
