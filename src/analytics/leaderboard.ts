@@ -1,12 +1,13 @@
 /**
  * Leaderboards from the run index: per model and per agent (debates, rounds debated, mean weighted
  * score with a 95% interval, rotations caused or survived, knock-out rate), a Bradley-Terry
- * ranking of models across debates, and how far the judges agree.
+ * ranking of models across debates, how far the judges agree, and the argument scores per model.
  */
 import { voteContradictsScores } from '../judging/criteria.js';
 import type { RunIndex } from '../store/run-index.js';
 import { fleissKappa, krippendorffAlpha, pairwiseAgreement } from './agreement.js';
 import { reliabilityTable } from './answer-reliability.js';
+import { argumentScoresTable } from './argument-scores.js';
 import { bradleyTerry, type Match } from './bradley-terry.js';
 import { meanInterval, proportionInterval } from './intervals.js';
 
@@ -297,6 +298,7 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
       note: `Across ${units.length} judged rounds: pairwise vote agreement ${round2(agreement) ?? 'n/a'}; Fleiss' kappa on continue/rotate votes ${round2(kappa) ?? 'n/a'} (${complete.length} rounds with every vote cast); Krippendorff's alpha (interval) on weighted totals ${round2(alpha) ?? 'n/a'}. First-position preference: of the duel judgements and formal verdicts asked with side swap, the share of answers that picked a side (not a tie) and picked the side presented first; 0.5 is no preference, n/a without side swap.`,
     },
     reliabilityTable(index, runsIn, params),
+    argumentScoresTable(index, runsIn, params),
   ];
 }
 

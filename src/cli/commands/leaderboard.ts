@@ -10,12 +10,12 @@ import type { CliIo } from '../io.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
 
-const TABLES = ['models', 'agents', 'ranking', 'judges', 'reliability'] as const;
+const TABLES = ['models', 'agents', 'ranking', 'judges', 'reliability', 'arguments'] as const;
 
 const LEADERBOARD_OPTIONS = {
   batch: { value: 'ID', help: 'only the runs of this batch' },
   'include-demo': { help: 'also count runs on the built-in simulator (left out by default)' },
-  table: { value: 'NAME', help: 'one table: models, agents, ranking, judges or reliability' },
+  table: { value: 'NAME', help: 'one table: models, agents, ranking, judges, reliability or arguments' },
   out: OUT,
   database: DATABASE,
   json: JSON_OUTPUT,
@@ -28,11 +28,12 @@ export const leaderboardCommand = defineCommand({
   listing: {
     term: 'leaderboard',
     text: [
-      'models, agents, a Bradley-Terry ranking and judge agreement',
-      '(--batch ID, --json, --csv --table models|agents|ranking|judges|reliability)',
+      'models, agents, a Bradley-Terry ranking, judge agreement and argument scores',
+      '(--batch ID, --json, --csv --table models|agents|ranking|judges|reliability|arguments)',
     ],
   },
-  description: 'Models, agents, a Bradley-Terry ranking and judge agreement across indexed runs.',
+  description:
+    'Models, agents, a Bradley-Terry ranking, judge agreement and argument scores across indexed runs.',
   options: LEADERBOARD_OPTIONS,
   readsDatabaseCopy: true,
   run: showLeaderboard,
@@ -74,7 +75,9 @@ async function showLeaderboard(
     }
     if (values.csv) {
       if (chosen.length !== 1)
-        throw new UsageError('--csv prints one table: add --table models|agents|ranking|judges|reliability');
+        throw new UsageError(
+          '--csv prints one table: add --table models|agents|ranking|judges|reliability|arguments',
+        );
       const [table] = chosen;
       if (table) io.stdout.write(renderTable(table.columns, table.rows, 'csv'));
       return 0;
