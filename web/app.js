@@ -173,8 +173,9 @@ function filterScenarios(form) {
   update();
 }
 
+// The blind arena's page is static: following the run would bring the names back.
 const run = document.getElementById('run');
-if (run) followRun(run);
+if (run && !run.dataset.blind) followRun(run);
 const runs = document.getElementById('runs-body');
 if (runs) refreshRuns(runs);
 const form = document.getElementById('new-run');

@@ -1,7 +1,8 @@
 /**
  * Leaderboards from the run index: per model and per agent (debates, rounds debated, mean weighted
  * score with a 95% interval, rotations caused or survived, knock-out rate), a Bradley-Terry
- * ranking of models across debates, how far the judges agree, and the argument scores per model.
+ * ranking of models across debates, how far the judges agree, the argument scores per model, and
+ * from the blind arena the people's own ranking and how often each judge model agrees with people.
  */
 import { voteContradictsScores } from '../judging/criteria.js';
 import type { RunIndex } from '../store/run-index.js';
@@ -9,7 +10,9 @@ import { fleissKappa, krippendorffAlpha, pairwiseAgreement } from './agreement.j
 import { reliabilityTable } from './answer-reliability.js';
 import { argumentScoresTable } from './argument-scores.js';
 import { bradleyTerry, type Match } from './bradley-terry.js';
+import { humanRankingTable } from './human-ranking.js';
 import { meanInterval, proportionInterval } from './intervals.js';
+import { judgeCalibrationTable } from './judge-calibration.js';
 
 type Cell = string | number | null;
 export interface LeaderTable {
@@ -299,6 +302,8 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
     },
     reliabilityTable(index, runsIn, params),
     argumentScoresTable(index, runsIn, params),
+    humanRankingTable(index, runsIn, params),
+    judgeCalibrationTable(index, runsIn, params),
   ];
 }
 

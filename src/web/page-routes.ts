@@ -4,6 +4,9 @@ import { leaderboard } from '../analytics/leaderboard.js';
 import { FORMAT_NAMES } from '../config/scenario-schema.js';
 import { AgoraError } from '../core/errors.js';
 import { isSimulated } from '../core/events.js';
+import { arenaPanelHtml } from './arena-html.js';
+import { blindRunResponse } from './arena-routes.js';
+import { arenaState, voterOf } from './arena-state.js';
 import { newRunForm, startDebate } from './debate-launch.js';
 import {
   exportDocument,
@@ -53,14 +56,16 @@ export function pageRoutes(parts: ViewerParts) {
     })
     .get('/runs/:runId', (c) => {
       const runId = c.req.param('runId');
-      runs.runDir(runId);
+      // The blind arena: the same run with its names hidden until this browser has voted.
+      if (c.req.query('blind') === '1') return blindRunResponse(c, parts, runId);
+      const runDir = runs.runDir(runId);
       const view = runs.view(runId);
       const record = readStartRecord(runs.outDir, runId);
       const simulated = isSimulated(view.events) || record?.args.includes('--simulated');
       return c.html(
         page(
           view.progress?.topic ?? runId,
-          runPage(view, record),
+          runPage(view, record, arenaPanelHtml(arenaState(view, runDir, voterOf(c)))),
           simulated ? { ...pageOptions, banner: SIMULATED_RUN_BANNER } : pageOptions,
         ),
       );

@@ -36,7 +36,7 @@ export function page(title: string, body: SafeHtml, options: PageOptions): strin
 <link rel="stylesheet" href="/assets/style.css">
 <script src="/assets/app.js" defer></script>
 </head><body>
-<nav><a class="brand" href="/">Agora</a><a href="/">Runs</a><a href="/new">New debate</a><a href="/leaderboard">Leaderboard</a></nav>
+<nav><a class="brand" href="/">Agora</a><a href="/">Runs</a><a href="/new">New debate</a><a href="/arena">Arena</a><a href="/leaderboard">Leaderboard</a></nav>
 ${options.banner ? html`<p class="banner">${options.banner}</p>` : ''}
 <main>${body}</main>
 </body></html>`}\n`;

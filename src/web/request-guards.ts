@@ -107,7 +107,8 @@ function decodeCookie(value: string): string {
   }
 }
 
-function cookie(c: Context<ViewerEnv>, name: string): string | undefined {
+/** A cookie the request carries, by name. */
+export function cookie(c: Context<ViewerEnv>, name: string): string | undefined {
   for (const part of (c.req.header('cookie') ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at > 0 && part.slice(0, at).trim() === name) return decodeCookie(part.slice(at + 1).trim());

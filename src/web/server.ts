@@ -11,6 +11,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { type Context, Hono } from 'hono';
 import { AgoraError } from '../core/errors.js';
 import { apiRoutes } from './api-routes.js';
+import { arenaRoutes } from './arena-routes.js';
 import { readWebAsset } from './assets.js';
 import { isLoopback } from './host-header.js';
 import { pageRoutes } from './page-routes.js';
@@ -49,6 +50,7 @@ export function viewerApp(parts: ViewerParts, open: OpenStreams, csrf: string, l
     await next();
   });
   app.post('*', stateChangeGuard(csrf, loopbackOnly));
+  app.route('/', arenaRoutes(parts));
   app.route('/', pageRoutes(parts));
   app.route('/api', apiRoutes(parts, open));
   app.notFound((c) =>

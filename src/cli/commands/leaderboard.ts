@@ -10,12 +10,24 @@ import type { CliIo } from '../io.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
 
-const TABLES = ['models', 'agents', 'ranking', 'judges', 'reliability', 'arguments'] as const;
+const TABLES = [
+  'models',
+  'agents',
+  'ranking',
+  'judges',
+  'reliability',
+  'arguments',
+  'people',
+  'calibration',
+] as const;
 
 const LEADERBOARD_OPTIONS = {
   batch: { value: 'ID', help: 'only the runs of this batch' },
   'include-demo': { help: 'also count runs on the built-in simulator (left out by default)' },
-  table: { value: 'NAME', help: 'one table: models, agents, ranking, judges, reliability or arguments' },
+  table: {
+    value: 'NAME',
+    help: 'one table: models, agents, ranking, judges, reliability, arguments, people or calibration',
+  },
   out: OUT,
   database: DATABASE,
   json: JSON_OUTPUT,
@@ -28,12 +40,13 @@ export const leaderboardCommand = defineCommand({
   listing: {
     term: 'leaderboard',
     text: [
-      'models, agents, a Bradley-Terry ranking, judge agreement and argument scores',
-      '(--batch ID, --json, --csv --table models|agents|ranking|judges|reliability|arguments)',
+      "models, agents, a Bradley-Terry ranking, judge agreement, argument scores, people's ranking",
+      'and judges against people (--batch ID, --json, --csv --table NAME: models|agents|ranking|',
+      'judges|reliability|arguments|people|calibration)',
     ],
   },
   description:
-    'Models, agents, a Bradley-Terry ranking, judge agreement and argument scores across indexed runs.',
+    "Models, agents, a Bradley-Terry ranking, judge agreement, argument scores, the people's ranking from the blind arena and judges against people, across indexed runs.",
   options: LEADERBOARD_OPTIONS,
   readsDatabaseCopy: true,
   run: showLeaderboard,
@@ -75,9 +88,7 @@ async function showLeaderboard(
     }
     if (values.csv) {
       if (chosen.length !== 1)
-        throw new UsageError(
-          '--csv prints one table: add --table models|agents|ranking|judges|reliability|arguments',
-        );
+        throw new UsageError(`--csv prints one table: add --table ${TABLES.join('|')}`);
       const [table] = chosen;
       if (table) io.stdout.write(renderTable(table.columns, table.rows, 'csv'));
       return 0;

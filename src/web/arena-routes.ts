@@ -1,0 +1,136 @@
+/**
+ * The blind arena's routes: the list of debates to vote on, a run's page with the names hidden
+ * (`/runs/:runId?blind=1`, served from `page-routes.ts`), and the vote, as an HTML form and as JSON.
+ * A vote passes the viewer's guards like every state change (Host, access token, size, page token,
+ * origin); it is taken only on a debate that has run to its end, from a browser that carries the
+ * arena's voter cookie, once per debate: a second vote is refused, whatever it says.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { TWO_SIDED_FORMATS } from '../analytics/run-logs.js';
+import { isSimulated } from '../core/events.js';
+import { formatNamed } from '../formats/index.js';
+import { castArenaVote, readArenaVotes } from '../store/arena-votes.js';
+import { arenaListPage, arenaPanelHtml, blindRunPage } from './arena-html.js';
+import { arenaState, choiceLabel, VOTER_COOKIE, voterOf } from './arena-state.js';
+import { blindRunView } from './blind-view.js';
+import { page, runPage, SIMULATED_RUN_BANNER } from './pages.js';
+import { HttpError, type ViewerEnv } from './request-guards.js';
+import { readStartRecord } from './start-record.js';
+import type { ViewerParts } from './viewer-options.js';
+
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+/** This browser's voter id, given to it now when it has none. */
+function ensureVoter(c: Context<ViewerEnv>): string {
+  const known = voterOf(c);
+  if (known) return known;
+  const voter = randomBytes(18).toString('base64url');
+  c.header(
+    'set-cookie',
+    `${VOTER_COOKIE}=${voter}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${YEAR_SECONDS}`,
+    {
+      append: true,
+    },
+  );
+  return voter;
+}
+
+function pageOptionsFor(parts: ViewerParts, simulated: boolean) {
+  return simulated ? { ...parts.pageOptions, banner: SIMULATED_RUN_BANNER } : parts.pageOptions;
+}
+
+/**
+ * A run's page in the arena: blind until this browser has voted on it, then the ordinary page with
+ * what the vote revealed. A run whose format has no two sides is shown as it is.
+ */
+export function blindRunResponse(c: Context<ViewerEnv>, parts: ViewerParts, runId: string): Response {
+  const runDir = parts.runs.runDir(runId);
+  const view = parts.runs.view(runId);
+  const voter = ensureVoter(c);
+  const state = arenaState(view, runDir, voter);
+  const record = readStartRecord(parts.runs.outDir, runId);
+  const options = pageOptionsFor(
+    parts,
+    isSimulated(view.events) || record?.args.includes('--simulated') === true,
+  );
+  if (state && !state.mine) {
+    const blind = blindRunView(view, formatNamed);
+    return c.html(
+      page(blind.progress?.topic ?? runId, blindRunPage(blind, state, parts.pageOptions.csrf), options),
+    );
+  }
+  return c.html(page(view.progress?.topic ?? runId, runPage(view, record, arenaPanelHtml(state)), options));
+}
+
+/** Takes a vote: the run, its state, this browser's id and the choice are checked first. */
+function vote(parts: ViewerParts, c: Context<ViewerEnv>, runId: string) {
+  const runDir = parts.runs.runDir(runId);
+  const voter = voterOf(c);
+  if (!voter) {
+    throw new HttpError(
+      400,
+      "this browser has no voter id: open the debate's arena page first (/runs/RUN?blind=1), which gives it one",
+    );
+  }
+  const state = arenaState(parts.runs.view(runId), runDir, voter);
+  if (!state) throw new HttpError(409, 'this format has no two sides to vote between');
+  if (!state.open)
+    throw new HttpError(409, 'this debate has not run to its end: the arena takes votes on whole debates');
+  const { choice } = c.get('fields');
+  if (typeof choice !== 'string' || !state.choices.some((candidate) => candidate.key === choice)) {
+    throw new HttpError(
+      400,
+      `choice must be one of ${state.choices.map((candidate) => candidate.key).join(', ')}`,
+    );
+  }
+  const cast = castArenaVote(runDir, { choice, voter });
+  return { ...cast, state: { ...state, votes: readArenaVotes(runDir), mine: cast.vote } };
+}
+
+export function arenaRoutes(parts: ViewerParts) {
+  return new Hono<ViewerEnv>()
+    .get('/arena', async (c) => {
+      const voter = ensureVoter(c);
+      const { runs } = await parts.runs.filtered(new URLSearchParams());
+      const formats: readonly string[] = TWO_SIDED_FORMATS;
+      const listings = runs
+        .filter(
+          (run) => formats.includes(run.format) && (run.status === 'completed' || run.status === 'degraded'),
+        )
+        .map((run) => {
+          const votes = readArenaVotes(parts.runs.runDir(run.runId));
+          return { run, votes: votes.length, voted: votes.some((cast) => cast.voter === voter) };
+        });
+      return c.html(page('Arena', arenaListPage(listings), parts.pageOptions));
+    })
+    .post('/runs/:runId/arena-votes', (c) => {
+      // The form: on success or after an earlier vote alike, back to the page, which now reveals the names.
+      const runId = c.req.param('runId');
+      vote(parts, c, runId);
+      return c.redirect(`/runs/${encodeURIComponent(runId)}?blind=1`, 303);
+    })
+    .post('/api/runs/:runId/arena-votes', (c) => {
+      const cast = vote(parts, c, c.req.param('runId'));
+      const revealed = {
+        vote: cast.vote,
+        votes: cast.state.votes.length,
+        sides: cast.state.sides,
+        verdicts: cast.state.verdicts,
+      };
+      if (!cast.recorded) {
+        return c.json(
+          {
+            error: `this browser has voted on this debate already (${choiceLabel(cast.state, cast.vote.choice)}); one vote per debate`,
+            ...revealed,
+          },
+          409,
+        );
+      }
+      return c.json(
+        { message: `Your vote (${choiceLabel(cast.state, cast.vote.choice)}) is recorded.`, ...revealed },
+        201,
+      );
+    });
+}
