@@ -73,13 +73,16 @@ function followRun(root) {
     replace('charts', data.charts);
     replace('controls', data.controls);
     replace('spectators', data.spectators);
-    replace('argument-map', data.map);
-    replace('argument-scores', data.argumentScores);
     root.dataset.status = data.status;
     if (!data.live) {
       clearAll();
       activity.textContent = '';
     }
+  });
+  source.addEventListener('map', (message) => {
+    const data = JSON.parse(message.data);
+    replace('argument-map', data.map);
+    replace('argument-scores', data.argumentScores);
   });
   source.addEventListener('live', (message) => {
     const notice = JSON.parse(message.data);

@@ -40,7 +40,7 @@ export function humanRankingTable(index: RunIndex, runsIn: string, params: Cell[
   }
   const votes = records.reduce((sum, record) => sum + record.votes.length, 0);
   return {
-    title: "People's ranking of models (blind arena, Bradley-Terry)",
+    title: 'Ranking of models by people (blind arena, Bradley-Terry)',
     columns: ['Model', 'Rating', '95% interval', 'Wins', 'Losses', 'Ties', 'Votes'],
     rows: bradleyTerry(matches).map((player) => [
       player.player,

@@ -1,7 +1,9 @@
 /** The run page's argument map: what it shows and how to read it, then the drawing. */
-import type { ArgumentMap } from '../analytics/argument-map.js';
+import { type ArgumentMap, argumentMap } from '../analytics/argument-map.js';
 import { mapSourceText, mapSummaryText, STATUS_MEANINGS } from '../analytics/argument-map-words.js';
+import type { RunEvent } from '../core/events.js';
 import { argumentMapSvg } from './argument-map-svg.js';
+import { argumentScoresHtml } from './argument-scores-html.js';
 import { html, type SafeHtml } from './html.js';
 
 /** The map with its legend; a line instead where the format has no two sides or nothing was said yet. */
@@ -12,4 +14,15 @@ export function argumentMapHtml(map: ArgumentMap | null): SafeHtml {
 <p class="map-legend"><span class="legend-open">open</span> ${STATUS_MEANINGS.open} · <span class="legend-answered">answered</span> ${STATUS_MEANINGS.answered} · <span class="legend-dropped">dropped</span> ${STATUS_MEANINGS.dropped}. An arrow runs from a claim to the claim it answers.</p>
 <p class="notes">${mapSourceText(map)}</p>
 ${argumentMapSvg(map)}`;
+}
+
+/** Events after which the map or the scores beside it can read differently. */
+export function changesArgumentMap(event: RunEvent): boolean {
+  return ['turn-end', 'statement', 'claims', 'vote-cast', 'assessment'].includes(event.type);
+}
+
+/** The map and the argument scores of a run so far, as the live page replaces them. */
+export function argumentPanels(events: readonly RunEvent[]): { map: string; argumentScores: string } {
+  const map = argumentMap(events);
+  return { map: argumentMapHtml(map).value, argumentScores: argumentScoresHtml(map, events).value };
 }

@@ -5,14 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { argumentMap } from '../analytics/argument-map.js';
 import type { RunEvent } from '../core/events.js';
 import type { FormatLookup } from '../formats/format-definition.js';
 import { LIVE_FILE, LineTail, type LiveLine } from '../store/live-log.js';
 import { lockOwner } from '../store/run-lock.js';
 import { parseVotes, SPECTATOR_FILE, type SpectatorVote } from '../store/spectator-votes.js';
-import { argumentMapHtml } from './argument-map-html.js';
-import { argumentScoresHtml } from './argument-scores-html.js';
+import { argumentPanels, changesArgumentMap } from './argument-map-html.js';
 import { eventHtml } from './event-html.js';
 import { resultHtml } from './outcome-html.js';
 import { controlsHtml, spectatorHtml } from './pages.js';
@@ -30,12 +28,11 @@ export type FeedMessage =
         charts: string;
         controls: string;
         spectators: string;
-        map: string;
-        argumentScores: string;
         status: string;
         live: boolean;
       };
     }
+  | { kind: 'map'; data: { map: string; argumentScores: string } }
   | { kind: 'live'; data: LiveLine['notice'] }
   | { kind: 'worker-failed'; data: { message: string } };
 
@@ -133,6 +130,9 @@ export class RunFeed {
       this.live = live;
       messages.push(this.viewMessage(view()));
     }
+    // The argument map is large: it is sent on its own, and only when a statement, its claims or a judge came.
+    if (initial || fresh.some(changesArgumentMap))
+      messages.push({ kind: 'map', data: argumentPanels(this.events) });
     if (
       !this.reportedFailure &&
       this.events.length === 0 &&
@@ -152,7 +152,6 @@ export class RunFeed {
   }
 
   private viewMessage(view: RunView): FeedMessage {
-    const map = argumentMap(view.events);
     return {
       kind: 'view',
       data: {
@@ -162,8 +161,6 @@ export class RunFeed {
         charts: chartsHtml(view).value,
         controls: controlsHtml(view).value,
         spectators: spectatorHtml(view).value,
-        map: argumentMapHtml(map).value,
-        argumentScores: argumentScoresHtml(map, view.events).value,
         status: statusOf(view),
         live: view.live,
       },

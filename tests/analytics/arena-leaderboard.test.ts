@@ -66,7 +66,7 @@ describe('the leaderboard: the blind arena', () => {
     const index = indexOf(outDir);
     try {
       const tables = leaderboard(index);
-      const people = tables.find((table) => table.title.startsWith("People's ranking"));
+      const people = tables.find((table) => table.title.startsWith('Ranking of models by people'));
       // mistral (affirmative, Y): won 2 of d1, 1 of d4 and 1 of d5; lost the rest of the 10 votes.
       expect(people?.columns).toEqual(['Model', 'Rating', '95% interval', 'Wins', 'Losses', 'Ties', 'Votes']);
       expect(people?.rows.map((row) => [row[0], ...row.slice(3)])).toEqual([
