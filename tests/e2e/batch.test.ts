@@ -290,7 +290,18 @@ describe('agora leaderboard', () => {
       'Ranking of models (Bradley-Terry)',
       'Judge agreement',
       'Judge reliability',
+      'Argument scores (from the argument maps)',
+      'Ranking of models by people (blind arena, Bradley-Terry)',
+      'Judges against people (blind arena)',
     ]);
+    // Both models spoke in every debate: the knockout's X and Y, the duel's A and B.
+    expect(tables[5]?.rows.map((row) => [row.Model, row.Debates])).toEqual([
+      ['llama3', 4],
+      ['mistral', 4],
+    ]);
+    // Nobody voted in the arena: the people's tables are empty, never filled from the judges.
+    expect(tables[6]?.rows).toEqual([]);
+    expect(tables[7]?.rows).toEqual([]);
     // Every structured answer asked is counted, by model and kind: 2 debates x 2 rounds x 3 judges.
     expect(tables[4]?.rows).toContainEqual(
       expect.objectContaining({ Model: 'mistral', 'Answer kind': 'knockout evaluation', Asked: 12 }),
