@@ -61,7 +61,9 @@ export function blindRunResponse(c: Context<ViewerEnv>, parts: ViewerParts, runI
       page(blind.progress?.topic ?? runId, blindRunPage(blind, state, parts.pageOptions.csrf), options),
     );
   }
-  return c.html(page(view.progress?.topic ?? runId, runPage(view, record, arenaPanelHtml(state)), options));
+  // Just voted (or voted before): what the vote revealed comes first.
+  const arena = { panel: arenaPanelHtml(state), top: state?.mine !== undefined };
+  return c.html(page(view.progress?.topic ?? runId, runPage(view, record, arena), options));
 }
 
 /** Takes a vote: the run, its state, this browser's id and the choice are checked first. */

@@ -65,7 +65,7 @@ export function pageRoutes(parts: ViewerParts) {
       return c.html(
         page(
           view.progress?.topic ?? runId,
-          runPage(view, record, arenaPanelHtml(arenaState(view, runDir, voterOf(c)))),
+          runPage(view, record, { panel: arenaPanelHtml(arenaState(view, runDir, voterOf(c))) }),
           simulated ? { ...pageOptions, banner: SIMULATED_RUN_BANNER } : pageOptions,
         ),
       );

@@ -98,11 +98,18 @@ export interface StartRecordView {
   notices: string[];
 }
 
-export function runPage(view: RunView, start: StartRecordView | null, arena: SafeHtml = html``): SafeHtml {
+/** The blind arena's panel: beside the scoreboard, or at the top right after a vote revealed the names. */
+export interface ArenaPlacement {
+  panel: SafeHtml;
+  top?: boolean;
+}
+
+export function runPage(view: RunView, start: StartRecordView | null, arena?: ArenaPlacement): SafeHtml {
   const map = argumentMap(view.events);
   return html`<div id="run" data-run-id="${view.runId}">
 <div class="layout"><div>
 <header id="run-header">${headerHtml(view)}</header>
+${arena?.top ? arena.panel : ''}
 <section class="panel" id="result">${resultHtml(view)}</section>
 ${
   start
@@ -119,7 +126,7 @@ ${
 <aside>
 <section class="panel"><h2>Scoreboard</h2><div id="scoreboard">${scoreboardHtml(view)}</div>
 <h3>Argument scores</h3><div id="argument-scores">${argumentScoresHtml(map, view.events)}</div></section>
-${arena}
+${arena && !arena.top ? arena.panel : ''}
 <section class="panel"><h2>Spectator vote</h2><div id="spectators">${spectatorHtml(view)}</div><p id="vote-message" role="status" class="muted"></p></section>
 <section class="panel"><h2>Charts</h2><div id="charts">${chartsHtml(view)}</div></section>
 </aside></div></div>`;
