@@ -70,7 +70,7 @@ function spokenStatements(events: readonly RunEvent[]): Spoken[] {
 
 function fromLedger(
   events: Array<Stored<ClaimsEvent>>,
-): Pick<MapInput, 'source' | 'rows' | 'claims' | 'unread'> {
+): Pick<MapInput, 'source' | 'rows' | 'claims' | 'unread' | 'unlinked'> {
   let ledger: LedgerClaim[] = [];
   const seqOf = new Map<string, number>();
   for (const event of events) {
@@ -97,6 +97,7 @@ function fromLedger(
     rows: rounds.map((round) => ({ key: String(round), title: `Round ${round}` })),
     claims,
     unread: events.filter((event) => event.source === 'failed').length,
+    unlinked: events.filter((event) => event.source === 'heuristic').length,
   };
 }
 
@@ -111,7 +112,7 @@ function rowOf(scenario: Scenario, phase: string, round: number): { key: string;
 function fromKeySentences(
   events: readonly RunEvent[],
   scenario: Scenario,
-): Pick<MapInput, 'source' | 'rows' | 'claims' | 'unread'> {
+): Pick<MapInput, 'source' | 'rows' | 'claims' | 'unread' | 'unlinked'> {
   const rows = new Map<string, string>();
   const spoken: StatementClaims[] = [];
   let unread = 0;
@@ -160,6 +161,7 @@ function fromKeySentences(
     rows: [...rows].map(([key, title]) => ({ key, title })),
     claims: linkByWording(spoken, scenario.format, words),
     unread,
+    unlinked: 0,
   };
 }
 

@@ -16,7 +16,11 @@ export function mapSourceText(map: ArgumentMap): string {
       ? ` The claims of ${map.unread} statement${map.unread === 1 ? '' : 's'} could not be read (a failed extraction or an emergency statement).`
       : '';
   if (map.source === 'ledger') {
-    return `Claims and links from the debate's claims ledger: after each statement the note-taker listed its claims and which claim of the other side each one answers.${unread}`;
+    const unlinked =
+      map.unlinked > 0
+        ? ` For ${map.unlinked} statement${map.unlinked === 1 ? '' : 's'} the ledger holds key sentences instead, which answer nothing (no note-taker was asked, or its answer was unusable).`
+        : '';
+    return `Claims and links from the debate's claims ledger: after each statement the note-taker listed its claims and which claim of the other side each one answers.${unlinked}${unread}`;
   }
   return `This debate kept no claims ledger, so each statement's key sentences stand for its claims, and a claim is linked to the claim of the other side it shares the most words with (at least ${MIN_SHARED_WORDS}, the motion's own words left out), among the statements the format had it answer. The links read the wording, not the meaning.${unread}`;
 }

@@ -71,6 +71,8 @@ export interface ArgumentMap {
   scores: ArgumentScore[];
   /** Statements whose claims could not be read (a failed extraction, an emergency statement). */
   unread: number;
+  /** Statements of a ledger whose claims are key sentences, with no links recorded (no note-taker asked, or its answer unusable). */
+  unlinked: number;
 }
 
 /** A claim before its status is known: what `argument-claims.ts` reads from the log. */
@@ -90,6 +92,7 @@ export interface MapInput {
   claims: RawClaim[];
   statements: Spoken[];
   unread: number;
+  unlinked: number;
 }
 
 /** The map of a run, or null for a format without two sides to map (critique, council). */
@@ -129,6 +132,7 @@ export function buildMap(input: MapInput): ArgumentMap {
     edges,
     scores: scoresOf(claims, input),
     unread: input.unread,
+    unlinked: input.unlinked,
   };
 }
 

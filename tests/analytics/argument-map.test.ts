@@ -1,6 +1,7 @@
 /** The argument map read from a log: links, each claim's status, the debaters' scores. */
 import { describe, expect, it } from 'vitest';
 import { argumentMap } from '../../src/analytics/argument-map.js';
+import { mapSourceText } from '../../src/analytics/argument-map-words.js';
 import { contentWords } from '../../src/analytics/key-sentence-links.js';
 import { claims, logOf, scenarioOf, statement, turn } from '../helpers/run-events.js';
 
@@ -139,6 +140,38 @@ describe('the argument map from key sentences', () => {
     expect(status['A3.1']).toBe('answered');
     // Preparation is private to its side: never on the map.
     expect(map?.claims.some((claim) => claim.text.includes('Private notes'))).toBe(false);
+  });
+
+  it("maps a knockout that kept no ledger from its statements' key sentences, each answering the opponent's earlier ones", async () => {
+    const scenario = await scenarioOf('knockout');
+    const map = argumentMap(
+      logOf(scenario, [
+        turn(1, 'Xavier', 'X', 'Congestion charges cleared London streets within a single year.'),
+        turn(1, 'Yara', 'Y', 'London congestion charges hurt small shops more than anyone admits.'),
+        turn(2, 'Xavier', 'X', 'Small shops gained customers once pavements were widened.'),
+        { ...turn(2, 'Yara', 'Y', 'Emergency text.'), degraded: true } as ReturnType<typeof turn>,
+      ]),
+    );
+    expect(map?.source).toBe('key-sentences');
+    expect(map?.claims.map((claim) => [claim.id, claim.answers])).toEqual([
+      ['X1.1', null],
+      ['Y1.1', 'X1.1'],
+      ['X2.1', 'Y1.1'],
+    ]);
+    // The emergency statement is the engine's text: no claims, counted as unread.
+    expect(map?.unread).toBe(1);
+    expect(map ? mapSourceText(map) : '').toContain('could not be read');
+  });
+
+  it('says so when a ledger holds key sentences rather than a note-taker’s claims', async () => {
+    const scenario = await scenarioOf('knockout');
+    const heuristic = {
+      ...claims(1, 'Xavier', 'X', [{ claim: 'A key sentence.' }]),
+      source: 'heuristic',
+    } as const;
+    const map = argumentMap(logOf(scenario, [turn(1, 'Xavier', 'X', 'A key sentence.'), heuristic]));
+    expect(map?.unlinked).toBe(1);
+    expect(map ? mapSourceText(map) : '').toContain('For 1 statement the ledger holds key sentences instead');
   });
 
   it('ignores short and common words and the motion’s own words when it compares wording', () => {
