@@ -18,7 +18,10 @@ const SHOW_OPTIONS = {
 export const showCommand = defineCommand({
   name: 'show',
   usage: '<run> [options]',
-  listing: { term: 'show <run> [--json]', text: ["print a run's transcript as Markdown (or JSON)"] },
+  listing: {
+    term: 'show <run> [--json]',
+    text: ["print a run's transcript and argument map as Markdown (or JSON)"],
+  },
   description: "Prints a run's transcript as Markdown, then its argument map and argument scores.",
   options: SHOW_OPTIONS,
   readsDatabaseCopy: true,
