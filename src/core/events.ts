@@ -217,8 +217,8 @@ export interface ExtractedClaim {
   kind: 'new' | 'restated';
   /** The id of the other side's claim it rebuts, or null. */
   answers: string | null;
-  /** Evidence or example it names; empty when none. */
-  evidence: string;
+  /** Evidence or example it names, in logs whose extraction asked for it; empty or absent otherwise. */
+  evidence?: string;
 }
 
 /** The claims of one statement (knockout), extracted after it was made: the claims ledger's entries. */

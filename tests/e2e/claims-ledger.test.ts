@@ -39,7 +39,8 @@ function plant(agent: string, round: number, rounds: number, claim: string, answ
     },
     {
       match: { text: `list the claims in ${agent}'s statement in round ${round}\n` },
-      json: { claims: [{ claim, kind: 'new', answers, evidence: 'pilot programmes' }] },
+      // The note-taker quotes the opening words of the claim's sentence; the ledger records the sentence.
+      json: { claims: [{ quote: claim.split(' ').slice(0, 8).join(' '), kind: 'new', answers }] },
     },
   ];
 }
@@ -78,7 +79,7 @@ describe('the claims ledger', () => {
       lastMessage(body).includes("list the claims in Xavier's statement in round 1"),
     );
     const yaraSpeaks = sent.find((body) => /Your name: Yara\n[\s\S]*round 1 of 2/.test(lastMessage(body)));
-    expect(extraction?.options.num_predict).toBe(600);
+    expect(extraction?.options.num_predict).toBe(240);
     expect(extraction?.messages.slice(0, 2)).toEqual(yaraSpeaks?.messages.slice(0, 2));
 
     // Yara, before speaking, is told about X's claim as unanswered (from her side's perspective),
@@ -229,7 +230,7 @@ describe('live commentary', () => {
 describe('early stop on the ledger', () => {
   it('stops when two rounds running bring no new claim, whatever the judges say', async () => {
     const again = {
-      claims: [{ claim: 'The same point once more.', kind: 'restated', answers: '', evidence: '' }],
+      claims: [{ quote: 'The same point once more, as I', kind: 'restated', answers: 'none' }],
     };
     const newArguments = {
       round_number: 1,
@@ -240,6 +241,10 @@ describe('early stop on the ledger', () => {
     };
     const server = await mock({
       script: [
+        {
+          match: { text: '## Your task: round' },
+          reply: 'The same point once more, as I said before. '.repeat(5),
+        },
         { match: { text: 'list the claims in' }, json: again },
         { match: { text: 'evaluate round' }, json: newArguments },
       ],
