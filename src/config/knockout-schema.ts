@@ -118,7 +118,9 @@ export const knockoutSchema = z
         summariser_model: z
           .string()
           .optional()
-          .describe("Model that writes summaries; default: the X agent's."),
+          .describe(
+            "Model that writes summaries; default: the model of the round's last call (the judges' as a rule), which is loaded.",
+          ),
       })
       .default({ margin_tokens: 256, summary_max_tokens: 512 }),
   })

@@ -179,9 +179,12 @@ describe('summaries over 30 rounds', () => {
     // Large steps: far fewer summaries than rounds (one per round would be 28 or 29).
     expect(summaries.length).toBeGreaterThan(0);
     expect(summaries.length).toBeLessThanOrEqual(10);
-    // The summariser has its own instruction, not a debater's.
-    const summariser = sent.find((body) => lastMessage(body).includes('the summary of rounds'));
-    expect(summariser?.messages[0]?.content).toMatch(/You are not a debater/);
+    // The summariser shares the debate's prefix (the system message every participant reads), and
+    // its own task says it is the note-taker, not a debater.
+    const summariser = sent.find((body) => lastMessage(body).includes('## Your task: the summary of'));
+    const debater = sent.find((body) => /## Your task: round \d+ of/.test(lastMessage(body)));
+    expect(summariser?.messages[0]).toEqual(debater?.messages[0]);
+    expect(lastMessage(summariser as ChatBody)).toMatch(/note-taker now, not a debater/);
     // biome-ignore lint/suspicious/noConsole: the figure belongs in the test output
     console.log(`30-round debate, 4096-token window: ${summaries.length} summary calls`);
   }, 300_000);
