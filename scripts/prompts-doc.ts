@@ -41,7 +41,7 @@ const RUNS: Array<{ format: string; file: string; args: string[]; patch?: Record
     file: 'scenarios/abortion.yaml',
     args: ['--rounds', '4', '--seed', '7'],
     patch: {
-      model_options: { temperature: 0.7, max_tokens: 1024, context_window: 6144 },
+      model_options: { temperature: 0.7, max_tokens: 1024, context_window: 4608 },
       commentary: { model: 'llama3', persona: 'a former debate coach who keeps score honestly' },
     },
   },

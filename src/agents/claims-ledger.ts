@@ -47,12 +47,13 @@ export function addClaims(ledger: readonly LedgerClaim[], event: ClaimsEvent): L
 
 /**
  * The claims of `position`'s opponents not yet answered, most pressing first: the newest round's
- * first (what was just said is what a speaker answers), and within a round those with evidence.
+ * first (what was just said is what a speaker answers), and within a round those with evidence
+ * (which only claims extracted with an evidence field have).
  */
 export function openClaimsAgainst(ledger: readonly LedgerClaim[], position: PositionLabel): LedgerClaim[] {
   return ledger
     .filter((claim) => claim.position !== position && claim.answeredBy.length === 0 && claim.kind === 'new')
-    .sort((a, b) => b.round - a.round || Number(b.evidence !== '') - Number(a.evidence !== ''));
+    .sort((a, b) => b.round - a.round || Number(Boolean(b.evidence)) - Number(Boolean(a.evidence)));
 }
 
 /** Claims of the debate made through `throughRound` and not answered by then: the debate's live claims at that point. */
@@ -75,12 +76,15 @@ function cut(text: string, max: number): string {
  * `[Y1.2] Yara, round 1: claim (evidence: ...)`. Without it, for debaters, who would otherwise
  * cite the ids in their speech: `Yara, round 1: "claim" (evidence: ...)`.
  */
-export function claimLine(claim: LedgerClaim, options: { evidence?: boolean; id?: boolean } = {}): string {
+export function claimLine(
+  claim: LedgerClaim,
+  options: { evidence?: boolean; id?: boolean; maxChars?: number } = {},
+): string {
   const evidence =
-    options.evidence === false || claim.evidence.trim() === ''
+    options.evidence === false || (claim.evidence ?? '').trim() === ''
       ? ''
-      : ` (evidence: ${cut(claim.evidence, MAX_EVIDENCE_CHARS)})`;
-  const text = cut(claim.claim, MAX_CLAIM_CHARS);
+      : ` (evidence: ${cut(claim.evidence ?? '', MAX_EVIDENCE_CHARS)})`;
+  const text = cut(claim.claim, options.maxChars ?? MAX_CLAIM_CHARS);
   return options.id === false
     ? `${claim.agent}, round ${claim.round}: "${text}"${evidence}`
     : `[${claim.id}] ${claim.agent}, round ${claim.round}: ${text}${evidence}`;

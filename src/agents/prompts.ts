@@ -15,8 +15,16 @@ export interface TranscriptRound {
   transition?: { summary: string; focus: string } | undefined;
 }
 
+/** A running summary's part: rounds `fromRound` to `throughRound` in a few paragraphs. */
+export interface SummaryPart {
+  fromRound: number;
+  throughRound: number;
+  text: string;
+}
+
 export interface TranscriptView {
-  summary: { throughRound: number; text: string } | null;
+  /** The running summary of the earlier rounds, in parts that follow on from each other. */
+  summaries: SummaryPart[];
   /** Claims made in the summarised rounds and still unanswered there, one line each (from the claims ledger). */
   openClaims?: string[];
   rounds: TranscriptRound[];
@@ -36,14 +44,27 @@ export function backgroundText(
   return `\n## Background (shared by every participant)\n${lines.join('\n')}${fileTexts.join('\n')}\n`;
 }
 
-/** The transcript message: the running summary, then the recent rounds verbatim. */
+/** "rounds 1-4", or "round 3" for a single round. */
+export function roundsLabel(from: number, through: number): string {
+  return from === through ? `round ${from}` : `rounds ${from}-${through}`;
+}
+
+/**
+ * The transcript message: the running summary's parts, the claims still unanswered in the rounds
+ * they cover, then the recent rounds verbatim. A later view of the same debate only adds at its end
+ * until the next summary, and a summary part stays as it is when the next one is added after it.
+ */
 export function transcriptText(view: TranscriptView): string {
   const parts: string[] = ['## Debate so far'];
-  if (view.summary)
-    parts.push(`### Summary of rounds 1-${view.summary.throughRound}\n${view.summary.text.trim()}`);
-  if (view.summary && view.openClaims && view.openClaims.length > 0) {
+  for (const summary of view.summaries) {
     parts.push(
-      `### Claims from rounds 1-${view.summary.throughRound} still unanswered there\n${view.openClaims.map((line) => `- ${line}`).join('\n')}`,
+      `### Summary of ${roundsLabel(summary.fromRound, summary.throughRound)}\n${summary.text.trim()}`,
+    );
+  }
+  const covered = view.summaries.at(-1)?.throughRound;
+  if (covered !== undefined && view.openClaims && view.openClaims.length > 0) {
+    parts.push(
+      `### Claims from ${roundsLabel(1, covered)} still unanswered there\n${view.openClaims.map((line) => `- ${line}`).join('\n')}`,
     );
   }
   for (const round of view.rounds) {
@@ -57,7 +78,7 @@ export function transcriptText(view: TranscriptView): string {
       );
     parts.push(lines.join('\n\n'));
   }
-  if (!view.summary && view.rounds.length === 0) parts.push('The debate has not started yet.');
+  if (view.summaries.length === 0 && view.rounds.length === 0) parts.push('The debate has not started yet.');
   return parts.join('\n\n');
 }
 
@@ -78,14 +99,19 @@ export function wordsFor(tokens: number): number {
   return Math.max(20, Math.floor(tokens * 0.75));
 }
 
+/** The words a speaker is asked for by default: about 60% of what its token cap allows. */
+export function aimWords(tokenLimit: number): number {
+  return Math.max(40, Math.round((wordsFor(tokenLimit) * 0.6) / 10) * 10);
+}
+
 /**
  * The length a speaker is asked for: about 60% of what its token cap allows, so that an 8B model
  * that runs long still finishes before the cap instead of being cut mid-sentence. A word limit of
- * the scenario's own, when tighter, is the aim instead.
+ * the scenario's own, when tighter, is the aim instead; `aim` asks for fewer words than the default.
  */
-export function lengthRequest(tokenLimit: number, wordLimit?: number): string {
+export function lengthRequest(tokenLimit: number, wordLimit?: number, aim = aimWords(tokenLimit)): string {
   const most = wordsFor(tokenLimit);
-  const aim = Math.max(40, Math.round((most * 0.6) / 10) * 10);
-  if (wordLimit !== undefined && wordLimit <= aim) return `Use at most ${wordLimit} words.`;
-  return `Aim for about ${aim} words; you are cut off after about ${most}.`;
+  const words = Math.min(aim, aimWords(tokenLimit));
+  if (wordLimit !== undefined && wordLimit <= words) return `Use at most ${wordLimit} words.`;
+  return `Aim for about ${words} words; you are cut off after about ${most}.`;
 }

@@ -104,13 +104,13 @@ export const knockoutSchema = z
           .describe(
             "The claims ledger behind each agent's memory: 'model' extracts each statement's claims with a small structured call; 'heuristic' takes key sentences (no call); 'off' uses key sentences and keeps no ledger.",
           ),
-        claims_max_tokens: positiveInteger.default(600).describe('Token cap for one claims extraction.'),
+        claims_max_tokens: positiveInteger.default(240).describe('Token cap for one claims extraction.'),
         claims_model: z
           .string()
           .optional()
           .describe('Model that extracts claims; default: the model of whoever speaks or judges next.'),
       })
-      .default({ claims: 'model', claims_max_tokens: 600 }),
+      .default({ claims: 'model', claims_max_tokens: 240 }),
     context: z
       .strictObject({
         margin_tokens: nonNegativeInteger.default(256).describe('Tokens kept free besides the answer.'),
@@ -118,7 +118,9 @@ export const knockoutSchema = z
         summariser_model: z
           .string()
           .optional()
-          .describe("Model that writes summaries; default: the X agent's."),
+          .describe(
+            "Model that writes summaries; default: the model of the round's last call (the judges' as a rule), which is loaded.",
+          ),
       })
       .default({ margin_tokens: 256, summary_max_tokens: 512 }),
   })

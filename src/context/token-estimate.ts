@@ -36,3 +36,12 @@ export function estimateTokens(chars: number, charsPerToken: number = DEFAULT_CH
 export function promptBudget(contextWindow: number, numPredict: number, margin: number): number {
   return contextWindow - numPredict - margin;
 }
+
+/** The most characters whose estimate stays within `tokens` (the inverse of `estimateTokens`). */
+export function charsWithin(tokens: number, charsPerToken: number = DEFAULT_CHARS_PER_TOKEN): number {
+  if (tokens <= 0) return 0;
+  let chars = Math.floor((tokens * charsPerToken) / SAFETY_FACTOR);
+  while (chars > 0 && estimateTokens(chars, charsPerToken) > tokens) chars -= 1;
+  while (estimateTokens(chars + 1, charsPerToken) <= tokens) chars += 1;
+  return chars;
+}

@@ -129,9 +129,18 @@ export interface RoundEndEvent {
 
 export interface SummaryEvent {
   type: 'summary';
+  /**
+   * The first round this part of the running summary covers; absent or 1: it covers every round
+   * from the first and replaces the earlier parts. A later part follows on from the one before it.
+   */
+  fromRound?: number;
   /** The running summary now covers rounds 1 to this one. */
   throughRound: number;
   text: string;
+  /** The first answer was cut at its token cap, so a shorter one was asked for: this is it. */
+  shortened?: boolean;
+  /** Even the shorter answer was cut at its cap: the text ends with a note that says so. */
+  cut?: boolean;
   model: string;
   promptTokens: number;
   /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
@@ -217,8 +226,8 @@ export interface ExtractedClaim {
   kind: 'new' | 'restated';
   /** The id of the other side's claim it rebuts, or null. */
   answers: string | null;
-  /** Evidence or example it names; empty when none. */
-  evidence: string;
+  /** Evidence or example it names, in logs whose extraction asked for it; empty or absent otherwise. */
+  evidence?: string;
 }
 
 /** The claims of one statement (knockout), extracted after it was made: the claims ledger's entries. */
@@ -286,6 +295,8 @@ export interface StepFailedEvent {
   step: 'summary';
   round: number;
   reason: string;
+  /** The model the step was asked of. */
+  model?: string;
 }
 
 export interface RunEndEvent {

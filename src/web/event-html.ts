@@ -174,7 +174,7 @@ ${event.transition.summary ? html`<p class="notes">${event.transition.summary}</
 </section>`;
     }
     case 'summary':
-      return html`<details class="event summary" id="${id}" data-seq="${event.seq}"><summary>Summary of rounds 1–${event.throughRound} (${event.model})</summary>${paragraphs(event.text)}</details>`;
+      return html`<details class="event summary" id="${id}" data-seq="${event.seq}"><summary>Summary of rounds ${event.fromRound ?? 1}–${event.throughRound} (${event.model})</summary>${paragraphs(event.text)}</details>`;
     case 'commentary':
       return html`<section class="event commentary" id="${id}" data-seq="${event.seq}"><h3>Commentary after round ${event.round} <code>${event.model}</code></h3>${event.text === '' ? html`<p class="muted">no commentary (${event.failed ?? 'no answer'})</p>` : paragraphs(event.text)}</section>`;
     case 'claims':

@@ -39,7 +39,8 @@ function plant(agent: string, round: number, rounds: number, claim: string, answ
     },
     {
       match: { text: `list the claims in ${agent}'s statement in round ${round}\n` },
-      json: { claims: [{ claim, kind: 'new', answers, evidence: 'pilot programmes' }] },
+      // The note-taker quotes the opening words of the claim's sentence; the ledger records the sentence.
+      json: { claims: [{ quote: claim.split(' ').slice(0, 8).join(' '), kind: 'new', answers }] },
     },
   ];
 }
@@ -78,7 +79,7 @@ describe('the claims ledger', () => {
       lastMessage(body).includes("list the claims in Xavier's statement in round 1"),
     );
     const yaraSpeaks = sent.find((body) => /Your name: Yara\n[\s\S]*round 1 of 2/.test(lastMessage(body)));
-    expect(extraction?.options.num_predict).toBe(600);
+    expect(extraction?.options.num_predict).toBe(240);
     expect(extraction?.messages.slice(0, 2)).toEqual(yaraSpeaks?.messages.slice(0, 2));
 
     // Yara, before speaking, is told about X's claim as unanswered (from her side's perspective),
@@ -178,9 +179,12 @@ describe('summaries over 30 rounds', () => {
     // Large steps: far fewer summaries than rounds (one per round would be 28 or 29).
     expect(summaries.length).toBeGreaterThan(0);
     expect(summaries.length).toBeLessThanOrEqual(10);
-    // The summariser has its own instruction, not a debater's.
-    const summariser = sent.find((body) => lastMessage(body).includes('the summary of rounds'));
-    expect(summariser?.messages[0]?.content).toMatch(/You are not a debater/);
+    // The summariser shares the debate's prefix (the system message every participant reads), and
+    // its own task says it is the note-taker, not a debater.
+    const summariser = sent.find((body) => lastMessage(body).includes('## Your task: the summary of'));
+    const debater = sent.find((body) => /## Your task: round \d+ of/.test(lastMessage(body)));
+    expect(summariser?.messages[0]).toEqual(debater?.messages[0]);
+    expect(lastMessage(summariser as ChatBody)).toMatch(/note-taker now, not a debater/);
     // biome-ignore lint/suspicious/noConsole: the figure belongs in the test output
     console.log(`30-round debate, 4096-token window: ${summaries.length} summary calls`);
   }, 300_000);
@@ -229,7 +233,7 @@ describe('live commentary', () => {
 describe('early stop on the ledger', () => {
   it('stops when two rounds running bring no new claim, whatever the judges say', async () => {
     const again = {
-      claims: [{ claim: 'The same point once more.', kind: 'restated', answers: '', evidence: '' }],
+      claims: [{ quote: 'The same point once more, as I', kind: 'restated', answers: 'none' }],
     };
     const newArguments = {
       round_number: 1,
@@ -240,6 +244,10 @@ describe('early stop on the ledger', () => {
     };
     const server = await mock({
       script: [
+        {
+          match: { text: '## Your task: round' },
+          reply: 'The same point once more, as I said before. '.repeat(5),
+        },
         { match: { text: 'list the claims in' }, json: again },
         { match: { text: 'evaluate round' }, json: newArguments },
       ],

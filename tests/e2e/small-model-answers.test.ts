@@ -242,19 +242,10 @@ describe('answers as small models write them', () => {
           match: { text: "list the claims in Xavier's statement in round 1\n" },
           json: {
             claims: [
-              {
-                claim: 'Congestion charges cut traffic by a fifth in Stockholm.',
-                kind: 'new',
-                answers: 'none',
-                evidence: 'Stockholm',
-              },
+              // The opening words of a sentence of the statement: the ledger records that sentence.
+              { quote: 'Congestion charges cut traffic by a fifth', kind: 'new', answers: 'none' },
               // A paraphrase that drifted into the other side's case: not in the statement.
-              {
-                claim: 'Car-friendly cities deliver more of what people need.',
-                kind: 'new',
-                answers: 'none',
-                evidence: '',
-              },
+              { quote: 'Car-friendly cities deliver more of what people need', kind: 'new', answers: 'none' },
             ],
           },
         },

@@ -71,7 +71,7 @@ function expectedType(step: { kind: string }): string {
 }
 
 describe.each([
-  ['knockout', testScenario({ rounds: 4, contextWindow: 3200, maxTokens: 160 })],
+  ['knockout', testScenario({ rounds: 4, contextWindow: 2800, maxTokens: 160 })],
   [
     'formal',
     {

@@ -60,7 +60,7 @@ function transcriptFor(
   let condensed = 0;
   for (;;) {
     const text = transcriptText({
-      summary: null,
+      summaries: [],
       rounds: rounds.map((number, index) => {
         const verdict = judgement(number)?.result;
         const summary = typeof verdict?.summary === 'string' ? verdict.summary : '';

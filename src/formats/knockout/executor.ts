@@ -1,28 +1,23 @@
 /** Carries out one planned knockout step: model calls (retried, with fallbacks), then the step's events. */
 
-import {
-  claimsAnswerSchema,
-  claimsJsonSchema,
-  heuristicClaims,
-  verifiedClaims,
-} from '../../agents/claim-extraction.js';
 import { promptChars } from '../../agents/prompts.js';
-import { fittedChat } from '../../context/fitted-call.js';
 import { mapConcurrent } from '../../core/concurrency.js';
 import type { Evaluation, VoteCastEvent } from '../../core/events.js';
 import { voteContradictsScores, weightedTotal } from '../../judging/criteria.js';
 import { judgeAnswerJsonSchema, judgeAnswerSchema } from '../../judging/evaluation-schema.js';
 import { recordedTokens } from '../../llm/call-usage.js';
-import type { ChatRequest } from '../../llm/provider.js';
-import { ModelCallFailed, retryPolicyOf, type SafeCallResult } from '../../llm/safe-call.js';
+import { ModelCallFailed, retryPolicyOf } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { markIfCut, simulatedSeconds } from '../../timer/speaking-timer.js';
 import type { StepContext } from '../format-definition.js';
 import { askStructured } from '../shared/structured-call.js';
 import { answerBudget, holdToCap } from '../shared/token-budget.js';
+import { extractClaims } from './claims-step.js';
 import { judgeMessages } from './knockout-prompts.js';
+import { call, fallbacksOf } from './model-call.js';
 import type { KnockoutState } from './state.js';
 import type { KnockoutStep } from './steps.js';
+import { summarise } from './summary-step.js';
 
 export async function executeKnockoutStep(
   step: KnockoutStep,
@@ -51,47 +46,6 @@ export async function executeKnockoutStep(
       return;
     }
   }
-}
-
-/** A model call with the scenario's retry policy, the agent's fallbacks and live retry notices. */
-function call(
-  state: KnockoutState,
-  context: StepContext,
-  request: ChatRequest,
-  what: string,
-  extra: { fallbackModels?: readonly string[]; onDelta?: (text: string) => void } = {},
-): Promise<SafeCallResult> {
-  const { reliability } = state.scenario;
-  return fittedChat(context.provider, request, {
-    what,
-    ...(context.tokenRates ? { rates: context.tokenRates } : {}),
-    marginTokens: state.scenario.context.margin_tokens,
-    policy: retryPolicyOf(reliability),
-    signal: context.signal,
-    ...(extra.fallbackModels ? { fallbackModels: extra.fallbackModels } : {}),
-    ...(extra.onDelta ? { onDelta: extra.onDelta } : {}),
-    onRetry: ({ model, attempt, delayMs, error }) => {
-      context.logger.warn(
-        { what, model, attempt, delayMs, error: error.message, kind: error.kind },
-        'model call retried',
-      );
-      context.notify({ type: 'retry', what: `${what} (${model})`, attempt, delayMs, reason: error.kind });
-    },
-  });
-}
-
-/**
- * Fallbacks for a call that borrows an agent's model (claims, summaries, commentary): the fallback
- * models of the agents that use it, so a missing model is replaced as it would be for them.
- */
-function fallbacksOf(state: KnockoutState, model: string): string[] {
-  return [
-    ...new Set(
-      state.scenario.agents
-        .filter((agent) => agent.model === model)
-        .flatMap((agent) => agent.fallback_models),
-    ),
-  ];
 }
 
 /** The SRS's emergency response: clearly marked, and not counted as an argument. */
@@ -318,133 +272,5 @@ async function comment(
       realMs: Math.round(context.clock.monotonicMs() - started),
       attempts: error.attempts,
     });
-  }
-}
-
-/** The claims of one statement into the ledger: a small structured call, or key sentences. */
-async function extractClaims(
-  step: Extract<KnockoutStep, { kind: 'claims' }>,
-  state: KnockoutState,
-  context: StepContext,
-) {
-  const statement = state.rounds
-    .find((round) => round.number === step.round)
-    ?.statements.find((item) => item.agent === step.agent);
-  const base = {
-    type: 'claims' as const,
-    round: step.round,
-    agent: step.agent,
-    position: step.position,
-  };
-  const heuristic = (reason?: string) => ({
-    ...base,
-    source: 'heuristic' as const,
-    claims: heuristicClaims(statement?.text ?? ''),
-    promptTokens: 0,
-    promptChars: 0,
-    outputTokens: 0,
-    realMs: 0,
-    attempts: 0,
-    ...(reason ? { reason } : {}),
-  });
-  if (step.mode === 'heuristic') {
-    context.append(heuristic());
-    return;
-  }
-  const { scenario } = state;
-  const started = context.clock.monotonicMs();
-  const cap = scenario.memory.claims_max_tokens;
-  const outcome = await askStructured(
-    {
-      what: `the claims of ${step.agent}`,
-      model: step.model,
-      fallbackModels: fallbacksOf(state, step.model),
-      messages: step.messages,
-      schema: claimsAnswerSchema(step.answerIds, cap),
-      jsonSchema: claimsJsonSchema(step.answerIds, cap),
-      maxTokens: cap,
-      contextWindow: scenario.model_options.context_window,
-      temperature: 0.1,
-      seedOf: (attempt) =>
-        derivedSeed(
-          scenario.seed,
-          `claims:round-${step.round}:${step.agent}${attempt > 1 ? `:attempt-${attempt}` : ''}`,
-        ),
-      policy: retryPolicyOf(scenario.reliability),
-      marginTokens: scenario.context.margin_tokens,
-    },
-    context,
-  );
-  const measured = {
-    model: outcome.model,
-    ...recordedTokens(outcome.usage),
-    realMs: Math.round(context.clock.monotonicMs() - started),
-    attempts: outcome.attempts,
-    ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
-  };
-  if (outcome.value) {
-    const { claims, unverified } = verifiedClaims(outcome.value, statement?.text ?? '');
-    if (unverified > 0) {
-      context.logger.warn(
-        { agent: step.agent, round: step.round, unverified },
-        'claims not found in the statement were dropped',
-      );
-    }
-    context.append({
-      ...base,
-      source: 'model',
-      claims,
-      ...measured,
-      ...(unverified > 0 ? { unverified } : {}),
-    });
-    return;
-  }
-  // An unusable answer or a failed call still leaves the ledger something to go on; the event says so.
-  const reason = outcome.callFailed
-    ? `the extraction call failed: ${outcome.callFailed}`
-    : (outcome.reason ?? 'unusable answer');
-  context.logger.warn(
-    { agent: step.agent, round: step.round, reason },
-    'claims extraction fell back to key sentences',
-  );
-  context.append({ ...heuristic(reason), ...measured });
-}
-
-async function summarise(
-  step: Extract<KnockoutStep, { kind: 'summarise' }>,
-  state: KnockoutState,
-  context: StepContext,
-) {
-  const { scenario } = state;
-  context.notify({ type: 'summary-start', throughRound: step.throughRound, model: step.model });
-  const started = context.clock.monotonicMs();
-  try {
-    const { result, model, usage } = await call(
-      state,
-      context,
-      {
-        model: step.model,
-        messages: step.messages,
-        maxTokens: scenario.context.summary_max_tokens,
-        contextWindow: scenario.model_options.context_window,
-        temperature: 0.3,
-        seed: derivedSeed(scenario.seed, `summary:through-round-${step.throughRound}`),
-      },
-      'the running summary',
-      { fallbackModels: fallbacksOf(state, step.model) },
-    );
-    context.append({
-      type: 'summary',
-      throughRound: step.throughRound,
-      text: result.text.trim(),
-      model,
-      ...recordedTokens(usage),
-      realMs: Math.round(context.clock.monotonicMs() - started),
-    });
-  } catch (error) {
-    if (!(error instanceof ModelCallFailed)) throw error;
-    // The full text is kept; the planner goes on without a summary and tries again at the next step.
-    context.logger.warn({ throughRound: step.throughRound, error: error.message }, 'summary failed');
-    context.append({ type: 'step-failed', step: 'summary', round: step.throughRound, reason: error.message });
   }
 }

@@ -19,28 +19,37 @@ import {
 import type { KnockoutScenario } from '../../config/scenario.js';
 import type { AgentConfig } from '../../config/scenario-schema.js';
 import type { ChatMessage } from '../../llm/provider.js';
-import type { KnockoutState } from './state.js';
+import { type KnockoutState, summaryChain } from './state.js';
 
-/** The transcript as agents see it now: the latest summary, then later rounds verbatim. */
+/** The transcript as agents see it now: the running summary's parts, then later rounds verbatim. */
 export function transcriptView(state: KnockoutState, options: { upToRound?: number } = {}): TranscriptView {
-  const summary = state.summaries.at(-1) ?? null;
-  const covered = summary?.throughRound ?? 0;
+  const chain = summaryChain(state.summaries);
+  const covered = chain.at(-1)?.throughRound ?? 0;
   const last = options.upToRound ?? Number.POSITIVE_INFINITY;
   return {
-    summary: summary ? { throughRound: summary.throughRound, text: summary.text } : null,
-    ...(summary && state.scenario.memory.claims !== 'off'
-      ? { openClaims: openClaimLines(state, summary.throughRound) }
+    summaries: chain.map((summary) => ({
+      fromRound: summary.fromRound ?? 1,
+      throughRound: summary.throughRound,
+      text: summary.text,
+    })),
+    ...(covered > 0 && state.scenario.memory.claims !== 'off'
+      ? { openClaims: openClaimLines(state, covered) }
       : {}),
     rounds: state.rounds
-      .filter((round) => round.number > covered && round.number <= last)
+      // The last summarised round stays as its moderator's note when someone took the floor after it.
+      .filter((round) => round.number >= covered && round.number <= last)
+      .filter((round) => round.number > covered || round.end?.rotation)
       .map((round) => ({
         number: round.number,
-        debater: round.debater,
-        statements: round.statements.map((statement) => ({
-          agent: statement.agent,
-          label: `Position ${statement.position}, ${statement.position === 'X' ? state.scenario.positions.x : state.scenario.positions.y}`,
-          text: statement.text,
-        })),
+        ...(round.number === covered ? { title: `After round ${covered}` } : {}),
+        statements:
+          round.number === covered
+            ? []
+            : round.statements.map((statement) => ({
+                agent: statement.agent,
+                label: `Position ${statement.position}, ${statement.position === 'X' ? state.scenario.positions.x : state.scenario.positions.y}`,
+                text: statement.text,
+              })),
         // No verdict, vote or score enters a prompt (a judge must judge the statements, not the
         // panel before it); only who takes the floor next, when that changes.
         transition: round.end?.rotation
@@ -289,7 +298,7 @@ export function commentaryMessages(state: KnockoutState, round: number): ChatMes
 }
 
 /** The transcript message through `round`, built once per state and round. */
-function transcriptUpTo(state: KnockoutState, round: number): string {
+export function transcriptUpTo(state: KnockoutState, round: number): string {
   let texts = transcriptTexts.get(state);
   if (!texts) {
     texts = new Map();
@@ -301,50 +310,6 @@ function transcriptUpTo(state: KnockoutState, round: number): string {
     texts.set(round, text);
   }
   return text;
-}
-
-/**
- * The summariser's call: its own instruction (it is not a debater), the summary so far, the new
- * rounds verbatim with the claims the ledger holds for them, then the task. It folds many rounds at
- * once (all finished rounds but the latest), so a long debate needs few summaries.
- */
-export function summaryMessages(state: KnockoutState, throughRound: number): ChatMessage[] {
-  const { scenario } = state;
-  const previous = state.summaries.at(-1) ?? null;
-  const from = (previous?.throughRound ?? 0) + 1;
-  const system = [
-    'You keep the running summary of a debate between AI agents for its participants and judges. You are not a debater and take no side.',
-    `Motion: ${scenario.topic.trim()}`,
-    `Position X: ${scenario.positions.x}. Position Y: ${scenario.positions.y}.`,
-    'A good summary is faithful: it keeps every claim that is still in play, who made it and in which round, and which claims were answered and how. It drops rhetoric and repetition, adds nothing that was not said, and says nothing of how anyone was judged: judges read it too.',
-  ].join('\n');
-  const rounds = transcriptText({
-    summary: previous ? { throughRound: previous.throughRound, text: previous.text } : null,
-    rounds: transcriptView(state, { upToRound: throughRound }).rounds,
-  });
-  const claims = state.ledger.filter((claim) => claim.round >= from && claim.round <= throughRound);
-  const claimsText =
-    claims.length === 0
-      ? ''
-      : `## Claims recorded in rounds ${from}-${throughRound}\n${claims
-          .map(
-            (claim) =>
-              `- ${claimLine(claim)}${claim.kind === 'restated' ? ' (restated)' : ''}${claim.answers ? ` (answers ${claim.answers})` : ''}${claim.answeredBy.length > 0 ? ` (answered by ${claim.answeredBy.join(', ')})` : ''}`,
-          )
-          .join('\n')}`;
-  const task = [
-    `## Your task: the summary of rounds 1-${throughRound}`,
-    previous
-      ? `Rewrite the summary of rounds 1-${previous.throughRound} above into one summary of rounds 1-${throughRound}, adding rounds ${from}-${throughRound}. Keep what the earlier summary says about claims still in play.`
-      : `Summarise rounds 1-${throughRound} above.`,
-    'Write plain prose, round by round or claim by claim, naming who argued what and which claims were answered. Do not write claim ids or labels in brackets: the participants read this summary.',
-    lengthRequest(scenario.context.summary_max_tokens),
-  ].join('\n');
-  return [
-    { role: 'system', content: system },
-    { role: 'user', content: claimsText === '' ? rounds : `${rounds}\n\n${claimsText}` },
-    { role: 'user', content: task },
-  ];
 }
 
 /** The system message: rules, motion, positions and background. Identical for every agent. */
@@ -366,6 +331,10 @@ export function knockoutSystemPrompt(scenario: KnockoutScenario): string {
   ].join('\n');
 }
 
-function knockoutMessages(scenario: KnockoutScenario, transcript: string, task: string): ChatMessage[] {
+export function knockoutMessages(
+  scenario: KnockoutScenario,
+  transcript: string,
+  task: string,
+): ChatMessage[] {
   return buildMessages(knockoutSystemPrompt(scenario), transcript, task);
 }

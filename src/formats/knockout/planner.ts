@@ -2,25 +2,16 @@
  * The knockout planner: the next step is a pure function of the run's state. Resume is "fold the
  * log, ask the planner"; a step in flight when the process died is simply planned again.
  */
-import { answerableClaims } from '../../agents/claim-extraction.js';
-import { promptChars } from '../../agents/prompts.js';
-import { ContextWindowError } from '../../context/context-window-error.js';
-import { calibrate, estimateTokens, promptBudget } from '../../context/token-estimate.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { tallyVotes, voidTally } from '../../judging/tally.js';
-import type { ChatMessage } from '../../llm/provider.js';
 import { decideRotation } from '../../rotation/rotation-policy.js';
-import { tokenLimitFor } from '../../timer/speaking-timer.js';
 import type { DoneStep } from '../format-definition.js';
-import {
-  claimsMessages,
-  commentaryMessages,
-  debaterMessages,
-  judgeMessages,
-  summaryMessages,
-} from './knockout-prompts.js';
+import { foldBeforeNextRound, foldInRound } from './fold-plan.js';
+import { commentaryMessages } from './knockout-prompts.js';
+import { fits } from './prompt-fits.js';
+import { claimsCall, claimsModel, judgeCall, judgesOf, speakingOrder, statementCall } from './round-calls.js';
 import type { KnockoutState, RoundRecord } from './state.js';
-import { summariserModel, xAgentOf, yAgentNames } from './state.js';
+import { xAgentOf, yAgentNames } from './state.js';
 import type { KnockoutStep } from './steps.js';
 import { buildTransition } from './transition.js';
 
@@ -34,9 +25,13 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
     scenario.commentary &&
     !state.commentary.some((commentary) => commentary.round === last.number)
   ) {
-    const messages = commentaryMessages(state, last.number);
-    if (fits(state, scenario.commentary.model, messages, scenario.commentary.max_tokens))
-      return { kind: 'comment', round: last.number, model: scenario.commentary.model, messages };
+    const call = {
+      model: scenario.commentary.model,
+      messages: commentaryMessages(state, last.number),
+      tokenLimit: scenario.commentary.max_tokens,
+    };
+    if (fits(state, call))
+      return { kind: 'comment', round: last.number, model: call.model, messages: call.messages };
   }
   if (last?.end && last.number >= scenario.debate.rounds) {
     return { kind: 'done', status: 'completed', stopReason: 'max_rounds' };
@@ -46,6 +41,10 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
   if (last?.end && scenario.stop.judge_early_stop && noNewArguments(state, 2)) {
     return { kind: 'done', status: 'completed', stopReason: 'judge_early_stop' };
   }
+  // Between rounds: fold the transcript now if the next round would not fit, so that both speakers
+  // and the judges of a round read the same summary.
+  const fold = foldBeforeNextRound(state);
+  if (fold) return fold;
   const round: RoundRecord =
     last && !last.end
       ? last
@@ -57,9 +56,7 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
           end: null,
         };
 
-  const start = scenario.debate.starting_position;
-  const order: Array<'X' | 'Y'> = start === 'X' ? ['X', 'Y'] : ['Y', 'X'];
-  for (const [index, position] of order.entries()) {
+  for (const [index, position] of speakingOrder(scenario).entries()) {
     const spoken = round.statements.find((statement) => statement.position === position);
     if (spoken) {
       // Each statement's claims go into the ledger before anyone answers it.
@@ -68,56 +65,35 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
         (claims) => claims.round === round.number && claims.agent === spoken.agent,
       );
       if (mode === 'off' || spoken.degraded || extracted) continue;
-      const nextModel =
-        scenario.memory.claims_model ??
-        (index === 0
-          ? position === 'X'
-            ? scenario.agents.find((candidate) => candidate.name === round.debater)?.model
-            : xAgentOf(scenario).model
-          : scenario.agents.find(
-              (candidate) => candidate.position === 'Y' && candidate.name !== round.debater,
-            )?.model) ??
-        spoken.model;
-      const messages = mode === 'model' ? claimsMessages(state, round.number, spoken.agent, position) : [];
-      if (mode === 'model' && !fits(state, nextModel, messages, scenario.memory.claims_max_tokens))
-        return summariseOrFail(state, round.number);
+      const model = claimsModel(scenario, index, position, round.debater, spoken.model);
+      const call = claimsCall(state, round.number, spoken.agent, position, model);
+      if (mode === 'model' && !fits(state, call)) return foldInRound(state, round.number, call.model);
       return {
         kind: 'claims',
         round: round.number,
         agent: spoken.agent,
         position,
         mode,
-        model: nextModel,
-        messages,
-        answerIds: answerableClaims(state.ledger.filter((claim) => claim.position !== position)).map(
-          (claim) => claim.id,
-        ),
+        model,
+        messages: call.messages,
+        answerIds: call.answerIds,
       };
     }
-    const agent =
-      position === 'X'
-        ? xAgentOf(scenario)
-        : scenario.agents.find((candidate) => candidate.name === round.debater);
-    if (!agent) throw new Error(`debater ${round.debater} is not in the scenario`);
-    const tokenLimit = tokenLimitFor(scenario.model_options.max_tokens, 0, {
-      secondsPerSide: scenario.timer.seconds_per_side,
-      tokensPerSecond: scenario.timer.tokens_per_second,
-    });
-    const messages = debaterMessages(state, agent, round.number, tokenLimit);
-    if (!fits(state, agent.model, messages, tokenLimit)) return summariseOrFail(state, round.number);
+    const call = statementCall(state, position, round.number, round.debater);
+    if (!fits(state, call)) return foldInRound(state, round.number, call.model);
     return {
       kind: 'speak',
       round: round.number,
-      agent: agent.name,
+      agent: call.agent.name,
       position,
-      model: agent.model,
-      temperature: agent.temperature ?? scenario.model_options.temperature,
-      tokenLimit,
-      messages,
+      model: call.model,
+      temperature: call.agent.temperature ?? scenario.model_options.temperature,
+      tokenLimit: call.tokenLimit,
+      messages: call.messages,
     };
   }
 
-  const judges = yAgentNames(scenario).filter((name) => name !== round.debater);
+  const judges = judgesOf(scenario, round.debater);
   // An emergency response is not a performance: the round is not judged and its vote is void.
   const debaterFailed = round.statements.some(
     (statement) => statement.position === 'Y' && statement.degraded,
@@ -127,11 +103,8 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
     : judges.filter((judge) => !round.votes.some((vote) => vote.judge === judge));
   if (pending.length > 0) {
     for (const name of pending) {
-      const judge = scenario.agents.find((candidate) => candidate.name === name);
-      if (!judge) continue;
-      const messages = judgeMessages(state, judge, round.number, round.debater);
-      if (!fits(state, judge.model, messages, scenario.judging.max_tokens))
-        return summariseOrFail(state, round.number);
+      const call = judgeCall(state, name, round.number, round.debater);
+      if (!fits(state, call)) return foldInRound(state, round.number, call.model);
     }
     return { kind: 'judge', round: round.number, judges: pending };
   }
@@ -203,46 +176,4 @@ function noNewArguments(state: KnockoutState, rounds: number): boolean {
     const none = answers.filter((answer) => answer === false).length;
     return answers.length > 0 && none * 2 > answers.length;
   });
-}
-
-function fits(state: KnockoutState, model: string, messages: ChatMessage[], tokenLimit: number): boolean {
-  // After a failed summary the full text goes ahead as it is; the summary is tried again next step.
-  if (state.summaryFailed) return true;
-  // Calibrate only on rounds before the current one, so concurrent judges finishing in any order,
-  // or a resume in the middle of a round, cannot change what is planned.
-  const current = state.rounds.at(-1)?.end
-    ? (state.rounds.at(-1)?.number ?? 0) + 1
-    : (state.rounds.at(-1)?.number ?? 1);
-  const ratio = calibrate(state.promptSamples.filter((sample) => sample.round < current)).get(model);
-  const estimate = estimateTokens(promptChars(messages), ratio);
-  const { context_window: window } = state.scenario.model_options;
-  return estimate <= promptBudget(window, tokenLimit, state.scenario.context.margin_tokens);
-}
-
-/**
- * Folds old rounds into the running summary in one large step (all finished rounds but the most
- * recent), so the transcript's prefix stays stable for several rounds between summaries.
- */
-function summariseOrFail(state: KnockoutState, currentRound: number): KnockoutStep | DoneStep {
-  const covered = state.summaries.at(-1)?.throughRound ?? 0;
-  const finished = state.rounds
-    .filter((round) => round.end && round.number < currentRound)
-    .map((round) => round.number);
-  const lastFinished = finished.at(-1) ?? 0;
-  const target = lastFinished - 1 > covered ? lastFinished - 1 : lastFinished > covered ? lastFinished : null;
-  if (target === null) {
-    // A setting, not a failed model: the run stops with exit 3 and says which one.
-    throw new ContextWindowError(
-      `the context window is too small: one round does not fit in ${state.scenario.model_options.context_window} tokens; raise model_options.context_window (and the server's own window: llama-server -c, vLLM --max-model-len) or lower model_options.max_tokens`,
-    );
-  }
-  const model = summariserModel(state.scenario);
-  // As many rounds as the summariser's own prompt can hold, at least one.
-  let through = target;
-  let messages = summaryMessages(state, through);
-  while (through > covered + 1 && !fits(state, model, messages, state.scenario.context.summary_max_tokens)) {
-    through -= 1;
-    messages = summaryMessages(state, through);
-  }
-  return { kind: 'summarise', throughRound: through, model, messages };
 }

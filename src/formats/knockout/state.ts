@@ -181,7 +181,12 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       next.outputTokens = state.outputTokens + event.outputTokens;
       return next;
     case 'step-failed':
-      next.failures = recordStep(state.failures, SUMMARISER, summariserModel(state.scenario), true);
+      next.failures = recordStep(
+        state.failures,
+        SUMMARISER,
+        event.model ?? summariserModel(state.scenario),
+        true,
+      );
       next.summaryFailed = true;
       return next;
     case 'run-end':
@@ -192,11 +197,38 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
   }
 }
 
+/**
+ * The running summary as it stands: its parts in order. A part that starts at round 1 replaces
+ * every earlier part (it was written over them); a later part follows on from the one before it.
+ */
+export function summaryChain(summaries: ReadonlyArray<Stored<SummaryEvent>>): Array<Stored<SummaryEvent>> {
+  let start = 0;
+  summaries.forEach((summary, index) => {
+    if ((summary.fromRound ?? 1) === 1) start = index;
+  });
+  return summaries.slice(start);
+}
+
+/** The last round the running summary covers (0 before the first summary). */
+export function summarisedThrough(state: KnockoutState): number {
+  return state.summaries.at(-1)?.throughRound ?? 0;
+}
+
 /** The name failures of the running summary are counted under. */
 export const SUMMARISER = 'the summariser';
 
-export function summariserModel(scenario: KnockoutScenario): string {
-  return scenario.context.summariser_model ?? xAgentOf(scenario).model;
+/**
+ * The model that writes the running summary: the configured one, else the model of whoever speaks
+ * first in the next round, which is about to be loaded anyway (on a machine that holds one model
+ * at a time, a summary on any other model would cost two swaps).
+ */
+export function summariserModel(scenario: KnockoutScenario, nextDebater?: string): string {
+  if (scenario.context.summariser_model) return scenario.context.summariser_model;
+  const first =
+    scenario.debate.starting_position === 'X'
+      ? xAgentOf(scenario)
+      : scenario.agents.find((agent) => agent.name === nextDebater);
+  return (first ?? xAgentOf(scenario)).model;
 }
 
 /** The round in flight without its failed statements and votes, so a resume plans them again. */

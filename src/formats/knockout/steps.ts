@@ -26,5 +26,14 @@ export type KnockoutStep =
       /** Ids of the other side's claims that a claim may answer. */
       answerIds: string[];
     }
-  | { kind: 'summarise'; throughRound: number; model: string; messages: ChatMessage[] }
+  | {
+      kind: 'summarise';
+      /** The first round the summary's new part covers: 1 when it replaces every earlier part. */
+      fromRound: number;
+      throughRound: number;
+      /** The length asked for, in words. */
+      words: number;
+      model: string;
+      messages: ChatMessage[];
+    }
   | { kind: 'decide'; event: Omit<RoundEndEvent, 'realMs'> };

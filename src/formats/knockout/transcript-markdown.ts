@@ -65,7 +65,13 @@ export function knockoutMarkdown(transcript: KnockoutTranscript): string {
     const said = transcript.commentary.find((item) => item.round === round.number && item.text !== '');
     if (said) lines.push(`**Commentary** (for the audience): ${said.text}`, '');
     const summary = summaries.get(round.number);
-    if (summary) lines.push(`### Running summary through round ${round.number}`, '', summary.text, '');
+    if (summary) {
+      const rounds =
+        summary.fromRound === summary.throughRound
+          ? `round ${summary.fromRound}`
+          : `rounds ${summary.fromRound}-${summary.throughRound}`;
+      lines.push(`### Running summary: ${rounds}`, '', summary.text, '');
+    }
   }
 
   const { stats } = transcript;

@@ -68,6 +68,7 @@ export function knockoutTranscript(state: KnockoutState) {
     })),
     rotations: rotationsOf(state),
     summaries: state.summaries.map((summary) => ({
+      fromRound: summary.fromRound ?? 1,
       throughRound: summary.throughRound,
       model: summary.model,
       text: summary.text,

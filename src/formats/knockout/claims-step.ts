@@ -1,0 +1,104 @@
+/** The claims step: the claims of one statement into the ledger. */
+import {
+  claimsAnswerSchema,
+  claimsJsonSchema,
+  heuristicClaims,
+  verifiedClaims,
+} from '../../agents/claim-extraction.js';
+import { recordedTokens } from '../../llm/call-usage.js';
+import { retryPolicyOf } from '../../llm/safe-call.js';
+import { derivedSeed } from '../../rotation/seeded-random.js';
+import type { StepContext } from '../format-definition.js';
+import { askStructured } from '../shared/structured-call.js';
+import { fallbacksOf } from './model-call.js';
+import type { KnockoutState } from './state.js';
+import type { KnockoutStep } from './steps.js';
+
+/** The claims of one statement into the ledger: a small structured call, or key sentences. */
+export async function extractClaims(
+  step: Extract<KnockoutStep, { kind: 'claims' }>,
+  state: KnockoutState,
+  context: StepContext,
+) {
+  const statement = state.rounds
+    .find((round) => round.number === step.round)
+    ?.statements.find((item) => item.agent === step.agent);
+  const base = {
+    type: 'claims' as const,
+    round: step.round,
+    agent: step.agent,
+    position: step.position,
+  };
+  const heuristic = (reason?: string) => ({
+    ...base,
+    source: 'heuristic' as const,
+    claims: heuristicClaims(statement?.text ?? ''),
+    promptTokens: 0,
+    promptChars: 0,
+    outputTokens: 0,
+    realMs: 0,
+    attempts: 0,
+    ...(reason ? { reason } : {}),
+  });
+  if (step.mode === 'heuristic') {
+    context.append(heuristic());
+    return;
+  }
+  const { scenario } = state;
+  const started = context.clock.monotonicMs();
+  const cap = scenario.memory.claims_max_tokens;
+  const outcome = await askStructured(
+    {
+      what: `the claims of ${step.agent}`,
+      model: step.model,
+      fallbackModels: fallbacksOf(state, step.model),
+      messages: step.messages,
+      schema: claimsAnswerSchema(step.answerIds, cap),
+      jsonSchema: claimsJsonSchema(step.answerIds, cap),
+      maxTokens: cap,
+      contextWindow: scenario.model_options.context_window,
+      temperature: 0.1,
+      seedOf: (attempt) =>
+        derivedSeed(
+          scenario.seed,
+          `claims:round-${step.round}:${step.agent}${attempt > 1 ? `:attempt-${attempt}` : ''}`,
+        ),
+      policy: retryPolicyOf(scenario.reliability),
+      marginTokens: scenario.context.margin_tokens,
+    },
+    context,
+  );
+  const measured = {
+    model: outcome.model,
+    ...recordedTokens(outcome.usage),
+    realMs: Math.round(context.clock.monotonicMs() - started),
+    attempts: outcome.attempts,
+    ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
+  };
+  if (outcome.value) {
+    const { claims, unverified } = verifiedClaims(outcome.value, statement?.text ?? '');
+    if (unverified > 0) {
+      context.logger.warn(
+        { agent: step.agent, round: step.round, unverified },
+        'claims not found in the statement were dropped',
+      );
+    }
+    context.append({
+      ...base,
+      source: 'model',
+      claims,
+      ...measured,
+      ...(unverified > 0 ? { unverified } : {}),
+    });
+    return;
+  }
+  // An unusable answer or a failed call still leaves the ledger something to go on; the event says so.
+  const reason = outcome.callFailed
+    ? `the extraction call failed: ${outcome.callFailed}`
+    : (outcome.reason ?? 'unusable answer');
+  context.logger.warn(
+    { agent: step.agent, round: step.round, reason },
+    'claims extraction fell back to key sentences',
+  );
+  context.append({ ...heuristic(reason), ...measured });
+}

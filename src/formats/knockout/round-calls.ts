@@ -1,0 +1,108 @@
+/**
+ * The model calls of a knockout round as the planner makes them: each speaker's statement, the
+ * claims extraction after each statement, and each judge's evaluation. The planner plans them one
+ * by one; the running summary also asks for the calls of a round not yet played, to fold the
+ * transcript before it instead of in its middle.
+ */
+import { answerableClaims } from '../../agents/claim-extraction.js';
+import type { KnockoutScenario } from '../../config/scenario.js';
+import type { AgentConfig } from '../../config/scenario-schema.js';
+import { tokenLimitFor } from '../../timer/speaking-timer.js';
+import { claimsMessages, debaterMessages, judgeMessages } from './knockout-prompts.js';
+import type { PlannedCall } from './prompt-fits.js';
+import type { KnockoutState } from './state.js';
+import { xAgentOf, yAgentNames } from './state.js';
+
+/** The positions in the order they speak in every round. */
+export function speakingOrder(scenario: KnockoutScenario): Array<'X' | 'Y'> {
+  return scenario.debate.starting_position === 'X' ? ['X', 'Y'] : ['Y', 'X'];
+}
+
+/** The `num_predict` of a statement: the agent's cap or the speaking time, whichever is smaller. */
+export function statementTokenLimit(scenario: KnockoutScenario): number {
+  return tokenLimitFor(scenario.model_options.max_tokens, 0, {
+    secondsPerSide: scenario.timer.seconds_per_side,
+    tokensPerSecond: scenario.timer.tokens_per_second,
+  });
+}
+
+/** Who speaks for `position` in a round whose Position Y debater is `debater`. */
+export function speakerOf(scenario: KnockoutScenario, position: 'X' | 'Y', debater: string): AgentConfig {
+  const agent =
+    position === 'X' ? xAgentOf(scenario) : scenario.agents.find((candidate) => candidate.name === debater);
+  if (!agent) throw new Error(`debater ${debater} is not in the scenario`);
+  return agent;
+}
+
+/** A statement in `round` by whoever speaks for `position`. */
+export function statementCall(
+  state: KnockoutState,
+  position: 'X' | 'Y',
+  round: number,
+  debater: string,
+): PlannedCall & { agent: AgentConfig } {
+  const agent = speakerOf(state.scenario, position, debater);
+  const tokenLimit = statementTokenLimit(state.scenario);
+  return {
+    agent,
+    model: agent.model,
+    tokenLimit,
+    messages: debaterMessages(state, agent, round, tokenLimit),
+  };
+}
+
+/** The judges of a round: the Position Y agents who are not debating, in the scenario's order. */
+export function judgesOf(scenario: KnockoutScenario, debater: string): string[] {
+  return yAgentNames(scenario).filter((name) => name !== debater);
+}
+
+/**
+ * The model that extracts the claims of the statement at `index` of the speaking order: the
+ * configured one, else the model of whoever comes next (the other speaker after the first
+ * statement, the first judge after the second), which is loaded anyway.
+ */
+export function claimsModel(
+  scenario: KnockoutScenario,
+  index: number,
+  position: 'X' | 'Y',
+  debater: string,
+  spokenModel: string,
+): string {
+  if (scenario.memory.claims_model) return scenario.memory.claims_model;
+  const judge = judgesOf(scenario, debater)[0];
+  const next =
+    index === 0
+      ? speakerOf(scenario, position === 'X' ? 'Y' : 'X', debater).model
+      : scenario.agents.find((candidate) => candidate.name === judge)?.model;
+  return next ?? spokenModel;
+}
+
+/** The claims extraction of `agent`'s statement in `round`, and the ids its claims may answer. */
+export function claimsCall(
+  state: KnockoutState,
+  round: number,
+  agent: string,
+  position: 'X' | 'Y',
+  model: string,
+): PlannedCall & { answerIds: string[] } {
+  const { scenario } = state;
+  return {
+    model,
+    tokenLimit: scenario.memory.claims_max_tokens,
+    messages: scenario.memory.claims === 'model' ? claimsMessages(state, round, agent, position) : [],
+    answerIds: answerableClaims(state.ledger.filter((claim) => claim.position !== position)).map(
+      (claim) => claim.id,
+    ),
+  };
+}
+
+/** One judge's evaluation of `debater` in `round`. */
+export function judgeCall(state: KnockoutState, name: string, round: number, debater: string): PlannedCall {
+  const judge = state.scenario.agents.find((candidate) => candidate.name === name);
+  if (!judge) throw new Error(`judge ${name} is not in the scenario`);
+  return {
+    model: judge.model,
+    tokenLimit: state.scenario.judging.max_tokens,
+    messages: judgeMessages(state, judge, round, debater),
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The running summary's call. It shares the debate's prefix (the system message, then the
+ * transcript as far as the rounds it folds), so a server's prompt cache already holds all of it but
+ * the task. It writes one part of the summary at a time (the rounds it folds, after the parts
+ * already written), or, when the parts would take too much of the window, one summary that
+ * replaces them all.
+ */
+import { claimLine } from '../../agents/claims-ledger.js';
+import { lengthRequest, roundsLabel } from '../../agents/prompts.js';
+import type { ChatMessage } from '../../llm/provider.js';
+import { knockoutMessages, transcriptUpTo } from './knockout-prompts.js';
+import { type KnockoutState, summaryChain } from './state.js';
+
+/** A fold of the transcript into the running summary, as the planner plans it. */
+export interface FoldPlan {
+  /** The first round the new part covers: 1 when it replaces every earlier part. */
+  fromRound: number;
+  throughRound: number;
+  /** The length asked for, in words. */
+  words: number;
+  model: string;
+}
+
+/** How long a claim line in the summariser's list may be. */
+const LISTED_CLAIM_CHARS = 120;
+
+/** The claims recorded in the rounds being folded, with what they answer and what answered them. */
+function claimsText(state: KnockoutState, from: number, through: number): string {
+  const inRounds = (id: string) => {
+    const claim = state.ledger.find((candidate) => candidate.id === id);
+    return claim !== undefined && claim.round <= through;
+  };
+  const claims = state.ledger.filter((claim) => claim.round >= from && claim.round <= through);
+  if (claims.length === 0) return '';
+  const lines = claims.map((claim) => {
+    const answeredBy = claim.answeredBy.filter(inRounds);
+    return `- ${claimLine(claim, { maxChars: LISTED_CLAIM_CHARS })}${claim.kind === 'restated' ? ' (restated)' : ''}${claim.answers ? ` (answers ${claim.answers})` : ''}${answeredBy.length > 0 ? ` (answered by ${answeredBy.join(', ')})` : ''}`;
+  });
+  return `Claims recorded in ${roundsLabel(from, through)}:\n${lines.join('\n')}`;
+}
+
+export function summaryMessages(state: KnockoutState, plan: FoldPlan): ChatMessage[] {
+  const { scenario } = state;
+  const chain = summaryChain(state.summaries);
+  const covered = chain.at(-1)?.throughRound ?? 0;
+  const { fromRound: from, throughRound: through } = plan;
+  const parts = chain.map((part) => `the summary of ${roundsLabel(part.fromRound ?? 1, part.throughRound)}`);
+  const what =
+    chain.length === 0
+      ? `Summarise ${roundsLabel(from, through)} above.`
+      : from > 1
+        ? `Summarise ${roundsLabel(from, through)} above, and only those: ${parts.join(' and ')} above stays as it is, and yours follows on from it.`
+        : `Rewrite ${parts.join(' and ')} above${through > covered ? `, with ${roundsLabel(covered + 1, through)},` : ''} into one summary of ${roundsLabel(1, through)} that replaces them. Keep what they say about claims still in play.`;
+  const task = [
+    `## Your task: the summary of ${roundsLabel(from, through)}`,
+    "You are the debate's note-taker now, not a debater, and you take no side. The participants and the judges will read your summary in place of the rounds it covers.",
+    what,
+    'A good summary is faithful: it keeps every claim that is still in play, who made it and in which round, and which claims were answered and how. It drops rhetoric and repetition, adds nothing that was not said, and says nothing of how anyone was judged: judges read it too.',
+    'Write plain prose, round by round or claim by claim, naming who argued what and which claims were answered. Do not write claim ids or labels in brackets: the participants read this summary.',
+    claimsText(state, covered + 1, through),
+    lengthRequest(scenario.context.summary_max_tokens, undefined, plan.words),
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+  return knockoutMessages(scenario, transcriptUpTo(state, through), task);
+}
