@@ -87,7 +87,7 @@ function fromLedger(
     row: String(claim.round),
     seq: seqOf.get(claim.id) ?? 0,
     text: claim.claim,
-    evidence: claim.evidence,
+    evidence: claim.evidence ?? '',
     restated: claim.kind === 'restated',
     answers: claim.answers,
   }));
