@@ -24,7 +24,10 @@ export const BATCHES_FOLDER = 'batches';
 
 function rowsFor(runDir: string, formats: FormatLookup, batchId: string | null) {
   const loaded = loadRun(runDir, formats);
-  const outcome = outcomeLine(loaded.format.name, loaded.format.transcript(loaded.state));
+  const outcome = outcomeLine(loaded.format.name, {
+    ...loaded.format.transcript(loaded.state),
+    failedSteps: loaded.format.failures(loaded.state).length,
+  });
   return indexRows(loaded.events, loaded.format.progress(loaded.state), runDir, batchId, outcome);
 }
 

@@ -165,7 +165,11 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           activeMs:
             listing?.activeMs ??
             Math.max(0, Date.parse(loaded.events.at(-1)?.at ?? '') - Date.parse(loaded.events[0]?.at ?? '')),
-          outcome: outcomeLine(progress.format, loaded.format.transcript(loaded.state)) ?? '',
+          outcome:
+            outcomeLine(progress.format, {
+              ...loaded.format.transcript(loaded.state),
+              failedSteps: progress.failedSteps,
+            }) ?? '',
           simulated: isSimulated(loaded.events),
         };
       } catch (error) {
