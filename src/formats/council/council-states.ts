@@ -1,9 +1,11 @@
 /**
  * The council's fixed states (seed 003 §3) and the pure planner over them: Intake → Round1 →
- * Round2 → Round3 → Consensus → Judge → Packetize → Writeback, never looping.
+ * Round2 → Round3 → Consensus → Judge → Packetize → Writeback, never looping. A role that fails is
+ * recorded and the council goes on (§3: failures degrade the run, they never end it unseen); a
+ * budget that runs out cuts the remaining model states, and the free states still run.
  */
 import type { DoneStep } from '../../core/format.js';
-import { checkBudget, checkFailures, limitsOf } from '../../core/stop-conditions.js';
+import { checkBudget, limitsOf } from '../../core/stop-conditions.js';
 import { type CouncilState, DEBATING_ROLES, type DebatingRole } from './council-prompts.js';
 
 export const COUNCIL_STATES = [
@@ -57,15 +59,16 @@ function pendingModelStates(state: CouncilState): Array<CouncilStep & { kind: 'r
 }
 
 /**
- * The council always passes its eight states. Roles that failed too often in a row fail the run
- * (resumable); a budget that runs out cuts the remaining model states, recorded as such, and the
- * free states still compute the consensus, a packet that says what was cut, and the writeback.
+ * The council always passes its eight states. A role whose model keeps failing gives no answer,
+ * recorded as such, in every state it has: however many fail in a row, the council goes on to a
+ * consensus of the roles that answered, a packet that names the failures, and the writeback, and
+ * ends degraded. (A missing model or an unreachable server still stops it, resumable, as every
+ * format.) A budget that runs out cuts the remaining model states, recorded as such, and the free
+ * states still compute the consensus, a packet that says what was cut, and the writeback.
  */
 export function nextCouncilStep(state: CouncilState): CouncilStep | DoneStep {
   if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
   const limits = limitsOf(state.scenario);
-  const failed = checkFailures(state.failures, limits.maxConsecutiveFailures);
-  if (failed) return { kind: 'done', ...failed };
   if (!has(state, 'intake')) return { kind: 'intake' };
   const cut = budgetCut(state);
   const pending = cut ? [] : pendingModelStates(state);
