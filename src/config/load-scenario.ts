@@ -92,7 +92,7 @@ export async function parseScenario(text: string, absolute: string, shown = abso
   const parsed = schema.safeParse(source.data);
   if (!parsed.success) throw new ConfigError(zodIssues(parsed.error.issues, source, shown, schema));
 
-  const rules = checkScenarioRules(parsed.data);
+  const rules = checkScenarioRules(parsed.data, source.data);
   const toIssue = (finding: { path: Array<string | number>; message: string }): ConfigIssue => ({
     file: shown,
     ...source.positionOf(finding.path),
