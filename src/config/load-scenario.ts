@@ -51,6 +51,7 @@ async function readScenarioText(absolute: string, shown: string): Promise<string
 /** Validates scenario text; `absolute` anchors context files, `shown` is the name used in messages. */
 export async function parseScenario(text: string, absolute: string, shown = absolute): Promise<Scenario> {
   const source = parseYamlSource(text);
+  if (source.nestingError) throw new ConfigError([{ file: shown, path: '', ...source.nestingError }]);
   if (source.syntaxErrors.length > 0) {
     throw new ConfigError(
       source.syntaxErrors.map((error) => ({

@@ -101,6 +101,35 @@ describe.concurrent('scenario files that are not plain, small YAML', () => {
     expect(missing.stderr).toMatch(/unresolved\.yaml:1:8: YAML alias error: Unresolved alias/);
   });
 
+  it('says plainly that lists nested ten thousand deep are nested too deep, with the file, line and fix', async () => {
+    const nested = (depth: number) => `topic: x\nagents: ${'['.repeat(depth)}${']'.repeat(depth)}\n`;
+    const files = [
+      write('brackets.yaml', `topic: ${'['.repeat(10_000)}\n`),
+      write('closed.yaml', nested(10_000)),
+      // Indentation that keeps growing: one mapping inside the next, 300 levels deep.
+      write(
+        'indented.yaml',
+        Array.from({ length: 300 }, (_, level) => `${' '.repeat(level)}level${level}:`).join('\n'),
+      ),
+    ];
+    const result = await runAgora(['validate', ...files]);
+    expect(result.code).toBe(CONFIG_ERROR);
+    expect(result.stderr).not.toMatch(/call stack|\n\s+at /i);
+    expect(result.stderr).toContain(
+      `${files[0]}:1:71: lists and mappings are nested more than 64 levels deep here, too deep to read; a scenario needs only a few levels: look for "[" or "{" that are never closed, or indentation that keeps growing`,
+    );
+    expect(result.stderr).toMatch(/closed\.yaml:2:\d+: lists and mappings are nested more than 64 levels/);
+    expect(result.stderr).toMatch(/indented\.yaml:65:\d+: lists and mappings are nested more than 64 levels/);
+    // One message per file, not one per bracket.
+    expect(result.stderr.match(/nested more than/g)).toHaveLength(3);
+
+    // Nesting a scenario may well use, in brackets and in blocks, is read as before.
+    const fine = write('fine.yaml', nested(20));
+    const read = await runAgora(['validate', fine]);
+    expect(read.stderr).not.toMatch(/nested more than/);
+    expect(read.stderr).toMatch(/agents/);
+  });
+
   it('refuses background text that cannot fit the model context window, naming the fix', async () => {
     const file = write(
       'long.yaml',
