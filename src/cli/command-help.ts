@@ -148,6 +148,7 @@ const USAGE: Record<string, string[]> = {
     DATABASE,
     JSON_FLAG,
     CSV,
+    '  --timeout SECONDS     stop the question after this long (default 30; exit 2)',
   ],
   reindex: [
     'Usage: agora reindex [options]',
