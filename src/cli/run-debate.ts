@@ -1,5 +1,3 @@
-/** Runs or resumes one debate, of any format, for `run`, `demo` and `resume`: live view, report, exit code. */
-import path from 'node:path';
 import type { Scenario } from '../config/scenario.js';
 import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { timeoutMilliseconds } from '../config/timeout-seconds.js';
@@ -15,6 +13,7 @@ import { wordWrapped } from '../render/word-wrapped.js';
 import { fitLines } from '../render/wrap-text.js';
 import { openLiveLog } from '../store/live-log.js';
 import type { RunDatabase, RunLease } from '../store/postgres/run-database.js';
+import { folderFor, indexFolderFor, type RunPlaces, singlePlace } from '../store/run-places.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import { openCassetteFolder } from './cassette-folder.js';
 import { colorWanted } from './color.js';
@@ -29,6 +28,8 @@ import { terminalLayout } from './terminal-layout.js';
 
 export interface DebateFlags {
   out: string;
+  /** Where runs are kept (a council's records folder beside the runs folder); `out` alone without it. */
+  places?: RunPlaces;
   quiet: boolean;
   json: boolean;
   verbose: boolean;
@@ -95,11 +96,12 @@ export async function runDebate(
   }
 
   const recorder = flags.record ? openCassetteFolder(flags.record) : undefined;
+  const places = flags.places ?? singlePlace(flags.out);
   const { runId, paths } = resume
     ? { runId: resume.loaded.runId, paths: resume.loaded.paths }
     : flags.runId
-      ? { runId: flags.runId, paths: newNamedRunDir(flags.out, flags.runId) }
-      : createRunDir(flags.out, scenario);
+      ? { runId: flags.runId, paths: newNamedRunDir(folderFor(places, scenario.format), flags.runId) }
+      : createRunDir(folderFor(places, scenario.format), scenario);
   const logger = createRunLogger(paths.log, { verbose: flags.verbose });
   if (resume?.loaded.repairedTornLine) {
     logger.warn({ file: paths.events }, 'dropped a torn last line from the event log');
@@ -182,7 +184,7 @@ export async function runDebate(
     });
     const { transcript } = outcome;
     try {
-      indexRun(path.dirname(paths.runDir), paths.runDir, formatNamed);
+      indexRun(indexFolderFor(places, paths.runDir), paths.runDir, formatNamed);
     } catch (error) {
       // The log is the record; an index that could not be updated is rebuilt by `agora reindex`.
       logger.warn({ err: error }, 'run index not updated');

@@ -7,6 +7,7 @@ import { loadRun } from '../../manager/debate-manager.js';
 import type { RunDatabase } from '../../store/postgres/run-database.js';
 import { WorkQueue } from '../../store/postgres/work-queue.js';
 import { acquireRunLock } from '../../store/run-lock.js';
+import { runPlaces } from '../../store/run-places.js';
 import { CLI_LEASE_SECONDS, cliOwner, DATABASE_FLAG, openDatabaseOption } from '../database-option.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
@@ -38,7 +39,8 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
       await database.close();
     }
   }
-  const runDir = findRunDir(positionals[0], out, 'resume');
+  const places = runPlaces(io.cwd, values.out);
+  const runDir = findRunDir(positionals[0], places, 'resume');
   // The lock comes first: the log is read, and a torn last line cut off, only by its one writer.
   const release = acquireRunLock(runDir);
   try {
@@ -64,6 +66,7 @@ export async function resumeCommand(argv: string[], io: CliIo): Promise<number> 
         host,
         {
           ...resumeFlags(out, values),
+          places,
           ...(simulator || values.simulated ? { simulated: true } : {}),
           ...(values.record ? { record: path.resolve(io.cwd, values.record) } : {}),
         },

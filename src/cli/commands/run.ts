@@ -12,6 +12,7 @@ import type { Scenario } from '../../config/scenario.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
 import { isRunId } from '../../store/run-id.js';
+import { runPlaces } from '../../store/run-places.js';
 import { CLI_LEASE_SECONDS, cliOwner, DATABASE_FLAG, openDatabaseOption } from '../database-option.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
@@ -189,6 +190,7 @@ export function debateFlags(values: DebateValues, io: CliIo): DebateFlags {
   const requestTimeoutMs = timeoutFlag(values.timeout);
   return {
     out: path.resolve(io.cwd, values.out ?? 'transcripts'),
+    places: runPlaces(io.cwd, values.out),
     quiet: values.quiet ?? false,
     json: values.json ?? false,
     verbose: values.verbose ?? false,

@@ -1,11 +1,6 @@
-/**
- * `agora runs`: runs with status, format, topic, progress and stop reason, from the run index (a
- * run that is not indexed yet, such as one still running, is read from its log). Filters:
- * --status, --format, --topic (a substring), --model, --batch; --json or --csv.
- */
-import path from 'node:path';
 import { formatNames } from '../../formats/index.js';
 import { LISTING_STATUSES, listRuns } from '../../manager/run-listing.js';
+import { runPlaces, runSearchFolders } from '../../store/run-places.js';
 import { requireBatch, requireOneOf } from '../filter-values.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
@@ -25,8 +20,9 @@ export async function runsCommand(argv: string[], io: CliIo): Promise<number> {
   });
   requireOneOf('status', values.status, LISTING_STATUSES);
   requireOneOf('format', values.format, formatNames());
-  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
-  const listed = await listRuns(outDir);
+  const places = runPlaces(io.cwd, values.out);
+  const outDir = places.runs;
+  const listed = await listRuns(places);
   requireBatch(values.batch, listed.map((run) => run.batch).filter(Boolean), outDir);
   const runs = listed.filter(
     (run) =>
@@ -44,7 +40,9 @@ export async function runsCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (runs.length === 0 && !values.csv) {
-    io.stdout.write(`No runs in ${outDir}${Object.keys(values).length > 1 ? ' match those filters' : ''}.\n`);
+    io.stdout.write(
+      `No runs in ${runSearchFolders(places).join(' or ')}${Object.keys(values).length > 1 ? ' match those filters' : ''}.\n`,
+    );
     return 0;
   }
   const columns = ['Run', 'Format', 'Status', 'Failed steps', 'Topic', 'Models', 'Progress', 'Stop reason'];

@@ -1,7 +1,6 @@
-/** `agora show <run> [--json]`: a run's transcript, rebuilt from its event log. */
-import path from 'node:path';
 import { formatNamed } from '../../formats/index.js';
 import { loadRun } from '../../manager/debate-manager.js';
+import { runPlaces } from '../../store/run-places.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
 import { parseCommand } from '../parse.js';
@@ -11,7 +10,7 @@ export async function showCommand(argv: string[], io: CliIo): Promise<number> {
     out: { type: 'string' },
     json: { type: 'boolean' },
   });
-  const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'show');
+  const runDir = findRunDir(positionals[0], runPlaces(io.cwd, values.out), 'show');
   const { format, state } = loadRun(runDir, formatNamed);
   io.stdout.write(
     values.json ? `${JSON.stringify(format.transcript(state), null, 2)}\n` : format.markdown(state),
