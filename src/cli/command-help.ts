@@ -2,7 +2,8 @@
 
 const HOST =
   '  --host URL            Ollama address (default: scenario, then OLLAMA_HOST, then http://127.0.0.1:11434)';
-const OUT = '  --out DIR             the runs folder (default transcripts/)';
+const OUT =
+  '  --out DIR             the one folder for runs (default transcripts/, councils records/debates/)';
 const JSON_FLAG = '  --json                machine-readable output';
 const CSV = '  --csv                 comma-separated output';
 const DATABASE =

@@ -9,7 +9,7 @@ Commands
       --seed N              seed for every random choice, any whole number (overrides the scenario)
       --rounds N            number of rounds, 1 to 50 (overrides the scenario)
       --topic "TEXT"        debate another motion with the same agents (at most 500 characters)
-      --out DIR             where runs are written (default transcripts/)
+      --out DIR             where runs are written (default transcripts/, councils records/debates/)
       --quiet               no live transcript; only the final tables
       --json                print a machine-readable summary on stdout and nothing else
       --verbose             debug logs on stderr (always written to <run dir>/run.log)
