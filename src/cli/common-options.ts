@@ -7,7 +7,7 @@ export const HOST = {
 } as const satisfies OptionSpec;
 export const OUT = {
   value: 'DIR',
-  help: 'the runs folder (default transcripts/)',
+  help: 'the one folder for runs (default transcripts/, councils records/debates/)',
 } as const satisfies OptionSpec;
 export const JSON_OUTPUT = { help: 'machine-readable output' } as const satisfies OptionSpec;
 export const CSV_OUTPUT = { help: 'comma-separated output' } as const satisfies OptionSpec;

@@ -24,10 +24,20 @@ const roleAgentSchema = z.strictObject({
   prompt_file: z.string().optional().describe('A system prompt file, relative to the scenario.'),
   fallback_models: z.array(nonBlank('an Ollama model name')).default([]),
   think: thinkField,
+  enabled: z
+    .boolean()
+    .optional()
+    .describe('false leaves this agent out of the debate (it is kept in the file); default true.'),
   /** Filled in when the scenario is loaded: the prompt used and where it came from. */
   system_prompt: z.string().optional(),
   prompt_source: z.string().optional(),
 });
+
+/** The agents of a critique that names none, or whose agents are all disabled (seed 002). */
+export const DEFAULT_CRITIQUE_AGENTS: ReadonlyArray<{ name: string; role: string; model: string }> = [
+  { name: 'Architect', role: 'architect', model: 'llama3' },
+  { name: 'Performance', role: 'performance', model: 'mistral' },
+];
 
 export const critiqueSchema = z
   .strictObject({
@@ -40,10 +50,7 @@ export const critiqueSchema = z
     agents: z
       .array(roleAgentSchema)
       .min(1, { error: 'needs at least one agent' })
-      .default([
-        { name: 'Architect', role: 'architect', model: 'llama3', fallback_models: [] },
-        { name: 'Performance', role: 'performance', model: 'mistral', fallback_models: [] },
-      ]),
+      .default(() => DEFAULT_CRITIQUE_AGENTS.map((agent) => ({ ...agent, fallback_models: [] }))),
     judge: z
       .strictObject({
         name: nonBlank('the judge name').default('Judge'),

@@ -39,7 +39,8 @@ export function defaultScenarioData(format: FormatName, topic: string): Record<s
         format,
         topic,
         debaters: { a: { name: 'Ada', model: 'llama3' }, b: { name: 'Blaise', model: 'mistral' } },
-        judge: { name: 'Judge', model: 'llama3' },
+        // A judge on a debater's model may favour its own side: the judge gets a third model.
+        judge: { name: 'Judge', model: 'qwen2.5' },
       };
   }
 }

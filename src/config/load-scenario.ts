@@ -9,6 +9,7 @@ import { resolveRolePrompt } from '../agents/role-prompts.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { checkBackgroundFits } from './background-fit.js';
 import { closestName } from './closest-name.js';
+import { DEFAULT_CRITIQUE_AGENTS } from './critique-schema.js';
 import { formatFieldPath } from './field-path.js';
 import { readTextFile } from './read-text-file.js';
 import type { ContextFile, Scenario } from './scenario.js';
@@ -50,6 +51,7 @@ async function readScenarioText(absolute: string, shown: string): Promise<string
 /** Validates scenario text; `absolute` anchors context files, `shown` is the name used in messages. */
 export async function parseScenario(text: string, absolute: string, shown = absolute): Promise<Scenario> {
   const source = parseYamlSource(text);
+  if (source.nestingError) throw new ConfigError([{ file: shown, path: '', ...source.nestingError }]);
   if (source.syntaxErrors.length > 0) {
     throw new ConfigError(
       source.syntaxErrors.map((error) => ({
@@ -92,7 +94,7 @@ export async function parseScenario(text: string, absolute: string, shown = abso
   const parsed = schema.safeParse(source.data);
   if (!parsed.success) throw new ConfigError(zodIssues(parsed.error.issues, source, shown, schema));
 
-  const rules = checkScenarioRules(parsed.data);
+  const rules = checkScenarioRules(parsed.data, source.data);
   const toIssue = (finding: { path: Array<string | number>; message: string }): ConfigIssue => ({
     file: shown,
     ...source.positionOf(finding.path),
@@ -109,9 +111,26 @@ export async function parseScenario(text: string, absolute: string, shown = abso
   const warnings = rules.warnings.map(toIssue);
   let data: ScenarioFile = parsed.data;
   if (data.format === 'critique') {
+    // Agents with `enabled: false` stay in the file but not in the debate (seed 002); their
+    // prompt files are not read. With none left, the default agents debate, as the seed has it.
+    let enabled = data.agents
+      .map((agent, index) => ({ agent, index }))
+      .filter(({ agent }) => agent.enabled !== false);
+    if (enabled.length === 0) {
+      warnings.push(
+        toIssue({
+          path: ['agents'],
+          message: `every agent has enabled: false, so the default ${DEFAULT_CRITIQUE_AGENTS.map((agent) => agent.role).join(' and ')} agents debate; enable an agent to choose who debates`,
+        }),
+      );
+      enabled = DEFAULT_CRITIQUE_AGENTS.map((agent) => ({
+        agent: { ...agent, fallback_models: [] },
+        index: -1,
+      }));
+    }
     // Prompt files are read now, so the run's log holds the prompts exactly as used.
     const agents = [];
-    for (const [index, agent] of data.agents.entries()) {
+    for (const { agent, index } of enabled) {
       const fileText = agent.prompt_file ? await readInsideFolder(absolute, agent.prompt_file) : undefined;
       const prompt = resolveRolePrompt(agent, fileText);
       if (prompt.warning)

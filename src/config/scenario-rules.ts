@@ -13,10 +13,14 @@ const WEIGHT_TOLERANCE = 1e-6;
 
 type Findings = { problems: RuleFinding[]; warnings: RuleFinding[] };
 
-export function checkScenarioRules(scenario: ScenarioFile): Findings {
+/**
+ * `raw` is the file's data as written, before defaults: some values are worth a warning only when
+ * the file sets them (a default is not the author's choice).
+ */
+export function checkScenarioRules(scenario: ScenarioFile, raw: unknown = {}): Findings {
   const findings =
     scenario.format === 'knockout'
-      ? checkKnockoutRules(scenario)
+      ? checkKnockoutRules(scenario, raw)
       : scenario.format === 'formal'
         ? checkFormalRules(scenario)
         : { problems: [], warnings: [] };
@@ -83,7 +87,17 @@ function weightProblems(
   ];
 }
 
-function checkKnockoutRules(scenario: KnockoutFile): Findings {
+/** Whether the file as written sets the value at `path`. */
+function isSet(raw: unknown, path: string[]): boolean {
+  let value = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return false;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value !== undefined;
+}
+
+function checkKnockoutRules(scenario: KnockoutFile, raw: unknown): Findings {
   const problems: RuleFinding[] = [];
   const warnings: RuleFinding[] = [];
 
@@ -122,7 +136,13 @@ function checkKnockoutRules(scenario: KnockoutFile): Findings {
       message: `is ${scenario.rotation.threshold} but only ${judges} judges vote, so no rotation can happen`,
     });
   }
-  if (yAgents.length >= 2 && scenario.rotation.limit > yAgents.length - 1) {
+  // The default limit (3, the knockout specification's) is an upper bound: a smaller panel simply
+  // runs out of debaters first. Only a limit the file sets can be a mistake worth pointing out.
+  if (
+    yAgents.length >= 2 &&
+    isSet(raw, ['rotation', 'limit']) &&
+    scenario.rotation.limit > yAgents.length - 1
+  ) {
     warnings.push({
       path: ['rotation', 'limit'],
       message: `is ${scenario.rotation.limit} but with ${yAgents.length} Y agents at most ${yAgents.length - 1} rotations can happen`,

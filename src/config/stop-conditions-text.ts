@@ -22,5 +22,8 @@ function roundsOf(scenario: Scenario): string {
 }
 
 export function stopConditionsText(scenario: Scenario): string {
-  return describeStopConditions(scenario, roundsOf(scenario));
+  // The council never stops on failures (seed 003 §3): a failing role is recorded and it goes on.
+  return describeStopConditions(scenario, roundsOf(scenario), {
+    failureLimit: scenario.format !== 'council',
+  });
 }

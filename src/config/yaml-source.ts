@@ -1,5 +1,6 @@
 /** YAML parsing that remembers where every value came from, so errors can name a line and column. */
 import { type Document, isMap, isScalar, LineCounter, type Node, parseDocument, visit } from 'yaml';
+import { MAX_NESTING, type NestingFinding, tooDeepNesting } from './yaml-nesting.js';
 
 export interface SourcePosition {
   line: number;
@@ -13,6 +14,16 @@ export interface YamlSource {
   syntaxErrors: Array<{ message: string; line?: number; column?: number }>;
   /** Set when aliases (`*name`) would expand the document beyond what a scenario can need. */
   expansionError?: { message: string; line?: number; column?: number };
+  /** Set when lists and mappings nest deeper than a scenario can need; the text is then not parsed. */
+  nestingError?: { message: string; line?: number; column?: number };
+}
+
+/** What a text nested too deeply is told, at the place it first goes too deep. */
+function nestingError(at: Partial<NestingFinding>): NonNullable<YamlSource['nestingError']> {
+  return {
+    message: `lists and mappings are nested more than ${MAX_NESTING} levels deep here, too deep to read; a scenario needs only a few levels: look for "[" or "{" that are never closed, or indentation that keeps growing`,
+    ...at,
+  };
 }
 
 /**
@@ -51,6 +62,16 @@ function expandsBeyond(value: unknown, limit: number): boolean {
 }
 
 export function parseYamlSource(text: string): YamlSource {
+  // Checked before parsing: the parser recurses once per level and would overflow its stack.
+  const deep = tooDeepNesting(text);
+  if (deep) {
+    return {
+      data: undefined,
+      syntaxErrors: [],
+      nestingError: nestingError(deep),
+      positionOf: () => undefined,
+    };
+  }
   const lineCounter = new LineCounter();
   const document: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   // One tab used for indentation throws the rest of the document out of line, and every later
@@ -59,6 +80,18 @@ export function parseYamlSource(text: string): YamlSource {
   const reported = firstTab
     ? [...document.errors.filter((error) => error.pos[0] < firstTab.pos[0]), firstTab]
     : document.errors;
+  // A stack overflow inside the parser is nesting the check above did not see: one plain message,
+  // without the errors that follow from it.
+  const overflow = document.errors.find((error) => /maximum call stack/i.test(error.message));
+  if (overflow) {
+    const at = lineCounter.linePos(overflow.pos[0]);
+    return {
+      data: undefined,
+      syntaxErrors: [],
+      nestingError: nestingError({ line: at.line, column: at.col }),
+      positionOf: () => undefined,
+    };
+  }
   const syntaxErrors = reported.map((error) => {
     const at = lineCounter.linePos(error.pos[0]);
     const firstLine =

@@ -69,7 +69,10 @@ export function checkScenarioLimits(
   return checkLimits(usage, limitsOf(scenario));
 }
 
-/** One line saying which stop conditions are in force, for `validate`, a run's start and its transcript. */
+/**
+ * One line saying which stop conditions are in force, for `validate`, a run's start and its
+ * transcript. `failureLimit: false` for a format that records failed steps and goes on instead.
+ */
 export function describeStopConditions(
   scenario: {
     stop: {
@@ -80,6 +83,7 @@ export function describeStopConditions(
     reliability: { max_consecutive_failures: number };
   },
   rounds: string,
+  options: { failureLimit?: boolean } = {},
 ): string {
   const parts = [rounds];
   if (scenario.stop.max_runtime_seconds !== null)
@@ -87,8 +91,10 @@ export function describeStopConditions(
   if (scenario.stop.max_total_output_tokens !== null)
     parts.push(`${scenario.stop.max_total_output_tokens} output tokens in all`);
   if (scenario.stop.judge_early_stop) parts.push('two rounds in a row without new arguments');
-  parts.push(
-    `${scenario.reliability.max_consecutive_failures} failed steps in a row by one agent or model (failed)`,
-  );
+  if (options.failureLimit !== false) {
+    parts.push(
+      `${scenario.reliability.max_consecutive_failures} failed steps in a row by one agent or model (failed)`,
+    );
+  }
   return `Stops at: ${parts.join('; ')}`;
 }

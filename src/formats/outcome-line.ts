@@ -1,44 +1,41 @@
-/** How a run came out, in one line for lists of runs: read from its transcript, for every format. */
+/**
+ * Who won and why, in one plain sentence, for every format, read from a run's record
+ * (transcript.json, or what `format.transcript(state)` returns). The terminal report and the
+ * Markdown transcript of each format say it; lists of runs, the run index, the viewer and batch
+ * tables call the same function, so every place says the same thing about a run.
+ */
+import { clipText } from '../core/text-layout.js';
+import { councilOutcome } from './council/council-outcome.js';
+import { critiqueOutcome } from './critique/critique-outcome.js';
+import { duelOutcome } from './duel/duel-outcome.js';
+import { formalOutcome } from './formal/formal-outcome.js';
+import { knockoutOutcome } from './knockout/knockout-outcome.js';
 
-const LONGEST = 160;
+const SENTENCES: Record<string, (transcript: unknown) => string> = {
+  knockout: knockoutOutcome,
+  duel: duelOutcome,
+  formal: formalOutcome,
+  critique: critiqueOutcome,
+  council: councilOutcome,
+};
 
-const clip = (text: string) => (text.length > LONGEST ? `${text.slice(0, LONGEST - 1)}…` : text);
-const firstLine = (text: unknown) => String(text ?? '').split('\n')[0] ?? '';
+/**
+ * One sentence: who won and why (knockout, duel, formal), what the judge synthesised (critique),
+ * what the council decided; or, for a run that did not reach its end, how far it got and that it
+ * has no result. `transcript` is the run's transcript.json; its `failedSteps`, when present, are
+ * counted in the sentence of a degraded run.
+ */
+export function whoWon(format: string, transcript: unknown): string {
+  const sentence = Object.hasOwn(SENTENCES, format) ? SENTENCES[format] : undefined;
+  return sentence ? sentence(transcript) : `A ${format} run; this version of Agora cannot read its result.`;
+}
 
-/** Null while nothing has been decided (a run just started, a verdict that abstained). */
+/** Longest outcome kept for a list of runs (the run index's `outcome` column). */
+const LONGEST = 240;
+
+/** `whoWon` for lists of runs, at most a few lines long; null while the run is still going. */
 export function outcomeLine(format: string, transcript: unknown): string | null {
-  const record = (transcript ?? {}) as Record<string, unknown>;
-  switch (format) {
-    case 'knockout': {
-      const result = record.result as { headline?: string; faced?: unknown[] } | undefined;
-      return result?.headline && (result.faced?.length ?? 0) > 0 ? clip(result.headline) : null;
-    }
-    case 'formal': {
-      const verdict = record.verdict as { abstained?: boolean; winner?: string } | null | undefined;
-      return verdict && !verdict.abstained && verdict.winner ? clip(`Verdict: ${verdict.winner} wins`) : null;
-    }
-    case 'duel': {
-      const won = (record.stats as { roundsWon?: { a: number; b: number; even: number } } | undefined)
-        ?.roundsWon;
-      const debaters = record.debaters as { a?: { name: string }; b?: { name: string } } | undefined;
-      if (!won || won.a + won.b + won.even === 0) return null;
-      return clip(
-        `Rounds won: ${debaters?.a?.name ?? 'A'} ${won.a}, ${debaters?.b?.name ?? 'B'} ${won.b}, even ${won.even}`,
-      );
-    }
-    case 'council': {
-      const packet = record.finalPacket as { decision?: { selected_option?: string } } | null | undefined;
-      return packet?.decision?.selected_option
-        ? clip(`Decision: ${firstLine(packet.decision.selected_option)}`)
-        : null;
-    }
-    case 'critique': {
-      const solution = record.solution as { confidence?: number; description?: unknown } | null | undefined;
-      return solution
-        ? clip(`Solution (confidence ${solution.confidence ?? '?'}/100): ${firstLine(solution.description)}`)
-        : null;
-    }
-    default:
-      return null;
-  }
+  const status = (transcript as { status?: unknown } | null | undefined)?.status;
+  if (status === undefined || status === 'running') return null;
+  return clipText(whoWon(format, transcript), LONGEST);
 }

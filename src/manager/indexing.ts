@@ -25,7 +25,10 @@ export const BATCHES_FOLDER = 'batches';
 
 function rowsFor(runDir: string, formats: FormatLookup, batchId: string | null) {
   const loaded = loadRun(runDir, formats);
-  const outcome = outcomeLine(loaded.format.name, loaded.format.transcript(loaded.state));
+  const outcome = outcomeLine(loaded.format.name, {
+    ...loaded.format.transcript(loaded.state),
+    failedSteps: loaded.format.failures(loaded.state).length,
+  });
   return indexRows(loaded.events, loaded.format.progress(loaded.state), runDir, batchId, outcome);
 }
 
@@ -75,16 +78,24 @@ export function readBatchRecords(outDir: string): BatchRecord[] {
 
 /**
  * Builds the index anew from every run folder's log and every batch plan, in one transaction
- * (readers see the old index until it commits), and returns it open.
+ * (readers see the old index until it commits), and returns it open. The index and the batches
+ * are those of the runs folder (`outDir`); `more` are other folders whose runs it also holds (a
+ * council's records folder).
  */
-export function rebuildIndex(outDir: string, formats: FormatLookup, file = path.join(outDir, INDEX_FILE)) {
+export function rebuildIndex(
+  outDir: string,
+  formats: FormatLookup,
+  file = path.join(outDir, INDEX_FILE),
+  more: readonly string[] = [],
+) {
   const batches = readBatchRecords(outDir);
   const batchOf = batchesOfRuns(outDir);
   const index = RunIndex.open(file);
   const skipped: string[] = [];
   try {
     index.replaceAll((sink) => {
-      for (const runDir of runFolders(outDir)) {
+      const folders = [...new Set([outDir, ...more])];
+      for (const runDir of folders.flatMap((folder) => runFolders(folder))) {
         try {
           sink.putRun(rowsFor(runDir, formats, batchOf.get(path.basename(runDir)) ?? null));
         } catch (error) {
@@ -100,11 +111,14 @@ export function rebuildIndex(outDir: string, formats: FormatLookup, file = path.
   return { index, skipped };
 }
 
-/** The runs folder's index for reading, built from the logs first when there is none yet. */
-export function openRunIndex(outDir: string, formats: FormatLookup): RunIndex {
+/**
+ * The runs folder's index for reading, built from the logs first when there is none yet (with the
+ * runs of `more` folders too).
+ */
+export function openRunIndex(outDir: string, formats: FormatLookup, more: readonly string[] = []): RunIndex {
   const file = path.join(outDir, INDEX_FILE);
   if (existsSync(file)) return RunIndex.open(file, { readonly: true });
   // No runs folder yet: an empty index, without creating the folder.
   if (!existsSync(outDir)) return RunIndex.open(':memory:');
-  return rebuildIndex(outDir, formats, file).index;
+  return rebuildIndex(outDir, formats, file, more).index;
 }

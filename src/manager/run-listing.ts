@@ -7,6 +7,7 @@ import { inspectRunFolder, type RunFolderState } from '../store/run-folder.js';
 import { startAdvice } from '../store/run-id.js';
 import { RunIndex } from '../store/run-index.js';
 import { lockOwner } from '../store/run-lock.js';
+import { type RunPlaces, runSearchFolders, singlePlace } from '../store/run-places.js';
 import { loadRun } from './debate-manager.js';
 import { openRunIndex } from './indexing.js';
 
@@ -75,10 +76,17 @@ function listedFolders(outDir: string): Array<{ runDir: string; folder: RunFolde
     .filter(({ folder }) => ['started', 'unstarted', 'damaged'].includes(folder.kind));
 }
 
-export async function listRuns(outDir: string): Promise<RunListing[]> {
+/**
+ * Every run in the places runs are kept (or in one folder): from the run index, and from their
+ * logs for runs not indexed yet or still going.
+ */
+export async function listRuns(where: string | RunPlaces): Promise<RunListing[]> {
+  const places = typeof where === 'string' ? singlePlace(where) : where;
+  const outDir = places.runs;
+  const folders = runSearchFolders(places);
   let index: RunIndex;
   try {
-    index = openRunIndex(outDir, formatNamed);
+    index = openRunIndex(outDir, formatNamed, folders);
   } catch {
     // The index is a cache of the logs: when it cannot be built (a full or read-only disk), the
     // runs are listed from their logs alone, which is what matters after such a failure.
@@ -127,7 +135,10 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
     index.close();
   }
   const listings: RunListing[] = [];
-  for (const { runDir, folder } of listedFolders(outDir)) {
+  const found = folders
+    .flatMap((each) => listedFolders(each))
+    .sort((a, b) => path.basename(a.runDir).localeCompare(path.basename(b.runDir)));
+  for (const { runDir, folder } of found) {
     const name = path.basename(runDir);
     const live = lockOwner(runDir) !== null;
     if (folder.kind !== 'started') {
@@ -165,7 +176,11 @@ export async function listRuns(outDir: string): Promise<RunListing[]> {
           activeMs:
             listing?.activeMs ??
             Math.max(0, Date.parse(loaded.events.at(-1)?.at ?? '') - Date.parse(loaded.events[0]?.at ?? '')),
-          outcome: outcomeLine(progress.format, loaded.format.transcript(loaded.state)) ?? '',
+          outcome:
+            outcomeLine(progress.format, {
+              ...loaded.format.transcript(loaded.state),
+              failedSteps: progress.failedSteps,
+            }) ?? '',
           simulated: isSimulated(loaded.events),
         };
       } catch (error) {

@@ -122,7 +122,9 @@ export async function driveRun<State, Step extends { kind: string }>(
         stopReason: aborted ? 'aborted' : 'error',
         error: message,
       });
-      await commit();
+      // A step cut short because the run's lease was lost ends here, but the shared record does not
+      // take that end: the outcome must say so, as for any refused step.
+      if (!(await commit())) return { state: state as State, error, commitRefused: true };
       return { state: state as State, error };
     };
     const early = await committed();

@@ -4,12 +4,18 @@
  * text in the pieces it arrived in, each with its time since the request; the simulator serves
  * them back (`--cassette`). Headers are never part of a cassette.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
 /** The cassette format's version, written in every call. */
 export const CASSETTE_VERSION = 1;
+
+/**
+ * The largest call file served: a recorded answer of many thousand tokens, streamed piece by piece,
+ * takes well under a megabyte.
+ */
+export const MAX_CALL_FILE_BYTES = 32 * 1024 * 1024;
 
 /** A call's file name: its number, four digits or more. */
 export const CALL_FILE = /^(\d{4,})\.json$/;
@@ -64,9 +70,10 @@ export function loadCassette(dir: string): CassetteCall[] {
     .sort()
     .map((name) => {
       const file = path.join(dir, name);
+      const text = readCallFile(file);
       let data: unknown;
       try {
-        data = JSON.parse(readFileSync(file, 'utf8'));
+        data = JSON.parse(text);
       } catch (error) {
         throw new CassetteError(`${file} is not a cassette call: ${(error as Error).message}`);
       }
@@ -85,6 +92,48 @@ export function loadCassette(dir: string): CassetteCall[] {
     );
   }
   return calls;
+}
+
+/** What a file that is not a regular file is, in words. */
+function kindOf(stats: Stats): string {
+  if (stats.isFIFO()) return 'a named pipe';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isDirectory()) return 'a folder';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * A call file's text. Only a regular file of a sane size is read: a named pipe would block, and a
+ * device such as /dev/zero never ends. The file is opened without blocking and checked through
+ * its descriptor, so what is read is what was checked, even behind a symbolic link.
+ */
+function readCallFile(file: string): string {
+  let descriptor: number;
+  try {
+    descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw new CassetteError(`${file} cannot be read: ${(error as Error).message}`);
+  }
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) {
+      throw new CassetteError(
+        `${file} is ${kindOf(stats)}, not a cassette call; a call is a JSON file written by --record: record the cassette again or remove it`,
+      );
+    }
+    if (stats.size > MAX_CALL_FILE_BYTES) {
+      throw new CassetteError(
+        `${file} is ${stats.size} bytes, above the ${MAX_CALL_FILE_BYTES}-byte limit for one cassette call; record the cassette again with shorter answers`,
+      );
+    }
+    return readFileSync(descriptor, 'utf8');
+  } catch (error) {
+    if (error instanceof CassetteError) throw error;
+    throw new CassetteError(`${file} cannot be read: ${(error as Error).message}`);
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** Token counts from a recorded answer's text (Ollama's last line, or the OpenAI usage chunk). */

@@ -1,9 +1,12 @@
 /**
- * Serves a cassette back. Each chat request is answered with a recorded call: by default the first
- * unused call whose request matches (so concurrent calls may arrive in any order), and a request
- * that matches none gets HTTP 400 naming the next unused call and the first difference; with order
- * `any`, simply the next call. The answer is replayed as recorded (status, raw pieces), either at
- * the recorded times or at once.
+ * Serves a cassette back, for as many runs as ask. Each chat request is answered with a recorded
+ * call: by default, of the calls whose request matches, the one served the fewest times so far
+ * (the earliest on a tie), so concurrent calls may arrive in any order, identical requests within
+ * one run (a retry after a recorded failure) get their recordings in turn, and every later run that
+ * sends the same requests gets the same answers. A request that matches none gets HTTP 400 naming
+ * the recorded call it most likely meant and the first difference. With order `any`, the calls are
+ * served in recorded order, starting again after the last. The answer is replayed as recorded
+ * (status, raw pieces), either at the recorded times or at once.
  */
 import type { ServerResponse } from 'node:http';
 import { type CassetteCall, loadCassette } from './cassette-format.js';
@@ -28,13 +31,16 @@ const CONTENT_TYPE: Record<CassetteCall['api'], string> = {
 
 export class CassettePlayer {
   private readonly calls: CassetteCall[];
-  private readonly used: boolean[];
+  /** How many times each call has been served. */
+  private readonly served: number[];
+  /** Calls handed out in order `any`, over every run. */
+  private handedOut = 0;
   private readonly order: 'match' | 'any';
   private readonly speed: 'recorded' | 'fast';
 
   constructor(options: CassetteOptions) {
     this.calls = loadCassette(options.dir);
-    this.used = this.calls.map(() => false);
+    this.served = this.calls.map(() => 0);
     this.order = options.order ?? 'match';
     this.speed = options.speed ?? 'fast';
   }
@@ -46,32 +52,34 @@ export class CassettePlayer {
 
   /** The call that answers this request, or why none does. */
   take(api: CassetteCall['api'], body: unknown): CassetteCall | { error: string } {
-    const next = this.used.indexOf(false);
-    const nextCall = this.calls[next];
-    if (nextCall === undefined) {
-      return {
-        error: `cassette: all ${this.calls.length} recorded calls were served; this request (model ${String((body as { model?: unknown } | undefined)?.model)}) was not recorded`,
-      };
-    }
-    let index = next;
-    if (this.order === 'match') {
-      index = this.calls.findIndex(
-        (call, at) => !this.used[at] && requestDifference(call, api, body) === undefined,
-      );
+    let index: number;
+    if (this.order === 'any') {
+      index = this.handedOut % this.calls.length;
+      this.handedOut += 1;
+    } else {
+      index = this.leastServed((call) => requestDifference(call, api, body) === undefined);
       if (index === -1) {
-        // Compared with the next call for the same model, which is most likely the one meant.
+        // Compared with the call for the same model that is due next, which is most likely the one meant.
         const model = (body as { model?: unknown } | undefined)?.model;
-        const meant =
-          this.calls.find((call, at) => !this.used[at] && call.api === api && call.request.model === model) ??
-          nextCall;
+        const sameModel = this.leastServed((call) => call.api === api && call.request.model === model);
+        const meant = this.calls[sameModel === -1 ? this.leastServed(() => true) : sameModel] as CassetteCall;
         const difference = requestDifference(meant, api, body);
         return {
           error: `cassette call ${meant.call} does not match this request: ${difference}. Record the cassette again if the change is intended, or serve it with --cassette-order any`,
         };
       }
     }
-    this.used[index] = true;
+    this.served[index] = (this.served[index] ?? 0) + 1;
     return this.calls[index] as CassetteCall;
+  }
+
+  /** Of the calls that pass `test`, the one served the fewest times (the earliest on a tie); -1 for none. */
+  private leastServed(test: (call: CassetteCall) => boolean): number {
+    let best = -1;
+    this.calls.forEach((call, at) => {
+      if ((best === -1 || (this.served[at] ?? 0) < (this.served[best] ?? 0)) && test(call)) best = at;
+    });
+    return best;
   }
 
   /** Answers `res` with `call`; resolves when done or when the client went away. */

@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import type { Scenario } from '../config/scenario.js';
 import type { AssessmentEvent, RunEvent, StatementEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
+import { stopReasonText } from '../core/stop-reason-text.js';
 import { councilAnswerText, councilStanceText, duelRoundText, formalVerdictText } from './judgement-text.js';
 
 export interface LiveView {
@@ -206,7 +207,7 @@ export function createLiveView(
         case 'run-end':
           parallel = null;
           write(
-            `\n${bold(`Run ${event.status}: ${event.stopReason}`)}${event.error ? ` — ${event.error}` : ''}\n`,
+            `\n${bold(runEndText(event.status, event.stopReason))}${event.error ? ` — ${event.error}` : ''}\n`,
           );
           return;
         default:
@@ -215,3 +216,17 @@ export function createLiveView(
     },
   };
 }
+
+/** The live view's last line, in words: "The debate is over: it reached its last round." */
+function runEndText(status: string, stopReason: string): string {
+  const why = stopReasonText(stopReason);
+  const head =
+    status === 'completed' || status === 'degraded'
+      ? 'The debate is over'
+      : status === 'stopped'
+        ? 'Stopped'
+        : 'The run failed';
+  return `${head}${why ? `: ${withFullStop(why)}` : '.'}`;
+}
+
+const withFullStop = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);

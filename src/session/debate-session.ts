@@ -31,6 +31,7 @@ import { indexRuns } from '../manager/indexing.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import type { CassetteRecorder } from '../mock-ollama/index.js';
 import { type LiveLogWriter, openLiveLog } from '../store/live-log.js';
+import { folderFor, indexFolderFor, type RunPlaces, singlePlace } from '../store/run-places.js';
 import { openCassetteFolder } from './cassette-folder.js';
 import { fitContextWindow } from './context-window-fit.js';
 import { checkGivenModels, type GivenModels } from './given-models.js';
@@ -58,6 +59,8 @@ export interface SessionServers {
 export interface SessionStore {
   /** The runs folder. */
   out: string;
+  /** Where runs are kept, when a council's records folder is not `out` (see store/run-places.ts). */
+  places?: RunPlaces;
   /** A new run's id (its folder's name) instead of one made from the time, topic and seed. */
   runId?: string;
   /** The caller holds the run folder's lock already. */
@@ -183,13 +186,14 @@ export async function checkServers(
 function place(request: SessionRequest, scenario: Scenario): { runId: string; paths: RunPaths } {
   const { resume, store } = request;
   if (resume) return { runId: resume.loaded.runId, paths: resume.loaded.paths };
+  const folder = folderFor(store.places ?? singlePlace(store.out), scenario.format);
   if (store.runId) {
     return {
       runId: store.runId,
-      paths: newNamedRunDir(store.out, store.runId, { lockHeld: store.lockHeld === true }),
+      paths: newNamedRunDir(folder, store.runId, { lockHeld: store.lockHeld === true }),
     };
   }
-  return createRunDir(store.out, scenario);
+  return createRunDir(folder, scenario);
 }
 
 /** Runs or resumes one debate to the end of this segment; the outcome says how it ended. */
@@ -263,6 +267,7 @@ export async function runSession(
       },
     });
     indexRun(paths.runDir, {
+      indexFolder: indexFolderFor(store.places ?? singlePlace(store.out), paths.runDir),
       ...(store.batchOf ? { batchOf: store.batchOf } : {}),
       warning: listener.warning,
       logger,
@@ -293,10 +298,21 @@ export async function runSession(
  */
 export function indexRun(
   runDir: string,
-  options: { batchOf?: ReadonlyMap<string, string>; warning: (text: string) => void; logger?: Logger },
+  options: {
+    /** The runs folder whose index records the run; the folder the run is in when absent. */
+    indexFolder?: string;
+    batchOf?: ReadonlyMap<string, string>;
+    warning: (text: string) => void;
+    logger?: Logger;
+  },
 ) {
   try {
-    indexRuns(path.dirname(runDir), [runDir], formatNamed, ...(options.batchOf ? [options.batchOf] : []));
+    indexRuns(
+      options.indexFolder ?? path.dirname(runDir),
+      [runDir],
+      formatNamed,
+      ...(options.batchOf ? [options.batchOf] : []),
+    );
   } catch (error) {
     options.logger?.warn({ err: error }, 'run index not updated');
     options.warning(

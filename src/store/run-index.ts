@@ -8,7 +8,7 @@
  * only the pages it touches, so memory stays flat however many runs the index holds, readers never
  * wait for a writer, and several processes finishing runs at once queue on SQLite's own lock.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ExitCode, RunError } from '../core/errors.js';
@@ -278,8 +278,12 @@ export interface IndexSink {
   putBatch(batch: { batchId: string; createdAt: string; plan: unknown; runs: Row[] }): void;
 }
 
-/** Opens the runs folder's index, applies `change` and closes it again. */
+/**
+ * Opens the runs folder's index, applies `change` and closes it again. The folder is made when
+ * missing: a council kept in its records folder may be the first run the runs folder indexes.
+ */
 export function updateIndex(outDir: string, change: (index: RunIndex) => void): void {
+  mkdirSync(outDir, { recursive: true });
   const index = RunIndex.open(path.join(outDir, INDEX_FILE));
   try {
     change(index);

@@ -7,7 +7,8 @@
  * .../calls`) by `tsx scripts/record-cassette-fixture.ts`, again after any change to what the
  * engine sends.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -45,6 +46,44 @@ describe('cassettes', () => {
     expect(comparable(readTranscript(onlyRunDir(out)))).toEqual(expected);
     const chats = server.requests.filter((request) => request.path === '/api/chat');
     expect(chats.map((request) => request.status)).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it('replays for every run that matches, one after another and at once, not once per server', async () => {
+    const server = await serve({ cassette: { dir: calls } });
+    const dir = tempDir();
+    const first = await run(server.url, path.join(dir, 'first'));
+    expect(first.code).toBe(0);
+    const [second, third] = await Promise.all([
+      run(server.url, path.join(dir, 'second')),
+      run(server.url, path.join(dir, 'third')),
+    ]);
+    expect([second.code, third.code]).toEqual([0, 0]);
+    for (const name of ['first', 'second', 'third']) {
+      expect(comparable(readTranscript(onlyRunDir(path.join(dir, name))))).toEqual(expected);
+    }
+    const chats = server.requests.filter((request) => request.path === '/api/chat');
+    expect(chats).toHaveLength(15);
+    expect(chats.every((request) => request.status === 200)).toBe(true);
+  });
+
+  it('refuses a call file that is a device or a named pipe with exit 2, without reading it', async () => {
+    for (const make of [
+      (file: string) => symlinkSync('/dev/zero', file),
+      (file: string) => execFileSync('mkfifo', [file]),
+    ]) {
+      const cassette = path.join(tempDir(), 'cassette');
+      cpSync(calls, cassette, { recursive: true });
+      const broken = path.join(cassette, '0002.json');
+      rmSync(broken);
+      make(broken);
+      const result = await runAgora(['mock-ollama', '--port', '0', '--cassette', cassette]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`--cassette: ${broken} is a`);
+      expect(result.stderr).toMatch(
+        /is a (device|named pipe), not a cassette call; .*record the cassette again/,
+      );
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 
   it('fails the replay of a changed topic, naming the call and the message that differ', async () => {

@@ -79,7 +79,7 @@ describe('counts in words', () => {
     ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Stops at: 1 round (or the rotation rules)');
-    expect(result.stdout).toMatch(/Run: completed \(max_rounds\) after 1 round, 0 rotations\./);
+    expect(result.stdout).toMatch(/Rounds debated: 1 of 1; rotations: 0\./);
     expect(result.stdout).not.toMatch(/\b1 rounds\b/);
   }, 60_000);
 });

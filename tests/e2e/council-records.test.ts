@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runAgora, tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
+import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
 const mock = useMockServers({ models: ['llama3', 'mistral'] });
@@ -31,6 +32,62 @@ async function query(out: string, sql: string): Promise<Array<Record<string, unk
   expect(result.stderr).toBe('');
   return JSON.parse(result.stdout) as Array<Record<string, unknown>>;
 }
+
+describe('council records go to records/debates/<run_id>/ (seed 003 §6), and every command finds them', () => {
+  it('writes a council there by default, the other formats to transcripts/, and lists, shows, queries, reindexes and resumes both', async () => {
+    const server = await mock();
+    const { file, dir: cwd } = councilFile();
+    const knockout = path.join(cwd, 'knockout.yaml');
+    writeFileSync(knockout, stringify(testScenario({ rounds: 1, yCount: 2 })));
+    const inCwd = (args: string[]) => runAgora(args, { cwd });
+    expect((await inCwd(['run', file, '--host', server.url, '--quiet'])).code).toBe(0);
+    expect((await inCwd(['run', knockout, '--host', server.url, '--quiet'])).code).toBe(0);
+
+    const councilDir = onlyRunDir(path.join(cwd, 'records', 'debates'));
+    const runId = path.basename(councilDir);
+    expect(runId).toMatch(/^debate_\d{8}_\d{6}_[a-z0-9]{3}$/);
+    for (const name of [
+      'request.json',
+      'rounds/round-1.json',
+      'consensus.json',
+      'final-packet.json',
+      'final-packet.md',
+    ]) {
+      expect(existsSync(path.join(councilDir, name)), name).toBe(true);
+    }
+    expect(existsSync(path.join(cwd, 'records', 'debates', 'notes', `${runId}.md`))).toBe(true);
+    const knockoutId = path.basename(onlyRunDir(path.join(cwd, 'transcripts')));
+
+    const listed = JSON.parse((await inCwd(['runs', '--json'])).stdout) as Array<{
+      runId: string;
+      runDir: string;
+    }>;
+    expect(listed.map((run) => run.runId).sort()).toEqual([knockoutId, runId].sort());
+    expect(listed.find((run) => run.runId === runId)?.runDir).toBe(councilDir);
+    const shown = await inCwd(['show', runId]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^\*\*Result:\*\* The Judge chose "/m);
+    const exported = await inCwd(['export', runId, '--html']);
+    expect(exported.code).toBe(0);
+    expect(existsSync(path.join(councilDir, 'transcript.html'))).toBe(true);
+    expect((await inCwd(['resume', runId])).stdout).toMatch(/already completed/);
+    // The run index is the runs folder's, and holds the council too, before and after a rebuild.
+    const indexed = async () =>
+      JSON.parse((await inCwd(['query', '--json', 'SELECT run_id FROM runs ORDER BY run_id'])).stdout);
+    expect(await indexed()).toEqual(
+      [{ run_id: knockoutId }, { run_id: runId }].sort((a, b) => a.run_id.localeCompare(b.run_id)),
+    );
+    expect(existsSync(path.join(cwd, 'records', 'debates', 'index.sqlite'))).toBe(false);
+    rmSync(path.join(cwd, 'transcripts', 'index.sqlite'));
+    expect((await inCwd(['reindex'])).stdout).toMatch(/Indexed 2 runs/);
+    expect(await indexed()).toHaveLength(2);
+
+    // --out names one folder for every run, councils included.
+    const out = path.join(cwd, 'elsewhere');
+    expect((await inCwd(['run', file, '--host', server.url, '--quiet', '--out', out])).code).toBe(0);
+    expect(path.basename(onlyRunDir(out))).toMatch(/^debate_/);
+  });
+});
 
 describe('council records: one run id, and the index views', () => {
   it('names the folder, request, packet, decision record and index row with one id, and answers the three questions', async () => {

@@ -294,4 +294,46 @@ describe('format: critique', () => {
       expect(round2Proposal?.text.includes(critique)).toBe(full);
     }
   });
+
+  it('leaves out agents with enabled: false, as seed 002 does, and falls back to the defaults when none is left', async () => {
+    const server = await mock();
+    const three = scenario({
+      rounds: 1,
+      agents: [
+        { name: 'Ada', role: 'architect', model: 'llama3' },
+        { name: 'Per', role: 'performance', model: 'mistral', enabled: false, prompt_file: 'missing.md' },
+        { name: 'Sol', role: 'security', model: 'llama3', enabled: true },
+      ],
+    });
+    const checked = await runAgora(['validate', three.file]);
+    expect(checked.code).toBe(0);
+    // The disabled agent's prompt file is not even looked for.
+    expect(checked.stderr).toBe('');
+    expect(checked.stdout).toContain('architect, security, 1 round');
+    const result = await runAgora(['run', three.file, '--host', server.url, '--out', three.out, '--quiet']);
+    expect(result.code).toBe(0);
+    const transcript = JSON.parse(
+      readFileSync(path.join(onlyRunDir(three.out), 'transcript.json'), 'utf8'),
+    ) as Transcript;
+    expect(transcript.agents.map((agent) => agent.name)).toEqual(['Ada', 'Sol']);
+    expect(transcript.rounds[0]?.critiques.map((item) => `${item.agent}>${item.target}`).sort()).toEqual([
+      'Ada>Sol',
+      'Sol>Ada',
+    ]);
+    expect(
+      chats(server).some(
+        (chat) => chat.request.body && (chat.request.body as { model: string }).model === 'mistral',
+      ),
+    ).toBe(false);
+
+    const none = scenario({
+      agents: [{ name: 'Ada', role: 'architect', model: 'llama3', enabled: false }],
+    });
+    const fallback = await runAgora(['validate', none.file]);
+    expect(fallback.code).toBe(0);
+    expect(fallback.stderr).toMatch(
+      /agents: every agent has enabled: false, so the default architect and performance agents debate; enable an agent/,
+    );
+    expect(fallback.stdout).toContain('architect, performance, 2 rounds');
+  });
 });

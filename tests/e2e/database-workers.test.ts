@@ -8,7 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { type AgoraOptions, runAgora as runCli, startAgora as startCli, tempDir } from '../helpers/cli.js';
 import { SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
 import { useMockServers } from '../helpers/mock-servers.js';
 import {
@@ -22,6 +22,17 @@ import { comparable } from '../helpers/transcripts.js';
 import { pageToken, startRun } from '../helpers/viewer.js';
 
 const runs = postgresBin !== undefined || mustRunDatabaseTests;
+
+/**
+ * The CLI runs in a working folder of this file's own: the read commands given `--database`
+ * without `--out` keep their copy of the database in `transcripts/.database/` under it, as a
+ * user's would, and never in the checkout.
+ */
+const workingFolder = tempDir('agora-database-cwd-');
+const runAgora = (args: string[], options: AgoraOptions = {}) =>
+  runCli(args, { cwd: workingFolder, ...options });
+const startAgora = (args: string[], options: AgoraOptions = {}) =>
+  startCli(args, { cwd: workingFolder, ...options });
 
 let server: ThrowawayPostgres;
 let serial = 0;

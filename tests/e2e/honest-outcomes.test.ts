@@ -97,32 +97,47 @@ describe('the failure limit counts per agent and per model', () => {
     expect(transcript.rounds).toHaveLength(3);
   });
 
-  it('the council fails when one role keeps failing, and a resume redoes the failed calls', async () => {
+  it('the council completes degraded when a role keeps failing, with its packet and the failure records (seed 003 §3, §7)', async () => {
     const server = await mock({ script: [{ match: { model: 'mistral' }, fault: 'error-500' }] });
+    // The Critic's model fails in every round: more failures in a row than the limit other formats stop at.
     const scenario = scenarioFile(SCENARIOS.council?.() ?? {});
     const result = await run(scenario.file, server, scenario.out, '--quiet');
-    expect(result.code).toBe(6);
-    expect(result.stderr).toMatch(/Critic failed 3 steps in a row/);
+    expect(result.code).toBe(9);
+    expect(result.stderr).not.toMatch(/failed 3 steps in a row/);
     const runDir = onlyRunDir(scenario.out);
-    expect(existsSync(path.join(runDir, 'final-packet.json'))).toBe(false);
-    expect(readJson(runDir).status).toBe('failed');
-
-    const healthy = await mock();
-    const resumed = await runAgora(['resume', runDir, '--host', healthy.url, '--quiet']);
-    // The Critic's round-3 call (the failure that ended the run) was made again; its failed rounds 1
-    // and 2, which the other roles already answered around, stay failed: the council is degraded.
-    expect(resumed.code).toBe(9);
-    expect(chats(healthy, 'mistral')).toHaveLength(1);
+    for (const file of [
+      'request.json',
+      'rounds/round-1.json',
+      'rounds/round-2.json',
+      'rounds/round-3.json',
+      'consensus.json',
+      'final-packet.json',
+      'final-packet.md',
+    ]) {
+      expect(existsSync(path.join(runDir, file)), file).toBe(true);
+    }
     const transcript = readJson(runDir);
-    expect(transcript.status).toBe('degraded');
-    expect(transcript.failures).toHaveLength(2);
-    expect(transcript.failures.join('\n')).toMatch(/round-1 1: Critic gave no answer.*round-2 2: Critic/s);
+    expect(transcript).toMatchObject({ status: 'degraded', stopReason: 'finished', failedSteps: 3 });
+    expect(transcript.failures.join('\n')).toMatch(
+      /round-1 1: Critic gave no answer.*round-2 2: Critic gave no answer.*round-3 3: Critic gave no answer/s,
+    );
+    const round = JSON.parse(readFileSync(path.join(runDir, 'rounds', 'round-3.json'), 'utf8')) as {
+      outputs: Array<{ role: string; abstained: boolean; reason: string | null }>;
+    };
+    expect(round.outputs.find((output) => output.role === 'Critic')).toMatchObject({
+      abstained: true,
+      reason: expect.stringMatching(/500/),
+    });
     const packet = JSON.parse(readFileSync(path.join(runDir, 'final-packet.json'), 'utf8')) as {
       risks: Array<{ risk: string }>;
+      decision: { selected_option: string };
     };
     expect(packet.risks.map((item) => item.risk).join('\n')).toMatch(
-      /Roles without an answer: Critic in round-1, Critic in round-2/,
+      /Roles without an answer: Critic in round-1, Critic in round-2, Critic in round-3/,
     );
+    // The other roles and the Judge answered: the decision is a real one.
+    expect(packet.decision.selected_option).not.toMatch(/^No decision/);
+    expect(chats(server, 'mistral').length).toBeGreaterThanOrEqual(3);
   });
 
   it('the council stops when the server goes away and resumes once it is back', async () => {

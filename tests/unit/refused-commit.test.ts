@@ -32,8 +32,12 @@ const DUEL = {
   stop: { judge_early_stop: false },
 };
 
-/** Drives a duel whose commit hook refuses the first batch of events `refuse` picks. */
-async function drive(refuse: (events: RunEvent[]) => boolean) {
+/**
+ * Drives a duel whose commit hook refuses the first batch of events `refuse` picks; `abortAfter`
+ * aborts the run's signal once an event of that type is written (a lease lost mid-run).
+ */
+async function drive(refuse: (events: RunEvent[]) => boolean, abortAfter?: RunEvent['type']) {
+  const abort = new AbortController();
   const scenario = await parseScenario(stringify(DUEL), path.join(tempDir(), 'duel.yaml'));
   const format = formatNamed(scenario.format);
   if (!format) throw new Error('no duel format');
@@ -45,6 +49,10 @@ async function drive(refuse: (events: RunEvent[]) => boolean) {
     start: { runId, scenario },
     provider: new OllamaProvider({ host: server.url }),
     logger: pino({ enabled: false }),
+    signal: abort.signal,
+    onEvent: (event) => {
+      if (event.type === abortAfter) abort.abort(new Error('the lease on the run was lost'));
+    },
     commit: async (events) => {
       if (refuse(events)) throw new Error('the lease on the run was lost');
       committed.push(...events);
@@ -59,6 +67,18 @@ describe('a refused commit', () => {
     expect(outcome.transcript.status).toBe('completed');
     expect(outcome.commitRefused).toBe(true);
     expect((outcome.error as Error).message).toBe('the lease on the run was lost');
+    expect(committed.some((event) => event.type === 'run-end')).toBe(false);
+  });
+
+  it('of the end written after a step the lost lease aborted: the outcome says the record did not take it', async () => {
+    const { outcome, committed } = await drive(
+      (events) => events.some((event) => event.type === 'run-end'),
+      'statement',
+    );
+    // The run ended here (the step in flight was aborted), but not in the shared record: a worker
+    // reports it lost, not stopped.
+    expect(outcome.transcript.status).toBe('stopped');
+    expect(outcome.commitRefused).toBe(true);
     expect(committed.some((event) => event.type === 'run-end')).toBe(false);
   });
 

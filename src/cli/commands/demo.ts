@@ -14,7 +14,7 @@ import { DEBATE_OPTIONS } from '../common-options.js';
 import { debateOnTerminal } from '../debate-on-terminal.js';
 import { numberFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
-import { debateServers, outFolder, recording, scenarioFromArguments, terminalFlags } from './run.js';
+import { debateServers, recording, scenarioFromArguments, storeFolders, terminalFlags } from './run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
@@ -94,7 +94,7 @@ async function runDemo(
       {
         scenario: simulated.scenario,
         servers: debateServers(server.url, values, simulated.io),
-        store: { out: outFolder(values, io) },
+        store: storeFolders(values, io),
         simulated: true,
         ...recording(values, io),
       },

@@ -7,6 +7,7 @@ import { UsageError } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { loadRun } from '../../manager/debate-manager.js';
 import { lockOwner } from '../../store/run-lock.js';
+import { runPlaces } from '../../store/run-places.js';
 import { readSpectatorVotes } from '../../store/spectator-votes.js';
 import { writeFileAtomic } from '../../store/write-files.js';
 import { readWebAsset } from '../../web/assets.js';
@@ -42,7 +43,7 @@ async function exportRun(
     throw new UsageError('add --html (transcript.md and transcript.json are already in the run folder)');
   }
   if (positionals.length > 1) throw new UsageError('name one run');
-  const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'export');
+  const runDir = findRunDir(positionals[0], runPlaces(io.cwd, values.out), 'export');
   const loaded = loadRun(runDir, formatNamed);
   const view = buildRunView(
     loaded.runId,

@@ -1,8 +1,8 @@
-import path from 'node:path';
 import { leaderboard } from '../../analytics/leaderboard.js';
 import { UsageError } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { openRunIndex } from '../../manager/indexing.js';
+import { runPlaces, runSearchFolders } from '../../store/run-places.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
 import { requireBatch } from '../filter-values.js';
@@ -58,8 +58,9 @@ async function showLeaderboard(
 ): Promise<number> {
   const picked = values.table ? TABLES.indexOf(values.table as (typeof TABLES)[number]) : -1;
   if (values.table && picked === -1) throw new UsageError(`--table must be one of ${TABLES.join(', ')}`);
-  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
-  const index = openRunIndex(outDir, formatNamed);
+  const places = runPlaces(io.cwd, values.out);
+  const outDir = places.runs;
+  const index = openRunIndex(outDir, formatNamed, runSearchFolders(places));
   try {
     if (values.batch !== undefined) {
       const batches = index.query(

@@ -2,9 +2,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { INDEX_FILE, RunIndex } from '../../store/run-index.js';
+import { INDEX_FILE } from '../../store/run-index.js';
+import { QUERY_TIME_LIMIT_SECONDS, QueryRefusedError, queryWithTimeLimit } from '../../store/timed-query.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { CSV_OUTPUT, DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
+import { numberFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { renderTable, type TableFormat } from '../table-output.js';
 
@@ -13,6 +15,10 @@ const QUERY_OPTIONS = {
   database: DATABASE,
   json: JSON_OUTPUT,
   csv: CSV_OUTPUT,
+  timeout: {
+    value: 'SECONDS',
+    help: `stop the question after this long (default ${QUERY_TIME_LIMIT_SECONDS}; exit 2)`,
+  },
 } as const satisfies OptionSpecs;
 
 export const queryCommand = defineCommand({
@@ -41,21 +47,17 @@ async function queryIndex(
   if (/;\s*\S/.test(sql)) throw new UsageError('give one statement, without a second after `;`');
   const file = path.join(path.resolve(io.cwd, values.out ?? 'transcripts'), INDEX_FILE);
   if (!existsSync(file)) throw new UsageError(`there is no run index at ${file}; run \`agora reindex\``);
-  const index = RunIndex.open(file, { readonly: true });
+  const limit = numberFlag('timeout', values.timeout, 0.001) ?? QUERY_TIME_LIMIT_SECONDS;
+  let result: Awaited<ReturnType<typeof queryWithTimeLimit>>;
   try {
-    let result: ReturnType<RunIndex['query']>;
-    try {
-      if (!index.readsOnly(sql)) throw new Error('only statements that read (SELECT or WITH) are allowed');
-      result = index.query(sql);
-    } catch (error) {
-      throw new UsageError(
-        `SQLite refused the statement: ${(error as Error).message}. Tables: runs, turns, evaluations, judgements, rotations, rounds, council_turns, actions, council_decisions, answer_checks, batches, batch_runs; views: debate_runs, debate_turns, debate_actions`,
-      );
-    }
-    const format: TableFormat = values.json ? 'json' : values.csv ? 'csv' : 'table';
-    io.stdout.write(renderTable(result.columns, result.rows, format));
-    return 0;
-  } finally {
-    index.close();
+    result = await queryWithTimeLimit(file, sql, limit);
+  } catch (error) {
+    if (!(error instanceof QueryRefusedError)) throw error;
+    throw new UsageError(
+      `SQLite refused the statement: ${error.message}. Tables: runs, turns, evaluations, judgements, rotations, rounds, council_turns, actions, council_decisions, answer_checks, batches, batch_runs; views: debate_runs, debate_turns, debate_actions`,
+    );
   }
+  const format: TableFormat = values.json ? 'json' : values.csv ? 'csv' : 'table';
+  io.stdout.write(renderTable(result.columns, result.rows, format));
+  return 0;
 }

@@ -6,6 +6,7 @@ import { ExitCode } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { rebuildIndex } from '../../manager/indexing.js';
 import { INDEX_FILE, RunIndex } from '../../store/run-index.js';
+import { runPlaces, runSearchFolders } from '../../store/run-places.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DATABASE, OUT } from '../common-options.js';
 import type { CliIo } from '../io.js';
@@ -30,12 +31,14 @@ export const reindexCommand = defineCommand({
 });
 
 async function reindex({ values }: CommandInput<typeof REINDEX_OPTIONS>, io: CliIo): Promise<number> {
-  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
+  const places = runPlaces(io.cwd, values.out);
+  const outDir = places.runs;
+  const more = runSearchFolders(places);
   const target = path.join(outDir, INDEX_FILE);
   if (values.check) {
     const scratch = mkdtempSync(path.join(tmpdir(), 'agora-reindex-'));
     try {
-      const { index: rebuilt } = rebuildIndex(outDir, formatNamed, path.join(scratch, INDEX_FILE));
+      const { index: rebuilt } = rebuildIndex(outDir, formatNamed, path.join(scratch, INDEX_FILE), more);
       const current = existsSync(target) ? RunIndex.open(target, { readonly: true }) : undefined;
       const same = current !== undefined && JSON.stringify(current.dump()) === JSON.stringify(rebuilt.dump());
       current?.close();
@@ -50,7 +53,7 @@ async function reindex({ values }: CommandInput<typeof REINDEX_OPTIONS>, io: Cli
       rmSync(scratch, { recursive: true, force: true });
     }
   }
-  const { index, skipped } = rebuildIndex(outDir, formatNamed, target);
+  const { index, skipped } = rebuildIndex(outDir, formatNamed, target, more);
   const runs = index.query('SELECT COUNT(*) FROM runs').rows[0]?.[0];
   index.close();
   for (const line of skipped) io.stderr.write(`skipped ${line}\n`);

@@ -5,6 +5,7 @@ import type { RunProgress } from '../../core/run-progress.js';
 import { claimRunFolder } from '../../session/run-folder-claim.js';
 import { claimSharedRun } from '../../session/shared-runs.js';
 import type { RunDatabase } from '../../store/postgres/run-database.js';
+import { runPlaces } from '../../store/run-places.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { HOST, OUT, SIMULATED, TIMEOUT } from '../common-options.js';
 import { openDatabaseOption } from '../database-option.js';
@@ -64,7 +65,8 @@ async function resumeRun(
       await database.close();
     }
   }
-  const claim = claimRunFolder(findRunDir(positionals[0], out, 'resume'));
+  const places = runPlaces(io.cwd, values.out);
+  const claim = claimRunFolder(findRunDir(positionals[0], places, 'resume'));
   if (claim.kind === 'ended') return alreadyEnded(claim.loaded.runId, claim.progress, io);
   try {
     const { scenario } = claim.resume.loaded;
@@ -81,7 +83,7 @@ async function resumeRun(
           scenario,
           resume: claim.resume,
           servers: debateServers(host, values, io),
-          store: { out },
+          store: { out, places },
           ...(simulator || values.simulated ? { simulated: true } : {}),
           ...recording(values, io),
         },

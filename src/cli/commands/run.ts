@@ -16,6 +16,7 @@ import type { SessionServers } from '../../session/debate-session.js';
 import { lineupModels } from '../../session/given-models.js';
 import { SESSION_LEASE_SECONDS, sessionOwner } from '../../session/shared-runs.js';
 import { isRunId } from '../../store/run-id.js';
+import { type RunPlaces, runPlaces } from '../../store/run-places.js';
 import {
   type CommandInput,
   defineCommand,
@@ -182,7 +183,7 @@ async function runDebate(
         scenario,
         servers: debateServers(host, values, io),
         store: {
-          out: outFolder(values, io),
+          ...storeFolders(values, io),
           ...(runId ? { runId } : {}),
           ...(database
             ? { shared: { database, owner: sessionOwner(), leaseSeconds: SESSION_LEASE_SECONDS } }
@@ -207,9 +208,13 @@ async function runDebate(
   }
 }
 
-/** Where runs are written: --out, default transcripts/. */
-export function outFolder(values: { out?: string }, io: CliIo): string {
-  return path.resolve(io.cwd, values.out ?? 'transcripts');
+/**
+ * Where runs are written: --out for every run, else transcripts/, and a council's records in
+ * records/debates/ (seed 003).
+ */
+export function storeFolders(values: { out?: string }, io: CliIo): { out: string; places: RunPlaces } {
+  const places = runPlaces(io.cwd, values.out);
+  return { out: places.runs, places };
 }
 
 /** The model servers a debate of this command talks to: the host, the environment, --timeout. */

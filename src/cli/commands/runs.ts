@@ -3,9 +3,9 @@
  * run that is not indexed yet, such as one still running, is read from its log). Filters:
  * --status, --format, --topic (a substring), --model, --batch; --json or --csv.
  */
-import path from 'node:path';
 import { formatNames } from '../../formats/index.js';
 import { LISTING_STATUSES, listRuns } from '../../manager/run-listing.js';
+import { runPlaces, runSearchFolders } from '../../store/run-places.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { CSV_OUTPUT, DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
 import { requireBatch, requireOneOf } from '../filter-values.js';
@@ -44,8 +44,9 @@ export const runsCommand = defineCommand({
 async function showRuns({ values }: CommandInput<typeof RUNS_OPTIONS>, io: CliIo): Promise<number> {
   requireOneOf('status', values.status, LISTING_STATUSES);
   requireOneOf('format', values.format, formatNames());
-  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
-  const listed = await listRuns(outDir);
+  const places = runPlaces(io.cwd, values.out);
+  const outDir = places.runs;
+  const listed = await listRuns(places);
   requireBatch(values.batch, listed.map((run) => run.batch).filter(Boolean), outDir);
   const runs = listed.filter(
     (run) =>
@@ -63,7 +64,9 @@ async function showRuns({ values }: CommandInput<typeof RUNS_OPTIONS>, io: CliIo
     return 0;
   }
   if (runs.length === 0 && !values.csv) {
-    io.stdout.write(`No runs in ${outDir}${Object.keys(values).length > 1 ? ' match those filters' : ''}.\n`);
+    io.stdout.write(
+      `No runs in ${runSearchFolders(places).join(' or ')}${Object.keys(values).length > 1 ? ' match those filters' : ''}.\n`,
+    );
     return 0;
   }
   const columns = ['Run', 'Format', 'Status', 'Failed steps', 'Topic', 'Models', 'Progress', 'Stop reason'];

@@ -1,9 +1,9 @@
 /** `agora show <run> [--json]`: a run's transcript, rebuilt from its event log, and its argument map. */
-import path from 'node:path';
 import { argumentMap } from '../../analytics/argument-map.js';
 import { formatNamed } from '../../formats/index.js';
 import { loadRun } from '../../manager/debate-manager.js';
 import { argumentMapText } from '../../render/argument-map-text.js';
+import { runPlaces } from '../../store/run-places.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DATABASE, OUT } from '../common-options.js';
 import { findRunDir } from '../find-run.js';
@@ -32,7 +32,7 @@ async function showRun(
   { values, positionals }: CommandInput<typeof SHOW_OPTIONS>,
   io: CliIo,
 ): Promise<number> {
-  const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'show');
+  const runDir = findRunDir(positionals[0], runPlaces(io.cwd, values.out), 'show');
   const { format, state, events } = loadRun(runDir, formatNamed);
   io.stdout.write(
     values.json

@@ -4,6 +4,7 @@ import { ExitCode, UsageError } from '../../core/errors.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { RunDatabase } from '../../store/postgres/run-database.js';
 import { lockOwner } from '../../store/run-lock.js';
+import { runPlaces } from '../../store/run-places.js';
 import { requestStop } from '../../store/stop-request.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DATABASE, OUT } from '../common-options.js';
@@ -31,7 +32,7 @@ async function stopRun(
 ): Promise<number> {
   const url = databaseUrl(values.database, io.env);
   if (url !== undefined) return stopInDatabase(positionals[0], url, io);
-  const runDir = findRunDir(positionals[0], path.resolve(io.cwd, values.out ?? 'transcripts'), 'stop');
+  const runDir = findRunDir(positionals[0], runPlaces(io.cwd, values.out), 'stop');
   const owner = lockOwner(runDir);
   if (owner === null) {
     io.stdout.write(`No process is running ${runDir}; nothing to stop.\n`);

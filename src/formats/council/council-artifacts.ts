@@ -35,6 +35,7 @@ export function roundFile(state: CouncilState, round: number) {
       .map((item) => ({
         role: item.judge,
         model: item.model,
+        ...(item.fallbackFrom ? { fallback_from: item.fallbackFrom } : {}),
         abstained: item.abstained,
         reason: item.reason ?? null,
         ...item.result,

@@ -6,13 +6,10 @@
 import path from 'node:path';
 import { mapConcurrent } from '../../core/concurrency.js';
 import { runProgress } from '../../core/run-progress.js';
-import { checkBudget, checkFailures, limitsOf } from '../../core/stop-conditions.js';
-import type { TextLayout } from '../../core/text-layout.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
-import { textTable } from '../../render/text-table.js';
-import type { DoneStep, FormatDefinition, StepContext } from '../format-definition.js';
+import type { FormatDefinition, StepContext } from '../format-definition.js';
 import { produceAssessment } from '../shared/assessment-call.js';
-import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
+import { foldSequence } from '../shared/sequence-state.js';
 import {
   buildPacket,
   consensus,
@@ -26,12 +23,13 @@ import {
 import {
   type CouncilState,
   councilStances,
-  DEBATING_ROLES,
   type DebatingRole,
   judgeMessages,
   peerLabels,
   roundMessages,
 } from './council-prompts.js';
+import { COUNCIL_STATES, type CouncilStep, councilStateName, nextCouncilStep } from './council-states.js';
+import { councilFailures, councilMarkdown, councilReport, councilTranscript } from './council-transcript.js';
 import {
   challengeSchema,
   decisionSchema,
@@ -43,89 +41,14 @@ import {
 } from './packet-schema.js';
 import { COUNCIL_ROUND_TITLES } from './round-titles.js';
 
-export const COUNCIL_STATES = [
-  'Intake',
-  'Round1',
-  'Round2',
-  'Round3',
-  'Consensus',
-  'Judge',
-  'Packetize',
-  'Writeback',
-] as const;
-
-export type CouncilStep =
-  | { kind: 'intake' }
-  | { kind: 'round'; round: 1 | 2 | 3; roles: DebatingRole[] }
-  | { kind: 'cut'; reason: string; states: string[] }
-  | { kind: 'consensus' }
-  | { kind: 'judge' }
-  | { kind: 'packetize' }
-  | { kind: 'writeback' };
-
-const has = (state: CouncilState, name: string) => state.artifacts.some((artifact) => artifact.name === name);
-
-/** The state the council is in (its next state, or Done). */
-export function councilStateName(state: CouncilState): string {
-  const step = nextCouncilStep(state);
-  if (step.kind === 'done') return 'Done';
-  if (step.kind === 'round') return `Round${step.round}`;
-  if (step.kind === 'cut') return step.states[0] ?? 'Consensus';
-  return step.kind.charAt(0).toUpperCase() + step.kind.slice(1);
-}
-
-/** The budget cut, when the run's budget ran out before every state had its model calls. */
-export function budgetCut(state: CouncilState): { reason: string; states: string[] } | null {
-  const cut = state.artifacts.find((artifact) => artifact.name === 'budget-cut');
-  return cut ? (cut.data as { reason: string; states: string[] }) : null;
-}
-
-/** The model states still to run (rounds with roles that have not answered, then the Judge). */
-function pendingModelStates(state: CouncilState): Array<CouncilStep & { kind: 'round' | 'judge' }> {
-  const pending: Array<CouncilStep & { kind: 'round' | 'judge' }> = [];
-  for (const round of [1, 2, 3] as const) {
-    const roles = DEBATING_ROLES.filter(
-      (role) => !state.assessments.some((item) => item.phase === `round-${round}` && item.judge === role),
-    );
-    if (roles.length > 0) pending.push({ kind: 'round', round, roles });
-  }
-  if (!state.assessments.some((item) => item.phase === 'decision')) pending.push({ kind: 'judge' });
-  return pending;
-}
-
-/**
- * The council always passes its eight states. Roles that failed too often in a row fail the run
- * (resumable); a budget that runs out cuts the remaining model states, recorded as such, and the
- * free states still compute the consensus, a packet that says what was cut, and the writeback.
- */
-export function nextCouncilStep(state: CouncilState): CouncilStep | DoneStep {
-  if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
-  const limits = limitsOf(state.scenario);
-  const failed = checkFailures(state.failures, limits.maxConsecutiveFailures);
-  if (failed) return { kind: 'done', ...failed };
-  if (!has(state, 'intake')) return { kind: 'intake' };
-  const cut = budgetCut(state);
-  const pending = cut ? [] : pendingModelStates(state);
-  const budget = checkBudget(state, limits);
-  if (budget && pending.length > 0) {
-    const used =
-      budget.stopReason === 'max_total_output_tokens'
-        ? `${state.outputTokens} output tokens used of ${limits.maxTotalOutputTokens}`
-        : `${Math.round(state.activeMs / 1000)} s active of ${limits.maxRuntimeSeconds}`;
-    return {
-      kind: 'cut',
-      reason: `${budget.stopReason} reached (${used})`,
-      states: [...new Set(pending.map((step) => (step.kind === 'round' ? `Round${step.round}` : 'Judge')))],
-    };
-  }
-  const rounds = pending.filter((step) => step.kind === 'round');
-  if (rounds[0]) return rounds[0];
-  if (!has(state, 'consensus')) return { kind: 'consensus' };
-  if (pending.some((step) => step.kind === 'judge')) return { kind: 'judge' };
-  if (!has(state, 'final-packet')) return { kind: 'packetize' };
-  if (!has(state, 'writeback')) return { kind: 'writeback' };
-  return { kind: 'done', status: 'completed', stopReason: 'finished' };
-}
+export {
+  budgetCut,
+  COUNCIL_STATES,
+  type CouncilStep,
+  councilStateName,
+  nextCouncilStep,
+} from './council-states.js';
+export { councilFailures, councilResult, councilTranscript } from './council-transcript.js';
 
 /** Where decision records go: the scenario's folder setting, relative to the runs folder. */
 export function notesFolder(state: CouncilState, runDir: string): string {
@@ -346,67 +269,6 @@ function checkedDueDates(answer: { next_actions: Array<Record<string, string>> }
   };
 }
 
-export function councilTranscript(state: CouncilState) {
-  const { scenario } = state;
-  const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data ?? null;
-  return {
-    runId: state.runId,
-    format: 'council' as const,
-    problem: scenario.topic,
-    seed: scenario.seed,
-    state: councilStateName(state),
-    status: state.end?.status ?? ('running' as const),
-    stopReason: state.end?.stopReason ?? null,
-    error: state.end?.error ?? null,
-    participants: scenario.participants,
-    rounds: [1, 2, 3].map((round) => roundFile(state, round)),
-    consensus: state.artifacts.find((artifact) => artifact.name === 'consensus')?.data ?? null,
-    decision: (() => {
-      const decision = state.assessments.find((item) => item.phase === 'decision');
-      if (!decision) return null;
-      const { seq: _seq, at: _at, type: _type, promptChars: _chars, ...rest } = decision;
-      return rest;
-    })(),
-    finalPacket: packet,
-    note:
-      (state.artifacts.find((artifact) => artifact.name === 'writeback')?.data.note as string | undefined) ??
-      null,
-    degraded: state.assessments
-      .filter((item) => item.abstained)
-      .map((item) => ({ role: item.judge, phase: item.phase, reason: item.reason ?? '' })),
-    totals: { modelCalls: modelCalls(state), outputTokens: state.outputTokens },
-  };
-}
-
-/** Failed roles, and the states the budget cut. */
-export function councilFailures(state: CouncilState): string[] {
-  const cut = budgetCut(state);
-  return [
-    ...sequenceFailures(state),
-    ...(cut ? [`states cut by the budget: ${cut.states.join(', ')} (${cut.reason})`] : []),
-  ];
-}
-
-function councilReport(state: CouncilState, layout?: TextLayout): string {
-  const transcript = councilTranscript(state);
-  const table = textTable(['Round', 'Role', 'Model', 'Claim'], layout);
-  for (const round of transcript.rounds) {
-    for (const output of round.outputs as Array<Record<string, unknown>>) {
-      table.push([
-        round.round,
-        String(output.role),
-        String(output.model),
-        output.abstained ? `(failed: ${output.reason})` : String(output.claim ?? '').slice(0, 90),
-      ]);
-    }
-  }
-  const packet = transcript.finalPacket as {
-    decision?: { selected_option: string };
-    next_actions?: unknown[];
-  } | null;
-  return `${table.toString()}\nState: ${transcript.state}. Decision: ${packet?.decision?.selected_option ?? '(none)'}; ${packet?.next_actions?.length ?? 0} next actions.${transcript.degraded.length > 0 ? ` Degraded: ${transcript.degraded.map((item) => `${item.role} in ${item.phase}`).join(', ')}.` : ''}${transcript.note ? `\nDecision record: ${transcript.note}` : ''}`;
-}
-
 export const councilFormat: FormatDefinition<CouncilState, CouncilStep> = {
   name: 'council',
   fold: foldSequence,
@@ -425,12 +287,7 @@ export const councilFormat: FormatDefinition<CouncilState, CouncilStep> = {
       councilFailures(state).length,
     ),
   transcript: councilTranscript,
-  markdown: (state) => {
-    const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data;
-    return packet
-      ? packetMarkdown(packet as never)
-      : `# ${state.scenario.topic}\n\nThe council is at state ${councilStateName(state)}.\n`;
-  },
+  markdown: councilMarkdown,
   report: councilReport,
   solutionText: (state) => {
     const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data;

@@ -8,14 +8,12 @@ import { z } from 'zod';
 import { mapConcurrentInOrder } from '../../core/concurrency.js';
 import { runProgress } from '../../core/run-progress.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
-import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import { answerJsonSchema, boundedInteger, boundedList, boundedText } from '../../judging/answer-fields.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
-import { renderTextTable } from '../../render/text-table.js';
 import type { DoneStep, FormatDefinition, StepContext } from '../format-definition.js';
 import { produceAssessment } from '../shared/assessment-call.js';
-import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
+import { foldSequence, sequenceFailures } from '../shared/sequence-state.js';
 import { produceStatement } from '../shared/statement-call.js';
 import {
   type CritiqueState,
@@ -25,6 +23,14 @@ import {
   refinementMessages,
   synthesisMessages,
 } from './critique-prompts.js';
+import {
+  critiqueMarkdown,
+  critiqueReport,
+  critiqueSolutionText,
+  critiqueTranscript,
+} from './critique-transcript.js';
+
+export { critiqueResult, critiqueSolutionText, critiqueTranscript } from './critique-transcript.js';
 
 export type CritiqueStep =
   | { kind: 'proposals'; round: number; agents: string[] }
@@ -49,8 +55,6 @@ const syntheses = (state: CritiqueState) => state.assessments.filter((item) => i
 /** The judge's design, written before the synthesis's structured fields. */
 const designOf = (state: CritiqueState, round: number) =>
   state.statements.find((statement) => statement.phase === 'synthesis' && statement.round === round);
-const contributions = (state: CritiqueState) =>
-  state.statements.filter((statement) => statement.phase !== 'synthesis');
 
 export function nextCritiqueStep(state: CritiqueState): CritiqueStep | DoneStep {
   const { scenario } = state;
@@ -247,184 +251,6 @@ async function executeCritiqueStep(
 
 /** The cap of the synthesis's structured fields: its lists and its confidence, not the design. */
 const SOLUTION_FIELDS_TOKENS = 500;
-
-const firstLine = (text: string) => (text.trim().split('\n')[0] ?? '').slice(0, 100);
-
-/**
- * The latest solution: the latest synthesis with its fields, or, when its fields could not be had,
- * the judge's design on its own (the solution survives a failed summing-up).
- */
-function latestSolution(state: CritiqueState): Record<string, unknown> | null {
-  const designs = state.statements.filter(
-    (statement) => statement.phase === 'synthesis' && !statement.degraded,
-  );
-  const synthesis = [...syntheses(state)].reverse().find((item) => item.result);
-  const design = designs.at(-1);
-  if (synthesis?.result && (!design || synthesis.round >= design.round)) return synthesis.result;
-  if (!design) return null;
-  return {
-    description: design.text,
-    trade_offs: [],
-    recommendations: [],
-    confidence: null,
-    synthesized_by: state.scenario.judge.name,
-  };
-}
-
-export function critiqueTranscript(state: CritiqueState) {
-  const { scenario } = state;
-  const contribution = (statement: CritiqueState['statements'][number]) => ({
-    agent: statement.speaker,
-    role: statement.side,
-    model: statement.model,
-    ...(statement.target ? { target: statement.target } : {}),
-    text: statement.text,
-    promptTokens: statement.promptTokens,
-    outputTokens: statement.outputTokens,
-    latencyMs: statement.realMs,
-    ...(statement.degraded ? { degraded: true, failureReason: statement.failureReason ?? '' } : {}),
-    ...(statement.fallbackFrom ? { fallbackFrom: statement.fallbackFrom } : {}),
-  });
-  const rounds = [...new Set(state.statements.map((statement) => statement.round))].map((number) => {
-    const of = (phase: string) =>
-      state.statements.filter((statement) => statement.round === number && statement.phase === phase);
-    const synthesis = syntheses(state).find((item) => item.round === number);
-    return {
-      number,
-      proposals: of('proposal').map(contribution),
-      critiques: of('critique').map(contribution),
-      refinements: of('refinement').map(contribution),
-      synthesis: synthesis
-        ? ({
-            abstained: synthesis.abstained,
-            reason: synthesis.reason ?? null,
-            ...synthesis.result,
-          } as Record<string, unknown>)
-        : null,
-    };
-  });
-  const solution = latestSolution(state);
-  const calls = [...state.statements, ...state.assessments];
-  return {
-    runId: state.runId,
-    format: 'critique' as const,
-    title: scenario.title ?? null,
-    problem: scenario.topic,
-    seed: scenario.seed,
-    agents: scenario.agents.map((agent) => ({
-      name: agent.name,
-      role: agent.role,
-      model: agent.model,
-      promptSource: agent.prompt_source ?? 'built-in',
-    })),
-    judge: scenario.judge,
-    status: state.end?.status ?? ('running' as const),
-    stopReason: state.end?.stopReason ?? null,
-    error: state.end?.error ?? null,
-    rounds,
-    solution,
-    totals: {
-      contributions: contributions(state).length,
-      modelCalls: modelCalls(state),
-      promptTokens: calls.reduce((sum, item) => sum + item.promptTokens, 0),
-      outputTokens: calls.reduce((sum, item) => sum + item.outputTokens, 0),
-      latencyMs: calls.reduce((sum, item) => sum + item.realMs, 0),
-    },
-    startedAt: state.startedAt,
-    updatedAt: state.updatedAt,
-  };
-}
-
-/** The solution as text, for `--output solution.md`. */
-export function critiqueSolutionText(state: CritiqueState): string {
-  const { solution, problem } = critiqueTranscript(state);
-  if (!solution) return `# ${problem}\n\nNo solution was synthesised.\n`;
-  const list = (items: unknown) => (Array.isArray(items) ? items.map((item) => `- ${item}`).join('\n') : '');
-  const section = (title: string, body: string) => (body.trim() === '' ? [] : [`## ${title}`, body, '']);
-  // Runs recorded before the design was written as prose kept implementation notes apart.
-  const notes = typeof solution.implementation_notes === 'string' ? solution.implementation_notes : '';
-  return [
-    `# ${problem}`,
-    '',
-    String(solution.description),
-    '',
-    ...section('Implementation notes', notes),
-    ...section('Trade-offs', list(solution.trade_offs)),
-    ...section('Recommendations', list(solution.recommendations)),
-    typeof solution.confidence === 'number'
-      ? `Confidence: ${solution.confidence}/100. Synthesised by ${solution.synthesized_by}.`
-      : `Synthesised by ${solution.synthesized_by}; its trade-offs, recommendations and confidence could not be had.`,
-    '',
-  ].join('\n');
-}
-
-function critiqueMarkdown(state: CritiqueState): string {
-  const transcript = critiqueTranscript(state);
-  const lines = [`# ${transcript.title ?? transcript.problem}`, '', `- Problem: ${transcript.problem}`];
-  for (const agent of transcript.agents)
-    lines.push(`- ${agent.name}: ${agent.role}, \`${agent.model}\` (prompt: ${agent.promptSource})`);
-  lines.push(
-    `- Judge: ${transcript.judge.name}, \`${transcript.judge.model}\``,
-    `- Status: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}`,
-  );
-  for (const round of transcript.rounds) {
-    lines.push('', `## Round ${round.number}`);
-    for (const [title, items] of [
-      ['Proposals', round.proposals],
-      ['Critiques', round.critiques],
-      ['Refinements', round.refinements],
-    ] as const) {
-      lines.push('', `### ${title}`);
-      for (const item of items)
-        lines.push(
-          '',
-          `**${item.agent}** (${item.role}${'target' in item ? ` on ${item.target}` : ''})`,
-          '',
-          item.text,
-        );
-    }
-    if (round.synthesis)
-      lines.push(
-        '',
-        `### Judge's synthesis`,
-        '',
-        `Confidence ${String(round.synthesis.confidence ?? '—')}: ${String(round.synthesis.description ?? round.synthesis.reason ?? '')}`,
-      );
-  }
-  lines.push('', '## Solution', '', critiqueSolutionText(state));
-  return lines.join('\n');
-}
-
-function critiqueReport(state: CritiqueState, layout?: TextLayout): string {
-  const transcript = critiqueTranscript(state);
-  const rows: Array<Array<string | number>> = [];
-  for (const round of transcript.rounds) {
-    for (const [phase, items] of [
-      ['proposal', round.proposals],
-      ['critique', round.critiques],
-      ['refinement', round.refinements],
-    ] as const) {
-      for (const item of items) {
-        rows.push([
-          round.number,
-          phase,
-          item.agent,
-          'target' in item ? (item.target ?? '') : '',
-          firstLine(item.text),
-          `${item.promptTokens}/${item.outputTokens}`,
-          `${item.latencyMs} ms`,
-        ]);
-      }
-    }
-  }
-  const { totals, solution } = transcript;
-  const table = renderTextTable(
-    ['Round', 'Phase', 'Agent', 'On', 'First line', 'Tokens in/out', 'Latency'],
-    rows,
-    layout ?? WIDE_LAYOUT,
-  );
-  return `${table}\nTotals: ${totals.contributions} contributions, ${totals.modelCalls} model calls, ${totals.promptTokens} prompt and ${totals.outputTokens} output tokens, ${(totals.latencyMs / 1000).toFixed(1)} s of model latency.\nResult: ${transcript.status} (${transcript.stopReason}).${solution ? (typeof solution.confidence === 'number' ? ` Solution confidence ${solution.confidence}/100; the solution follows.` : ' The solution follows.') : ' No solution.'}`;
-}
 
 export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {
   name: 'critique',

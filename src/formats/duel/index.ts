@@ -4,7 +4,6 @@
  */
 
 import { z } from 'zod';
-import { plural } from '../../core/plural.js';
 import { runProgress } from '../../core/run-progress.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
@@ -13,9 +12,11 @@ import { retryPolicyOf } from '../../llm/safe-call.js';
 import { renderTextTable } from '../../render/text-table.js';
 import type { DoneStep, FormatDefinition } from '../format-definition.js';
 import { produceAssessment } from '../shared/assessment-call.js';
+import { fallbackNote } from '../shared/fallback-note.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { combineSideSwap, type SideSwapRules } from '../shared/side-swap.js';
 import { produceStatement } from '../shared/statement-call.js';
+import { duelOutcome } from './duel-outcome.js';
 import {
   type DuelSide,
   type DuelState,
@@ -191,6 +192,7 @@ export function duelTranscript(state: DuelState) {
         ? {
             judge: judgement.judge,
             model: judgement.model,
+            ...(judgement.fallbackFrom ? { fallbackFrom: judgement.fallbackFrom } : {}),
             abstained: judgement.abstained,
             reason: judgement.reason ?? null,
             ...judgement.result,
@@ -212,6 +214,7 @@ export function duelTranscript(state: DuelState) {
       b: { name: scenario.debaters.b.name, model: scenario.debaters.b.model },
     },
     judge: { name: scenario.judge.name, model: scenario.judge.model },
+    plannedRounds: scenario.max_rounds,
     status: state.end?.status ?? ('running' as const),
     stopReason: state.end?.stopReason ?? null,
     error: state.end?.error ?? null,
@@ -228,37 +231,54 @@ export function duelTranscript(state: DuelState) {
   };
 }
 
+/** Who won and why, in one sentence, as the report, the transcript and the lists of runs say it. */
+function duelResult(state: DuelState): string {
+  return duelOutcome({ ...duelTranscript(state), failedSteps: sequenceFailures(state).length });
+}
+
 function duelMarkdown(state: DuelState): string {
   const transcript = duelTranscript(state);
   const lines = [
     `# ${transcript.title ?? transcript.topic}`,
     '',
+    `**Result:** ${duelResult(state)}`,
+    '',
     `- Motion: ${transcript.topic}`,
     `- Debater A: **${transcript.debaters.a.name}** (\`${transcript.debaters.a.model}\`), ${transcript.positions.a}`,
     `- Debater B: **${transcript.debaters.b.name}** (\`${transcript.debaters.b.model}\`), ${transcript.positions.b}`,
     `- Judge: **${transcript.judge.name}** (\`${transcript.judge.model}\`)`,
-    `- Run: \`${transcript.runId}\`, seed ${transcript.seed}; status ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}`,
+    `- Run: \`${transcript.runId}\`, seed ${transcript.seed}; status ${transcript.status}`,
   ];
   for (const round of transcript.rounds) {
     lines.push('', `## Round ${round.number}`, '');
     for (const statement of round.statements) {
+      const note = fallbackNote(statement);
       lines.push(
         `### ${statement.speaker} (Debater ${statement.side.toUpperCase()})`,
         '',
+        ...(note ? [`_${note}_`, ''] : []),
         statement.text,
         '',
       );
     }
-    const judgement = round.judgement as Record<string, unknown> | null;
-    if (judgement?.abstained) lines.push(`**Judge:** abstained (${judgement.reason})`);
+    const judgement = round.judgement as
+      | (Record<string, unknown> & { model: string; fallbackFrom?: string })
+      | null;
+    const judgeNote = judgement ? fallbackNote(judgement, 'answered') : '';
+    const judge = `**Judge${judgeNote ? ` (${judgeNote})` : ''}:**`;
+    if (judgement?.abstained) lines.push(`${judge} abstained (${judgement.reason})`);
     else if (judgement) {
       lines.push(
-        `**Judge:** ${judgement.summary} Stronger: ${String(judgement.stronger).toUpperCase()}. ${judgement.why}${judgement.no_new_arguments ? ' (No new substantive arguments.)' : ''}${swapNote(judgement)}`,
+        `${judge} ${judgement.summary} Stronger: ${String(judgement.stronger).toUpperCase()}. ${judgement.why}${judgement.no_new_arguments ? ' (No new substantive arguments.)' : ''}${swapNote(judgement)}`,
       );
     }
   }
   const won = transcript.stats.roundsWon;
-  lines.push('', `Rounds won: A ${won.a}, B ${won.b}, even ${won.even}.`, '');
+  lines.push(
+    '',
+    `Rounds won: ${transcript.debaters.a.name} (A) ${won.a}, ${transcript.debaters.b.name} (B) ${won.b}, even ${won.even}.`,
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -281,8 +301,7 @@ function duelReport(state: DuelState, layout?: TextLayout): string {
     rows,
     layout ?? WIDE_LAYOUT,
   );
-  const won = transcript.stats.roundsWon;
-  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${plural(transcript.stats.rounds, 'round')}. Rounds won: ${transcript.debaters.a.name} ${won.a}, ${transcript.debaters.b.name} ${won.b}, even ${won.even}.\n${table}`;
+  return `${duelResult(state)}\n${table}`;
 }
 
 export const duelFormat: FormatDefinition<DuelState, DuelStep> = {

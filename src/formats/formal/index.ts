@@ -12,9 +12,11 @@ import { retryPolicyOf } from '../../llm/safe-call.js';
 import { renderTextTable } from '../../render/text-table.js';
 import type { DoneStep, FormatDefinition, StepContext } from '../format-definition.js';
 import { produceAssessment } from '../shared/assessment-call.js';
+import { fallbackNote } from '../shared/fallback-note.js';
 import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { combineSideSwap } from '../shared/side-swap.js';
 import { produceStatement } from '../shared/statement-call.js';
+import { formalOutcome } from './formal-outcome.js';
 import {
   FORMAL_PLAN,
   type FormalSide,
@@ -157,12 +159,15 @@ export function formalTranscript(state: FormalState) {
     status: state.end?.status ?? ('running' as const),
     stopReason: state.end?.stopReason ?? null,
     error: state.end?.error ?? null,
+    verdictEnabled: scenario.verdict.enabled,
+    plannedSpeeches: FORMAL_PLAN.length,
     preparation: state.statements.filter((statement) => statement.phase === 'preparation').map(clean),
     statements: state.statements.filter((statement) => statement.phase !== 'preparation').map(clean),
     verdict: verdict
       ? {
           judge: verdict.judge,
           model: verdict.model,
+          ...(verdict.fallbackFrom ? { fallbackFrom: verdict.fallbackFrom } : {}),
           abstained: verdict.abstained,
           reason: verdict.reason ?? null,
           ...verdict.result,
@@ -194,10 +199,13 @@ function notes(statement: {
     statement.wordLimited ? 'cut to the word limit' : '',
     statement.regenerated ? 'regenerated once' : '',
     statement.flagged ? `flagged by the moderator: ${statement.flagged}` : '',
-    statement.fallbackFrom
-      ? `spoken by fallback model \`${statement.model}\` instead of \`${statement.fallbackFrom}\``
-      : '',
+    fallbackNote(statement),
   ].filter((note) => note !== '');
+}
+
+/** Who won and why, in one sentence, as the report, the transcript and the lists of runs say it. */
+function formalResult(state: FormalState): string {
+  return formalOutcome({ ...formalTranscript(state), failedSteps: sequenceFailures(state).length });
 }
 
 function formalMarkdown(state: FormalState): string {
@@ -206,10 +214,12 @@ function formalMarkdown(state: FormalState): string {
   const lines = [
     `# ${transcript.title ?? transcript.topic}`,
     '',
+    `**Result:** ${formalResult(state)}`,
+    '',
     `- Motion: ${transcript.topic}`,
     `- Affirmative (${transcript.positions.affirmative}): **${sides.affirmative.name}**, model \`${sides.affirmative.model}\``,
     `- Negative (${transcript.positions.negative}): **${sides.negative.name}**, model \`${sides.negative.model}\``,
-    `- Run: \`${transcript.runId}\`, seed ${transcript.seed}; status ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}`,
+    `- Run: \`${transcript.runId}\`, seed ${transcript.seed}; status ${transcript.status}`,
   ];
   if (state.scenario.preparation.show && transcript.preparation.length > 0) {
     lines.push('', '## Preparation', '');
@@ -232,9 +242,13 @@ function formalMarkdown(state: FormalState): string {
     if (extra.length > 0) lines.push(`_${extra.join('; ')}_`, '');
     lines.push(statement.text, '');
   }
-  const verdict = transcript.verdict as Record<string, unknown> | null;
+  const verdict = transcript.verdict as
+    | (Record<string, unknown> & { model: string; fallbackFrom?: string })
+    | null;
   if (verdict) {
     lines.push('', '## Verdict (separate from the debate)', '');
+    const judgeNote = fallbackNote(verdict, 'answered');
+    if (judgeNote) lines.push(`_The verdict was ${judgeNote}._`, '');
     if (verdict.abstained) lines.push(`The judge gave no usable verdict (${verdict.reason}).`);
     else {
       const totals = verdict.totals as Record<FormalSide, number>;
@@ -265,15 +279,8 @@ function formalReport(state: FormalState, layout?: TextLayout): string {
   ]);
   const table = renderTextTable(['Phase', 'Speaker', 'Side', 'Tokens', 'Notes'], rows, layout ?? WIDE_LAYOUT);
   const verdict = transcript.verdict as Record<string, unknown> | null;
-  const verdictLine =
-    verdict && !verdict.abstained
-      ? `\nVerdict: ${verdict.winner === 'tie' ? 'a tie' : `${verdict.winner} wins`}. ${verdict.reasons}${verdictNotes(
-          verdict,
-        )
-          .map((note) => ` ${note}`)
-          .join('')}`
-      : '';
-  return `Result: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}. Affirmative: ${transcript.sides.affirmative.name} (${transcript.sides.affirmative.model}); negative: ${transcript.sides.negative.name} (${transcript.sides.negative.model}).${verdictLine}\n${table}`;
+  const checks = verdict && !verdict.abstained ? verdictNotes(verdict).map((note) => ` ${note}`) : [];
+  return `${formalResult(state)}${checks.join('')}\nAffirmative (${transcript.positions.affirmative}): ${transcript.sides.affirmative.name} (${transcript.sides.affirmative.model}); negative (${transcript.positions.negative}): ${transcript.sides.negative.name} (${transcript.sides.negative.model}).\n${table}`;
 }
 
 export const formalFormat: FormatDefinition<FormalState, FormalStep> = {

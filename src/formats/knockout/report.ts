@@ -73,8 +73,8 @@ export function resultSummary(transcript: KnockoutTranscript): string {
   const y = stats.agents.filter((agent) => agent.position === 'Y' && agent.meanScore !== null);
   const best = [...y].sort((a, b) => (b.meanScore ?? 0) - (a.meanScore ?? 0))[0];
   const lines = [
-    `Result for X (${result.xPosition}): ${result.summary}`,
-    `Run: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''} after ${plural(stats.rounds, 'round')}, ${plural(stats.rotations, 'rotation')}.`,
+    result.summary,
+    `Rounds debated: ${stats.rounds} of ${result.plannedRounds}; rotations: ${stats.rotations}.`,
     best
       ? `Best-scored Position Y debater: ${best.name} (mean ${outOfFive(best.meanScore ?? 0)}, judges score 1-5).`
       : '',

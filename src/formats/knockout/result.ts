@@ -8,8 +8,9 @@
  * The rotation limit and a lack of eligible replacements keep a beaten debater on the floor, but
  * the vote still went against them, so it counts as X prevailing when it is the last verdict.
  */
+import { knockoutSentence } from './knockout-outcome.js';
 import type { KnockoutState } from './state.js';
-import { xAgentOf } from './state.js';
+import { knockoutFailures, statusOf, xAgentOf } from './state.js';
 
 /** The knockout's outcome for Position X, as transcript.json carries it. */
 export interface KnockoutResult {
@@ -21,11 +22,17 @@ export interface KnockoutResult {
   faced: string[];
   /** Those of them a vote removed from the floor. */
   knockedOut: string[];
+  /**
+   * The panel's last verdict so far. Only a run that reached its end (completed or degraded) has
+   * a result: for a stopped or failed one this is the standing when it stopped, not a winner.
+   */
   verdict: 'x-prevails' | 'y-holds' | 'undecided';
   /** The Y debater the last verdict was about, and its round; null without any verdict. */
   finalDebater: string | null;
   decidedInRound: number | null;
-  /** One sentence for reports and pages. */
+  /** The scenario's rounds, to say how far a run got. */
+  plannedRounds: number;
+  /** Who won and why (or how far an unfinished run got), in one sentence for reports and pages. */
   summary: string;
   /** A few words for a list of runs. */
   headline: string;
@@ -45,13 +52,8 @@ export function knockoutResult(state: KnockoutState): KnockoutResult {
   const last = ended.filter((round) => round.end?.outcome !== 'void').at(-1);
   const verdict = !last ? 'undecided' : last.end?.tally.decision === 'rotate' ? 'x-prevails' : 'y-holds';
   const { x: xPosition, y: yPosition } = scenario.positions;
-  const tally = `${x} knocked out ${knockedOut.length} of the ${faced.length} Position Y debater${faced.length === 1 ? '' : 's'} it faced`;
-  const ending = !last
-    ? 'no round ended with a verdict, so the result is undecided.'
-    : verdict === 'x-prevails'
-      ? `the last verdict (round ${last.number}) went against ${last.debater}, so X prevails.`
-      : `the last verdict (round ${last.number}) kept ${last.debater}, so Y (${yPosition}) holds.`;
-  return {
+  const status = statusOf(state);
+  const facts = {
     x,
     xPosition,
     yPosition,
@@ -60,7 +62,22 @@ export function knockoutResult(state: KnockoutState): KnockoutResult {
     verdict,
     finalDebater: last?.debater ?? null,
     decidedInRound: last?.number ?? null,
-    headline: `${!last ? 'Undecided' : verdict === 'x-prevails' ? `X (${xPosition}) prevails` : `Y (${yPosition}) holds, ${last.debater} kept`}; ${knockedOut.length} of ${faced.length} Y knocked out`,
-    summary: `${tally}${knockedOut.length > 0 ? ` (${knockedOut.join(', ')})` : ''}; ${ending}`,
+    roundsPlayed: ended.length,
+    plannedRounds: scenario.debate.rounds,
+  } as const;
+  const settled = status === 'completed' || status === 'degraded';
+  const tally = `${knockedOut.length} of ${faced.length} Y knocked out`;
+  return {
+    ...facts,
+    summary: knockoutSentence({
+      ...facts,
+      status,
+      stopReason: state.end?.stopReason ?? null,
+      error: state.end?.error ?? null,
+      failedSteps: knockoutFailures(state).length,
+    }),
+    headline: !settled
+      ? `No result: ${status === 'running' ? 'running' : status} after round ${ended.length} of ${scenario.debate.rounds}; ${tally}`
+      : `${!last ? 'Undecided' : verdict === 'x-prevails' ? `X (${xPosition}) prevails` : `Y (${yPosition}) holds, ${last.debater} kept`}; ${tally}`,
   };
 }

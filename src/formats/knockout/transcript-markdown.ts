@@ -1,4 +1,5 @@
 /** transcript.md: the debate as a readable document, with scores and outcomes. */
+import { fallbackNote } from '../shared/fallback-note.js';
 import type { KnockoutTranscript } from './transcript.js';
 
 const OUTCOME_TEXT: Record<string, string> = {
@@ -13,10 +14,10 @@ const OUTCOME_TEXT: Record<string, string> = {
 export function knockoutMarkdown(transcript: KnockoutTranscript): string {
   const lines: string[] = [];
   lines.push(`# ${transcript.title ?? transcript.topic}`, '');
+  lines.push(`**Result:** ${transcript.result.summary}`, '');
   lines.push(`- Motion: ${transcript.topic}`);
   lines.push(`- Position X: ${transcript.positions.x}; Position Y: ${transcript.positions.y}`);
-  lines.push(`- Run: \`${transcript.runId}\`, seed ${transcript.seed}`);
-  lines.push(`- Status: ${transcript.status}${transcript.stopReason ? ` (${transcript.stopReason})` : ''}`);
+  lines.push(`- Run: \`${transcript.runId}\`, seed ${transcript.seed}; status ${transcript.status}`);
   if (transcript.error) lines.push(`- Error: ${transcript.error}`);
   lines.push('', '## Agents', '');
   for (const agent of transcript.agents)
@@ -32,7 +33,7 @@ export function knockoutMarkdown(transcript: KnockoutTranscript): string {
         '',
         statement.degraded
           ? `_Degraded turn: every model call failed (${statement.failureReason}). Not counted as an argument._`
-          : `_${statement.outputTokens} tokens, ${statement.simulatedSeconds} s simulated${statement.truncated ? ', cut by the time limit' : ''}${statement.fallbackFrom ? `, spoken by fallback model \`${statement.model}\` instead of \`${statement.fallbackFrom}\`` : ''}_`,
+          : `_${statement.outputTokens} tokens, ${statement.simulatedSeconds} s simulated${statement.truncated ? ', cut by the time limit' : ''}${statement.fallbackFrom ? `, ${fallbackNote(statement)}` : ''}_`,
         '',
         statement.text.trim(),
         '',
@@ -50,7 +51,7 @@ export function knockoutMarkdown(transcript: KnockoutTranscript): string {
           .map(([name, score]) => `${name.replace(/_/g, ' ')} ${score}`)
           .join(', ');
         lines.push(
-          `| ${evaluation.judge} | ${scores} | ${evaluation.total_score?.toFixed(2)} | ${evaluation.continue_vote ? 'continue' : 'rotate'}${evaluation.inconsistent ? ' ⚠ against its own scores' : ''} | ${cell(evaluation.comments ?? '')} |`,
+          `| ${evaluation.judge}${evaluation.fallbackFrom ? ` (${fallbackNote(evaluation, 'answered')})` : ''} | ${scores} | ${evaluation.total_score?.toFixed(2)} | ${evaluation.continue_vote ? 'continue' : 'rotate'}${evaluation.inconsistent ? ' ⚠ against its own scores' : ''} | ${cell(evaluation.comments ?? '')} |`,
         );
       }
       lines.push('');

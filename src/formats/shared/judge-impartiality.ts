@@ -8,13 +8,20 @@ import { formalSides } from '../formal/formal-plan.js';
 
 const baseName = (model: string) => model.replace(/:latest$/, '');
 
-/** The first candidate that is none of the debaters' models, or undefined when every one is. */
+/** Models made for something else than conversation: code, embeddings, images. */
+const SPECIALISED = /code|coder|embed|minilm|llava|vision/i;
+
+/**
+ * The first candidate that is none of the debaters' models, or undefined when every one is. A
+ * model made for code or embeddings is taken only when no general model is left.
+ */
 export function impartialModel(
   candidates: readonly string[],
   debaterModels: readonly string[],
 ): string | undefined {
   const taken = new Set(debaterModels.map(baseName));
-  return candidates.find((model) => !taken.has(baseName(model)));
+  const free = candidates.filter((model) => !taken.has(baseName(model)));
+  return free.find((model) => !SPECIALISED.test(model)) ?? free[0];
 }
 
 /** The judge's model and the debaters beside it, for the formats with a judge over two sides. */
@@ -41,5 +48,5 @@ export function sharedJudgeWarning(scenario: Scenario): string | null {
   if (!found) return null;
   const same = found.debaters.filter((debater) => baseName(debater.model) === baseName(found.judge));
   if (same.length === 0) return null;
-  return `the judge uses ${found.judge}, which also debates as ${same.map((debater) => debater.name).join(' and ')}; its verdicts may favour its own side`;
+  return `the judge uses ${found.judge}, which also debates as ${same.map((debater) => debater.name).join(' and ')}; its verdicts may favour its own side. A model neither debater uses makes a fairer judge (e.g. \`ollama pull qwen2.5\`, then name it as the judge's model)`;
 }

@@ -1,0 +1,65 @@
+/**
+ * Who won a formal debate and why, in one plain sentence: the side the judge's verdict names, with
+ * its weighted totals and the judge's reasons; or, plainly, that there is no verdict and how to
+ * get one. A run that did not reach its end names no winner.
+ */
+import { stopReasonText } from '../../core/stop-reason-text.js';
+import { clipText } from '../../core/text-layout.js';
+import {
+  degradedNote,
+  type RunEnding,
+  roundsProgress,
+  unfinishedSentence,
+  withStop,
+} from '../shared/run-ending.js';
+
+type Side = 'affirmative' | 'negative';
+
+interface FormalRecord extends RunEnding {
+  positions?: Partial<Record<Side, string>>;
+  sides?: Partial<Record<Side, { name?: string }>>;
+  preparation?: unknown[];
+  statements?: unknown[];
+  verdict?: {
+    abstained?: boolean;
+    reason?: string | null;
+    winner?: string;
+    reasons?: string;
+    totals?: Partial<Record<Side, number>>;
+  } | null;
+  /** Whether the scenario asked for a verdict; absent in transcripts written before it was recorded. */
+  verdictEnabled?: boolean;
+  plannedSpeeches?: number;
+}
+
+/** The longest stretch of the judge's reasons a sentence quotes. */
+const REASONS_CHARS = 220;
+
+/** The sentence from a formal debate's transcript.json. */
+export function formalOutcome(transcript: unknown): string {
+  const record = (transcript ?? {}) as FormalRecord;
+  const spoken = (record.preparation?.length ?? 0) + (record.statements?.length ?? 0);
+  const unfinished = unfinishedSentence(record, roundsProgress(spoken, record.plannedSpeeches, 'speech'));
+  if (unfinished !== null) return unfinished;
+  const name = (side: Side) => record.sides?.[side]?.name ?? side;
+  const label = (side: Side) => (record.positions?.[side] ? `${side}: ${record.positions[side]}` : side);
+  const verdict = record.verdict;
+  const degraded = degradedNote(record);
+  if (!verdict) {
+    if (record.verdictEnabled && record.stopReason !== 'finished') {
+      return `No verdict: ${stopReasonText(record.stopReason)} before the judge was asked, so the debate names no winner; raise the budget in the scenario's stop block and run it again to have one${degraded}.`;
+    }
+    return `No verdict: this debate was run without a judge, so it names no winner; to have one, set \`verdict: { enabled: true }\` in the scenario and run it again${degraded}.`;
+  }
+  if (verdict.abstained) {
+    return `No verdict: the judge gave no usable answer (${verdict.reason ?? 'no usable answer'}), so the debate names no winner; run it again to have one${degraded}.`;
+  }
+  const reasons = verdict.reasons ? `: ${withStop(clipText(verdict.reasons, REASONS_CHARS))}` : '.';
+  const total = (side: Side) => (verdict.totals?.[side] ?? 0).toFixed(2);
+  if (verdict.winner !== 'affirmative' && verdict.winner !== 'negative') {
+    return `The judge's verdict is a tie (${total('affirmative')} to ${total('negative')} on the weighted criteria)${degraded}${reasons}`;
+  }
+  const winner: Side = verdict.winner;
+  const loser: Side = winner === 'affirmative' ? 'negative' : 'affirmative';
+  return `${name(winner)} (${label(winner)}) wins the judge's verdict, ${total(winner)} to ${total(loser)} on the weighted criteria${degraded}${reasons}`;
+}
