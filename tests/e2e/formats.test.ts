@@ -159,7 +159,8 @@ describe('format: formal', () => {
     const blank = await runAgora(['run', '--format', 'formal', '--topic', '   ']);
     expect(blank.code).toBe(2);
     expect(blank.stderr).toMatch(/--topic must not be empty or only spaces/);
-    const server = await mock();
+    // The default duel's judge runs on a third model, one neither debater uses.
+    const server = await mock({ models: ['llama3', 'mistral', 'qwen2.5'] });
     const ok = await runAgora([
       'run',
       '--format',
