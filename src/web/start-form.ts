@@ -9,7 +9,7 @@ import { defaultScenario } from '../config/default-scenario.js';
 import { applyLineup, parseLineup } from '../config/lineup.js';
 import { loadScenario } from '../config/load-scenario.js';
 import type { Scenario } from '../config/scenario.js';
-import { applyOverrides } from '../config/scenario-overrides.js';
+import { applyOverrides, settleSeed, withSeed } from '../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../config/scenario-schema.js';
 import { UsageError } from '../core/errors.js';
 import { scenarioModels } from '../formats/scenario-models.js';
@@ -105,11 +105,21 @@ export async function readStartRequest(
     const number = Number(seed);
     // Any whole number, negative too, as on the command line (`--seed -1`) and in a scenario file.
     if (!Number.isSafeInteger(number)) {
-      notices.push(`Seed "${seed}" is not a whole number: the default (${scenario.seed}) is used.`);
+      const instead = scenario.randomSeed
+        ? 'one is drawn at random'
+        : `the default (${scenario.seed}) is used`;
+      notices.push(`Seed "${seed}" is not a whole number: ${instead}.`);
     } else {
       scenario = applyOverrides(scenario, { seed: number });
       args.push(`--seed=${number}`);
     }
+  }
+  if (scenario.randomSeed) {
+    // Drawn here, not in the worker, so that the run id names the seed the debate uses.
+    const drawn = settleSeed(scenario).seed;
+    scenario = withSeed(scenario, drawn);
+    args.push(`--seed=${drawn}`);
+    notices.push(`Seed ${drawn} was drawn at random; give it again to repeat this debate.`);
   }
   const models = field(input, 'models');
   let givenModels: GivenModels | undefined;
