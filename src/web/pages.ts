@@ -1,6 +1,7 @@
 /** The viewer's pages, rendered on the server. Every value from a run or a model goes through `html`. */
 import { argumentMap } from '../analytics/argument-map.js';
 import type { LeaderTable } from '../analytics/leaderboard.js';
+import { PHASE_TITLES as FORMAL_PHASE_TITLES } from '../formats/formal/formal-plan.js';
 import { LISTING_STATUSES, type RunListing } from '../manager/run-listing.js';
 import { argumentMapHtml } from './argument-map-html.js';
 import { argumentScoresHtml } from './argument-scores-html.js';
@@ -82,11 +83,27 @@ export function controlsHtml(view: RunView): SafeHtml {
 <a class="button" href="/runs/${encodeURIComponent(view.runId)}/export" download="${view.runId}.html">Export HTML</a>`;
 }
 
+/**
+ * What a spectator is asked: a duel or a knockout is judged round by round; a formal debate is one
+ * debate in phases, so it is asked about the debate so far (naming the phase), or the whole debate
+ * once it has ended.
+ */
+function spectatorQuestion(view: RunView, round: number): SafeHtml {
+  if (view.scenario?.format !== 'formal') return html`Who had the better of round <strong>${round}</strong>?`;
+  if (view.progress && view.progress.status !== 'running') return html`Who had the better of this debate?`;
+  const last = view.events.findLast((event) => event.type === 'statement');
+  const phase = last?.type === 'statement' ? last.phase : null;
+  const title = phase ? (FORMAL_PHASE_TITLES[phase as keyof typeof FORMAL_PHASE_TITLES] ?? phase) : null;
+  return title
+    ? html`Who has the better of the debate so far? Now: <strong>${title.toLowerCase()}</strong>.`
+    : html`Who has the better of the debate so far?`;
+}
+
 export function spectatorHtml(view: RunView): SafeHtml {
   const choices = spectatorChoices(view.scenario);
   if (choices.length === 0) return html`<p class="muted">This format has no rounds to vote on.</p>`;
   const round = currentRound(view);
-  return html`<p>Who had the better of round <strong>${round}</strong>? Spectator votes are kept apart from the judges' and never change the debate.</p>
+  return html`<p>${spectatorQuestion(view, round)} Spectator votes are kept apart from the judges' and never change the debate.</p>
 <p>${choices.map(
     (choice) =>
       html`<button type="button" data-vote="${choice.key}" data-round="${round}">${choice.label}</button> `,

@@ -18,6 +18,7 @@ import { type SpectatorVote, tallySpectatorVotes } from '../store/spectator-vote
 import { runCharts } from './charts.js';
 import { eventHtml, participants } from './event-html.js';
 import { html, type SafeHtml } from './html.js';
+import { resultHtml } from './outcome-html.js';
 
 export interface RunView {
   runId: string;
@@ -78,7 +79,11 @@ ${rounds.map(
 </tbody></table>`;
   }
   const assessments = view.events.filter((event) => event.type === 'assessment');
-  if (assessments.length === 0) return html`<p class="muted">No round has been decided yet.</p>`;
+  if (assessments.length === 0) {
+    // A run that ended without a judge's word (a formal debate without a verdict): its outcome.
+    const ended = view.progress !== null && view.progress.status !== 'running';
+    return ended ? resultHtml(view) : html`<p class="muted">No round has been decided yet.</p>`;
+  }
   if (view.scenario?.format === 'council') return councilScoreboardHtml(view.events, assessments);
   return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Judgement</th><th>Judge</th><th>Result</th><th>Spectators</th></tr></thead><tbody>
 ${assessments.map((event) => {
