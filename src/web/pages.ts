@@ -209,9 +209,9 @@ export function leaderboardPage(
 <p class="notes">${includeDemo ? 'Demo runs (on the built-in simulator) are counted.' : 'Demo runs (on the built-in simulator) are left out.'}</p>
 ${tables.map(
   (table) => html`<section class="panel"><h2>${table.title}</h2>
-<table><thead><tr>${table.columns.map((column) => html`<th>${column}</th>`)}</tr></thead><tbody>
+<table class="stack"><thead><tr>${table.columns.map((column) => html`<th>${column}</th>`)}</tr></thead><tbody>
 ${table.rows.length === 0 ? html`<tr><td colspan="${table.columns.length}" class="muted">No data yet.</td></tr>` : ''}
-${table.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell === null ? '–' : String(cell)}</td>`)}</tr>`)}
+${table.rows.map((row) => html`<tr>${row.map((cell, at) => html`<td data-label="${table.columns[at] ?? ''}">${cell === null ? '–' : String(cell)}</td>`)}</tr>`)}
 </tbody></table>${table.note ? html`<p class="notes">${table.note}</p>` : ''}</section>`,
 )}`;
 }
