@@ -1,6 +1,7 @@
 /** The viewer's pages, rendered on the server. Every value from a run or a model goes through `html`. */
 import { argumentMap } from '../analytics/argument-map.js';
 import type { LeaderTable } from '../analytics/leaderboard.js';
+import type { FormatName } from '../config/scenario-schema.js';
 import { PHASE_TITLES as FORMAL_PHASE_TITLES } from '../formats/formal/formal-plan.js';
 import { LISTING_STATUSES, type RunListing } from '../manager/run-listing.js';
 import { argumentMapHtml } from './argument-map-html.js';
@@ -166,17 +167,29 @@ export interface NewRunForm {
   error: string | null;
 }
 
+/**
+ * What the form asks for each side's model, by format (the formats with two sides): the fields
+ * `model_first` and `model_second` (see `SIDE_MODEL_KEYS` in start-form.ts).
+ */
+export const SIDE_MODEL_LABELS: Partial<Record<FormatName, [string, string]>> = {
+  knockout: ['Model for Position X', 'Model for Position Y (every Y debater)'],
+  duel: ['Model for side A', 'Model for side B'],
+  formal: ['Model for the first debater', 'Model for the second debater (the seed draws their sides)'],
+};
+
 export function newRunPage(form: NewRunForm, options: PageOptions): SafeHtml {
   const value = (name: string) => form.values[name] ?? '';
+  const chosenFormat = value('format') || 'knockout';
+  const sideLabels = SIDE_MODEL_LABELS[chosenFormat as FormatName];
   return html`<h1>New debate</h1>
 ${form.error ? html`<div class="notice bad" id="form-error"><p>${form.error}</p></div>` : ''}
 <form method="post" action="/runs" id="new-run">
 <input type="hidden" name="token" value="${options.csrf}">
 <label for="format">Format</label>
-<select id="format" name="format">${form.formats.map(
-    (format) =>
-      html`<option value="${format}"${format === (value('format') || 'knockout') ? trusted(' selected') : ''}>${format}</option>`,
-  )}</select>
+<select id="format" name="format">${form.formats.map((format) => {
+    const sides = SIDE_MODEL_LABELS[format as FormatName];
+    return html`<option value="${format}"${sides ? html` data-first="${sides[0]}" data-second="${sides[1]}"` : ''}${format === chosenFormat ? trusted(' selected') : ''}>${format}</option>`;
+  })}</select>
 <label for="scenario">Scenario (optional: its agents, models and rules)</label>
 <select id="scenario" name="scenario"><option value="">None: the format's defaults</option>${form.scenarios.map(
     (scenario) =>
@@ -189,6 +202,16 @@ ${form.error ? html`<div class="notice bad" id="form-error"><p>${form.error}</p>
     (model) =>
       html`<option value="all=${model}"${`all=${model}` === value('models') ? trusted(' selected') : ''}>${model}</option>`,
   )}</select>
+<fieldset id="side-models"${sideLabels ? '' : trusted(' hidden')}>
+<legend>Models per side (optional; each takes the place of the one above for its side)</legend>
+${(['first', 'second'] as const).map(
+  (which, at) => html`<label for="model_${which}" id="model_${which}_label">${sideLabels?.[at] ?? ''}</label>
+<select id="model_${which}" name="model_${which}"><option value="">The model above, or the scenario's or format's</option>${form.models.map(
+    (model) =>
+      html`<option value="${model}"${model === value(`model_${which}`) ? trusted(' selected') : ''}>${model}</option>`,
+  )}</select>`,
+)}
+</fieldset>
 ${form.modelsError ? html`<p class="notes">${form.modelsError}</p>` : ''}
 <label for="rounds">Rounds (optional; knockout, duel and critique)</label>
 <input id="rounds" name="rounds" value="${value('rounds')}" inputmode="numeric">

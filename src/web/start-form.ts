@@ -56,6 +56,31 @@ const field = (input: Record<string, unknown>, name: string) => {
   return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 };
 
+/**
+ * The form's two models of a two-sided format, as line-up keys: Position X and Y of a knockout,
+ * side A and B of a duel, the first and second debater of a formal debate (whose sides the seed draws).
+ */
+export const SIDE_MODEL_KEYS: Partial<Record<FormatName, [string, string]>> = {
+  knockout: ['x', 'y'],
+  duel: ['a', 'b'],
+  formal: ['a', 'b'],
+};
+
+/**
+ * The line-up the form asks for: the model for every agent (`all=MODEL`), then each side's model
+ * (`model_first`, `model_second`), which take precedence for their side.
+ */
+function modelsField(input: Record<string, unknown>, format: FormatName, notices: string[]): string {
+  const parts = [field(input, 'models')].filter((part) => part !== '');
+  const sides = [field(input, 'model_first'), field(input, 'model_second')];
+  if (sides.some((model) => model !== '')) {
+    const keys = SIDE_MODEL_KEYS[format];
+    if (!keys) notices.push(`A ${format} debate has no two sides, so the models per side are ignored.`);
+    else sides.forEach((model, at) => model !== '' && parts.push(`${keys[at]}=${model}`));
+  }
+  return parts.join(',');
+}
+
 export async function readStartRequest(
   input: Record<string, unknown>,
   options: { scenariosDir: string; choices: ScenarioChoice[]; cwd: string },
@@ -121,14 +146,14 @@ export async function readStartRequest(
     args.push(`--seed=${drawn}`);
     notices.push(`Seed ${drawn} was drawn at random; give it again to repeat this debate.`);
   }
-  const models = field(input, 'models');
+  const models = modelsField(input, format as FormatName, notices);
   let givenModels: GivenModels | undefined;
   if (models !== '') {
     try {
       const lineup = parseLineup(models);
       scenario = applyLineup(scenario, lineup);
       args.push('--models', models);
-      givenModels = { by: `the models field ("${models}")`, models: lineupModels(lineup) };
+      givenModels = { by: `the models fields ("${models}")`, models: lineupModels(lineup) };
     } catch (error) {
       notices.push(
         `Models "${models}" could not be used (${(error as Error).message}): the default models are used.`,
