@@ -18,6 +18,7 @@ import {
   statusOf,
   transcriptHtml,
 } from './run-view.js';
+import type { BatchChoice } from './viewer-runs.js';
 
 export interface PageOptions {
   /** The same-origin token state-changing requests must carry. */
@@ -226,9 +227,22 @@ export function leaderboardPage(
   tables: LeaderTable[],
   batch: string | undefined,
   includeDemo = false,
+  batches: BatchChoice[] = [],
 ): SafeHtml {
+  // A batch asked for by address that the index does not know is still shown as chosen.
+  const choices =
+    batch && !batches.some((choice) => choice.batchId === batch)
+      ? [...batches, { batchId: batch, createdAt: null, debates: null }]
+      : batches;
+  const batchOption = (choice: BatchChoice) => {
+    const details = [
+      choice.debates === null ? '' : `${choice.debates} debate${choice.debates === 1 ? '' : 's'}`,
+      choice.createdAt ? dateText(choice.createdAt) : '',
+    ].filter(Boolean);
+    return html`<option value="${choice.batchId}"${choice.batchId === batch ? trusted(' selected') : ''}>${choice.batchId}${details.length > 0 ? ` (${details.join(', ')})` : ''}</option>`;
+  };
   return html`<h1>Leaderboard</h1>
-<form class="filters" method="get" action="/leaderboard"><label>Batch <input name="batch" value="${batch ?? ''}"></label><label><input type="checkbox" name="demo" value="1"${includeDemo ? trusted(' checked') : ''}> Include demo runs</label><button type="submit">Show</button></form>
+<form class="filters" method="get" action="/leaderboard"><label>Batch <select name="batch"><option value=""${batch ? '' : trusted(' selected')}>all</option>${choices.map(batchOption)}</select></label><label><input type="checkbox" name="demo" value="1"${includeDemo ? trusted(' checked') : ''}> Include demo runs</label><button type="submit">Show</button></form>
 <p class="notes">${includeDemo ? 'Demo runs (on the built-in simulator) are counted.' : 'Demo runs (on the built-in simulator) are left out.'}</p>
 ${tables.map(
   (table) => html`<section class="panel"><h2>${table.title}</h2>
