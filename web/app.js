@@ -176,10 +176,31 @@ function filterScenarios(form) {
   update();
 }
 
+// A format with two sides offers a model for each; the labels name its sides.
+function sideModels(form) {
+  const format = form.querySelector('#format');
+  const fieldset = form.querySelector('#side-models');
+  if (!fieldset) return;
+  const update = () => {
+    const sides = format.selectedOptions[0]?.dataset ?? {};
+    fieldset.hidden = !sides.first;
+    for (const which of ['first', 'second']) {
+      const label = form.querySelector(`#model_${which}_label`);
+      if (label) label.textContent = sides[which] ?? '';
+      if (!sides.first) form.querySelector(`#model_${which}`).value = '';
+    }
+  };
+  format.addEventListener('change', update);
+  update();
+}
+
 // The blind arena's page is static: following the run would bring the names back.
 const run = document.getElementById('run');
 if (run && !run.dataset.blind) followRun(run);
 const runs = document.getElementById('runs-body');
 if (runs) refreshRuns(runs);
 const form = document.getElementById('new-run');
-if (form) filterScenarios(form);
+if (form) {
+  filterScenarios(form);
+  sideModels(form);
+}

@@ -8,6 +8,47 @@ import { html, type SafeHtml } from './html.js';
 
 const PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#db2777', '#0891b2', '#65a30d'];
 const colour = (index: number) => PALETTE[index % PALETTE.length] as string;
+/** The first side (X, affirmative, A) is blue and the second (Y, negative, B) red, as on the page. */
+const SIDE_COLOURS: Record<string, string> = {
+  X: '#2563eb',
+  affirmative: '#2563eb',
+  a: '#2563eb',
+  Y: '#dc2626',
+  negative: '#dc2626',
+  b: '#dc2626',
+};
+
+/**
+ * One colour per side and per person for every chart of a page: a debater takes its side's colour
+ * (the first to speak for it; a knockout's later Position Y debaters and the judges take the
+ * palette's next free colours), so a debater is never red in one chart and green in the next.
+ */
+export class ChartColours {
+  private readonly given = new Map<string, string>();
+  private readonly taken = new Set<string>();
+
+  /** A side's colour, by its key (X, Y, affirmative, negative, a, b). */
+  side(key: string): string {
+    return SIDE_COLOURS[key] ?? this.of(`side ${key}`);
+  }
+
+  /** A person's colour: the one they were given, else their side's if it is still free, else the next free one. */
+  of(name: string, side?: string): string {
+    const known = this.given.get(name);
+    if (known) return known;
+    const preferred = side === undefined ? undefined : SIDE_COLOURS[side];
+    const chosen =
+      preferred && !this.taken.has(preferred)
+        ? preferred
+        : (PALETTE.find((candidate) => !this.taken.has(candidate) && !isSideColour(candidate)) ??
+          colour(this.given.size));
+    this.given.set(name, chosen);
+    this.taken.add(chosen);
+    return chosen;
+  }
+}
+
+const isSideColour = (candidate: string) => Object.values(SIDE_COLOURS).includes(candidate);
 const WIDTH = 560;
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
@@ -15,6 +56,8 @@ const round1 = (value: number) => Math.round(value * 10) / 10;
 interface Bar {
   label: string;
   value: number;
+  /** Its colour; by default the palette's, in order. */
+  colour?: string;
 }
 
 /** Horizontal bars, one per label, with the value written at the end. */
@@ -32,7 +75,7 @@ ${bars.map((bar, index) => {
   const y = 30 + index * rowHeight;
   const width = Math.max(1, (bar.value / max) * span);
   return html`<text x="${labelWidth - 6}" y="${y + 15}" font-size="12" text-anchor="end" fill="#374151">${bar.label}</text>
-<rect x="${labelWidth}" y="${y + 3}" width="${round1(width)}" height="${rowHeight - 8}" fill="${colour(index)}"/>
+<rect x="${labelWidth}" y="${y + 3}" width="${round1(width)}" height="${rowHeight - 8}" fill="${bar.colour ?? colour(index)}"/>
 <text x="${labelWidth + width + 6}" y="${y + 15}" font-size="12" fill="#374151">${round1(bar.value)} ${unit}</text>`;
 })}
 </svg></figure>`;
@@ -41,6 +84,8 @@ ${bars.map((bar, index) => {
 interface Series {
   label: string;
   points: Array<{ x: number; y: number }>;
+  /** Its colour; by default the palette's, in order. */
+  colour?: string;
 }
 
 /** Lines over rounds, one per series, with a legend. */
@@ -69,9 +114,10 @@ export function lineChart(title: string, series: Series[], yLabel: string): Safe
 ${rounds.map((round) => html`<text x="${x(round)}" y="${top + plotHeight + 16}" font-size="11" text-anchor="middle" fill="#6b7280">R${round}</text>`)}
 ${series.map((line, index) => {
   const path = line.points.map((point) => `${x(point.x)},${y(point.y)}`).join(' ');
-  return html`<polyline points="${path}" fill="none" stroke="${colour(index)}" stroke-width="2"/>
-${line.points.map((point) => html`<circle cx="${x(point.x)}" cy="${y(point.y)}" r="3" fill="${colour(index)}"/>`)}
-<rect x="${left + plotWidth + 14}" y="${top + index * 18}" width="10" height="10" fill="${colour(index)}"/>
+  const stroke = line.colour ?? colour(index);
+  return html`<polyline points="${path}" fill="none" stroke="${stroke}" stroke-width="2"/>
+${line.points.map((point) => html`<circle cx="${x(point.x)}" cy="${y(point.y)}" r="3" fill="${stroke}"/>`)}
+<rect x="${left + plotWidth + 14}" y="${top + index * 18}" width="10" height="10" fill="${stroke}"/>
 <text x="${left + plotWidth + 30}" y="${top + index * 18 + 9}" font-size="11" fill="#374151">${line.label}</text>`;
 })}
 </svg></figure>`;
@@ -137,16 +183,16 @@ ${rounds.map((round, index) => {
 /** Which Position Y agent held the floor in each round, with the knock-outs marked. */
 export function rotationTimeline(
   rounds: Array<{ round: number; debater: string; rotated: boolean }>,
+  colours: ChartColours = new ChartColours(),
 ): SafeHtml {
   if (rounds.length === 0) return html``;
-  const names = [...new Set(rounds.map((round) => round.debater))];
   const slot = Math.min(80, (WIDTH - 20) / rounds.length);
   return html`<figure class="chart"><svg viewBox="0 0 ${WIDTH} 96" role="img" aria-label="Rotation timeline" xmlns="http://www.w3.org/2000/svg">
 <title>Rotation timeline</title>
 <text x="0" y="16" font-size="14" font-weight="bold" fill="#111827">Rotation timeline (Position Y on the floor)</text>
 ${rounds.map((round, index) => {
   const x = 10 + index * slot;
-  return html`<rect x="${round1(x)}" y="28" width="${round1(slot - 2)}" height="30" fill="${colour(names.indexOf(round.debater))}"/>
+  return html`<rect x="${round1(x)}" y="28" width="${round1(slot - 2)}" height="30" fill="${colours.of(round.debater, 'Y')}"/>
 <text x="${round1(x + slot / 2)}" y="47" font-size="11" text-anchor="middle" fill="#ffffff">${round.debater.slice(0, 12)}</text>
 <text x="${round1(x + slot / 2)}" y="74" font-size="11" text-anchor="middle" fill="#6b7280">R${round.round}${round.rotated ? ' ✕' : ''}</text>`;
 })}
@@ -159,6 +205,8 @@ export function runCharts(
   events: RunEvent[],
   spectators: Map<number, Map<string, number>> = new Map(),
 ): SafeHtml {
+  // Colours are given in the order people first appear, so every chart of the page agrees.
+  const colours = new ChartColours();
   const judges = new Map<string, Series>();
   const speaking = new Map<string, number>();
   const sideTokens = new Map<string, number>();
@@ -169,17 +217,23 @@ export function runCharts(
   for (const event of events) {
     switch (event.type) {
       case 'turn-end':
+        colours.of(event.agent, event.position);
         speaking.set(event.position, (speaking.get(event.position) ?? 0) + event.simulatedSeconds);
         addTokens(event.agent, event.outputTokens);
         break;
       case 'statement':
+        colours.of(event.speaker, event.side);
         sideTokens.set(event.side, (sideTokens.get(event.side) ?? 0) + event.outputTokens);
         addTokens(event.speaker, event.outputTokens);
         break;
       case 'vote-cast': {
         addTokens(event.judge, event.outputTokens);
         if (!event.evaluation) break;
-        const series = judges.get(event.judge) ?? { label: event.judge, points: [] };
+        const series = judges.get(event.judge) ?? {
+          label: event.judge,
+          points: [],
+          colour: colours.of(event.judge),
+        };
         series.points.push({ x: event.round, y: event.evaluation.total_score });
         judges.set(event.judge, series);
         break;
@@ -205,18 +259,32 @@ export function runCharts(
         break;
     }
   }
-  const bySize = (map: Map<string, number>) =>
-    [...map.entries()].map(([label, value]) => ({ label, value })).sort((a, b) => b.value - a.value);
+  const bySize = (map: Map<string, number>, colourOf: (label: string) => string) =>
+    [...map.entries()]
+      .map(([label, value]) => ({ label, value, colour: colourOf(label) }))
+      .sort((a, b) => b.value - a.value);
   return html`<div class="charts">
 ${lineChart('Weighted score per round, per judge', [...judges.values()], 'score')}
 ${votesChart(voteRounds)}
-${rotationTimeline(floor)}
+${rotationTimeline(floor, colours)}
 ${barChart(
   'Simulated speaking time per side',
-  [...speaking.entries()].map(([side, seconds]) => ({ label: `Position ${side}`, value: seconds })),
+  [...speaking.entries()].map(([side, seconds]) => ({
+    label: `Position ${side}`,
+    value: seconds,
+    colour: colours.side(side),
+  })),
   's',
 )}
-${barChart('Output tokens per side', bySize(sideTokens), 'tokens')}
-${barChart('Output tokens per agent', bySize(tokens), 'tokens')}
+${barChart(
+  'Output tokens per side',
+  bySize(sideTokens, (side) => colours.side(side)),
+  'tokens',
+)}
+${barChart(
+  'Output tokens per agent',
+  bySize(tokens, (agent) => colours.of(agent)),
+  'tokens',
+)}
 </div>`;
 }

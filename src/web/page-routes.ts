@@ -20,7 +20,7 @@ import {
 import type { ViewerEnv } from './request-guards.js';
 import { readStartRecord } from './start-record.js';
 import type { ViewerParts } from './viewer-options.js';
-import { leaderboardOptions } from './viewer-runs.js';
+import { leaderboardOptions, listBatches } from './viewer-runs.js';
 
 const ASSET_TYPES = {
   'app.js': 'text/javascript; charset=utf-8',
@@ -45,11 +45,14 @@ export function pageRoutes(parts: ViewerParts) {
     .get('/new', async (c) => c.html(await newRunForm(parts, {}, null)))
     .get('/leaderboard', (c) => {
       const options = leaderboardOptions(query(c.req.url));
-      const tables = runs.withIndex((index) => leaderboard(index, options));
+      const { tables, batches } = runs.withIndex((index) => ({
+        tables: leaderboard(index, options),
+        batches: listBatches(index),
+      }));
       return c.html(
         page(
           'Leaderboard',
-          leaderboardPage(tables, options.batchId, options.includeDemo === true),
+          leaderboardPage(tables, options.batchId, options.includeDemo === true, batches),
           pageOptions,
         ),
       );

@@ -1,6 +1,8 @@
 /** The viewer's pages, rendered on the server. Every value from a run or a model goes through `html`. */
 import { argumentMap } from '../analytics/argument-map.js';
 import type { LeaderTable } from '../analytics/leaderboard.js';
+import type { FormatName } from '../config/scenario-schema.js';
+import { PHASE_TITLES as FORMAL_PHASE_TITLES } from '../formats/formal/formal-plan.js';
 import { LISTING_STATUSES, type RunListing } from '../manager/run-listing.js';
 import { argumentMapHtml } from './argument-map-html.js';
 import { argumentScoresHtml } from './argument-scores-html.js';
@@ -16,6 +18,7 @@ import {
   statusOf,
   transcriptHtml,
 } from './run-view.js';
+import type { BatchChoice } from './viewer-runs.js';
 
 export interface PageOptions {
   /** The same-origin token state-changing requests must carry. */
@@ -82,11 +85,27 @@ export function controlsHtml(view: RunView): SafeHtml {
 <a class="button" href="/runs/${encodeURIComponent(view.runId)}/export" download="${view.runId}.html">Export HTML</a>`;
 }
 
+/**
+ * What a spectator is asked: a duel or a knockout is judged round by round; a formal debate is one
+ * debate in phases, so it is asked about the debate so far (naming the phase), or the whole debate
+ * once it has ended.
+ */
+function spectatorQuestion(view: RunView, round: number): SafeHtml {
+  if (view.scenario?.format !== 'formal') return html`Who had the better of round <strong>${round}</strong>?`;
+  if (view.progress && view.progress.status !== 'running') return html`Who had the better of this debate?`;
+  const last = view.events.findLast((event) => event.type === 'statement');
+  const phase = last?.type === 'statement' ? last.phase : null;
+  const title = phase ? (FORMAL_PHASE_TITLES[phase as keyof typeof FORMAL_PHASE_TITLES] ?? phase) : null;
+  return title
+    ? html`Who has the better of the debate so far? Now: <strong>${title.toLowerCase()}</strong>.`
+    : html`Who has the better of the debate so far?`;
+}
+
 export function spectatorHtml(view: RunView): SafeHtml {
   const choices = spectatorChoices(view.scenario);
   if (choices.length === 0) return html`<p class="muted">This format has no rounds to vote on.</p>`;
   const round = currentRound(view);
-  return html`<p>Who had the better of round <strong>${round}</strong>? Spectator votes are kept apart from the judges' and never change the debate.</p>
+  return html`<p>${spectatorQuestion(view, round)} Spectator votes are kept apart from the judges' and never change the debate.</p>
 <p>${choices.map(
     (choice) =>
       html`<button type="button" data-vote="${choice.key}" data-round="${round}">${choice.label}</button> `,
@@ -149,17 +168,29 @@ export interface NewRunForm {
   error: string | null;
 }
 
+/**
+ * What the form asks for each side's model, by format (the formats with two sides): the fields
+ * `model_first` and `model_second` (see `SIDE_MODEL_KEYS` in start-form.ts).
+ */
+export const SIDE_MODEL_LABELS: Partial<Record<FormatName, [string, string]>> = {
+  knockout: ['Model for Position X', 'Model for Position Y (every Y debater)'],
+  duel: ['Model for side A', 'Model for side B'],
+  formal: ['Model for the first debater', 'Model for the second debater (the seed draws their sides)'],
+};
+
 export function newRunPage(form: NewRunForm, options: PageOptions): SafeHtml {
   const value = (name: string) => form.values[name] ?? '';
+  const chosenFormat = value('format') || 'knockout';
+  const sideLabels = SIDE_MODEL_LABELS[chosenFormat as FormatName];
   return html`<h1>New debate</h1>
 ${form.error ? html`<div class="notice bad" id="form-error"><p>${form.error}</p></div>` : ''}
 <form method="post" action="/runs" id="new-run">
 <input type="hidden" name="token" value="${options.csrf}">
 <label for="format">Format</label>
-<select id="format" name="format">${form.formats.map(
-    (format) =>
-      html`<option value="${format}"${format === (value('format') || 'knockout') ? trusted(' selected') : ''}>${format}</option>`,
-  )}</select>
+<select id="format" name="format">${form.formats.map((format) => {
+    const sides = SIDE_MODEL_LABELS[format as FormatName];
+    return html`<option value="${format}"${sides ? html` data-first="${sides[0]}" data-second="${sides[1]}"` : ''}${format === chosenFormat ? trusted(' selected') : ''}>${format}</option>`;
+  })}</select>
 <label for="scenario">Scenario (optional: its agents, models and rules)</label>
 <select id="scenario" name="scenario"><option value="">None: the format's defaults</option>${form.scenarios.map(
     (scenario) =>
@@ -172,6 +203,16 @@ ${form.error ? html`<div class="notice bad" id="form-error"><p>${form.error}</p>
     (model) =>
       html`<option value="all=${model}"${`all=${model}` === value('models') ? trusted(' selected') : ''}>${model}</option>`,
   )}</select>
+<fieldset id="side-models"${sideLabels ? '' : trusted(' hidden')}>
+<legend>Models per side (optional; each takes the place of the one above for its side)</legend>
+${(['first', 'second'] as const).map(
+  (which, at) => html`<label for="model_${which}" id="model_${which}_label">${sideLabels?.[at] ?? ''}</label>
+<select id="model_${which}" name="model_${which}"><option value="">The model above, or the scenario's or format's</option>${form.models.map(
+    (model) =>
+      html`<option value="${model}"${model === value(`model_${which}`) ? trusted(' selected') : ''}>${model}</option>`,
+  )}</select>`,
+)}
+</fieldset>
 ${form.modelsError ? html`<p class="notes">${form.modelsError}</p>` : ''}
 <label for="rounds">Rounds (optional; knockout, duel and critique)</label>
 <input id="rounds" name="rounds" value="${value('rounds')}" inputmode="numeric">
@@ -186,15 +227,28 @@ export function leaderboardPage(
   tables: LeaderTable[],
   batch: string | undefined,
   includeDemo = false,
+  batches: BatchChoice[] = [],
 ): SafeHtml {
+  // A batch asked for by address that the index does not know is still shown as chosen.
+  const choices =
+    batch && !batches.some((choice) => choice.batchId === batch)
+      ? [...batches, { batchId: batch, createdAt: null, debates: null }]
+      : batches;
+  const batchOption = (choice: BatchChoice) => {
+    const details = [
+      choice.debates === null ? '' : `${choice.debates} debate${choice.debates === 1 ? '' : 's'}`,
+      choice.createdAt ? dateText(choice.createdAt) : '',
+    ].filter(Boolean);
+    return html`<option value="${choice.batchId}"${choice.batchId === batch ? trusted(' selected') : ''}>${choice.batchId}${details.length > 0 ? ` (${details.join(', ')})` : ''}</option>`;
+  };
   return html`<h1>Leaderboard</h1>
-<form class="filters" method="get" action="/leaderboard"><label>Batch <input name="batch" value="${batch ?? ''}"></label><label><input type="checkbox" name="demo" value="1"${includeDemo ? trusted(' checked') : ''}> Include demo runs</label><button type="submit">Show</button></form>
+<form class="filters" method="get" action="/leaderboard"><label>Batch <select name="batch"><option value=""${batch ? '' : trusted(' selected')}>all</option>${choices.map(batchOption)}</select></label><label><input type="checkbox" name="demo" value="1"${includeDemo ? trusted(' checked') : ''}> Include demo runs</label><button type="submit">Show</button></form>
 <p class="notes">${includeDemo ? 'Demo runs (on the built-in simulator) are counted.' : 'Demo runs (on the built-in simulator) are left out.'}</p>
 ${tables.map(
   (table) => html`<section class="panel"><h2>${table.title}</h2>
-<table><thead><tr>${table.columns.map((column) => html`<th>${column}</th>`)}</tr></thead><tbody>
+<table class="stack"><thead><tr>${table.columns.map((column) => html`<th>${column}</th>`)}</tr></thead><tbody>
 ${table.rows.length === 0 ? html`<tr><td colspan="${table.columns.length}" class="muted">No data yet.</td></tr>` : ''}
-${table.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${cell === null ? '–' : String(cell)}</td>`)}</tr>`)}
+${table.rows.map((row) => html`<tr>${row.map((cell, at) => html`<td data-label="${table.columns[at] ?? ''}">${cell === null ? '–' : String(cell)}</td>`)}</tr>`)}
 </tbody></table>${table.note ? html`<p class="notes">${table.note}</p>` : ''}</section>`,
 )}`;
 }

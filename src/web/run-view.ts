@@ -18,6 +18,7 @@ import { type SpectatorVote, tallySpectatorVotes } from '../store/spectator-vote
 import { runCharts } from './charts.js';
 import { eventHtml, participants } from './event-html.js';
 import { html, type SafeHtml } from './html.js';
+import { resultHtml } from './outcome-html.js';
 
 export interface RunView {
   runId: string;
@@ -60,7 +61,7 @@ export function headerHtml(view: RunView): SafeHtml {
   const progress = view.progress;
   return html`<h1 class="topic">${progress?.topic ?? view.scenario?.topic ?? view.runId}</h1>
 <p class="meta"><span class="status status-${status}">${status}</span> ${progress ? html`${progress.format}${isSimulated(view.events) ? html` <span class="demo">(demo)</span>` : ''} · ${progress.done} of ${progress.total} done` : ''}${progress?.stopReason ? html` · ${progress.stopReason}` : ''}</p>
-<p class="meta muted">Run <code>${view.runId}</code>${view.scenario ? html` · seed ${view.scenario.seed}` : ''}</p>`;
+<p class="meta muted">Run <code class="run-id">${view.runId}</code>${view.scenario ? html` · seed ${view.scenario.seed}` : ''}</p>`;
 }
 
 /** Knockout: one row per round. Other formats: one row per judge's assessment. */
@@ -70,7 +71,7 @@ export function scoreboardHtml(view: RunView): SafeHtml {
   const audience = (round: number) =>
     [...(tally.get(round)?.entries() ?? [])].map(([choice, count]) => `${count} ${choice}`).join(', ');
   if (rounds.length > 0) {
-    return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Y</th><th title="Judges' votes: rotate · continue · abstained">Votes R·C·A</th><th>Mean</th><th>Outcome</th><th>Spectators</th></tr></thead><tbody>
+    return html`<table class="scoreboard knockout"><thead><tr><th>Round</th><th>Y</th><th title="Judges' votes: rotate · continue · abstained">Votes R·C·A</th><th>Mean</th><th>Outcome</th><th>Spectators</th></tr></thead><tbody>
 ${rounds.map(
   (round) =>
     html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${round.tally.rotateVotes} · ${round.tally.continueVotes} · ${round.tally.abstentions}</td><td>${round.tally.meanScore === null ? '–' : `${round.tally.meanScore.toFixed(2)} / 5`}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
@@ -78,7 +79,11 @@ ${rounds.map(
 </tbody></table>`;
   }
   const assessments = view.events.filter((event) => event.type === 'assessment');
-  if (assessments.length === 0) return html`<p class="muted">No round has been decided yet.</p>`;
+  if (assessments.length === 0) {
+    // A run that ended without a judge's word (a formal debate without a verdict): its outcome.
+    const ended = view.progress !== null && view.progress.status !== 'running';
+    return ended ? resultHtml(view) : html`<p class="muted">No round has been decided yet.</p>`;
+  }
   if (view.scenario?.format === 'council') return councilScoreboardHtml(view.events, assessments);
   return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Judgement</th><th>Judge</th><th>Result</th><th>Spectators</th></tr></thead><tbody>
 ${assessments.map((event) => {
@@ -88,7 +93,7 @@ ${assessments.map((event) => {
       : resultText(view, event);
   // The verdict comes after the last phase, not in a round of its own.
   const round = event.phase === 'verdict' ? 'Verdict' : String(event.round);
-  return html`<tr><td>${round}</td><td>${event.phase}</td><td>${event.judge}</td><td>${headline}</td><td>${event.phase === 'verdict' ? '–' : audience(event.round) || '–'}</td></tr>`;
+  return html`<tr><td>${round}</td><td>${event.phase}</td><td>${event.judge}</td><td class="text">${headline}</td><td>${event.phase === 'verdict' ? '–' : audience(event.round) || '–'}</td></tr>`;
 })}
 </tbody></table>`;
 }
@@ -125,7 +130,7 @@ function councilScoreboardHtml(events: RunEvent[], assessments: AssessmentEvent[
 ${answers.map((event) => {
   const result = event.result;
   const what = event.phase === 'round-1' ? 'claim' : event.phase === 'round-2' ? 'challenges' : 'revision';
-  return html`<tr><td title="${COUNCIL_ROUND_TITLES[event.round] ?? ''}">${event.round} · ${what}</td><td>${event.judge}</td><td>${said(result ?? undefined, 'stance') || '–'}</td><td>${result ? councilAnswerText(event) : `abstained${event.reason ? `: ${event.reason}` : ''}`}</td><td>${typeof result?.confidence === 'number' ? result.confidence.toFixed(2) : '–'}</td></tr>`;
+  return html`<tr><td title="${COUNCIL_ROUND_TITLES[event.round] ?? ''}">${event.round} · ${what}</td><td>${event.judge}</td><td>${said(result ?? undefined, 'stance') || '–'}</td><td class="text">${result ? councilAnswerText(event) : `abstained${event.reason ? `: ${event.reason}` : ''}`}</td><td>${typeof result?.confidence === 'number' ? result.confidence.toFixed(2) : '–'}</td></tr>`;
 })}
 </tbody></table>
 ${

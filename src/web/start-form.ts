@@ -9,7 +9,7 @@ import { defaultScenario } from '../config/default-scenario.js';
 import { applyLineup, parseLineup } from '../config/lineup.js';
 import { loadScenario } from '../config/load-scenario.js';
 import type { Scenario } from '../config/scenario.js';
-import { applyOverrides } from '../config/scenario-overrides.js';
+import { applyOverrides, settleSeed, withSeed } from '../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../config/scenario-schema.js';
 import { UsageError } from '../core/errors.js';
 import { scenarioModels } from '../formats/scenario-models.js';
@@ -55,6 +55,31 @@ const field = (input: Record<string, unknown>, name: string) => {
   const value = input[name];
   return typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 };
+
+/**
+ * The form's two models of a two-sided format, as line-up keys: Position X and Y of a knockout,
+ * side A and B of a duel, the first and second debater of a formal debate (whose sides the seed draws).
+ */
+export const SIDE_MODEL_KEYS: Partial<Record<FormatName, [string, string]>> = {
+  knockout: ['x', 'y'],
+  duel: ['a', 'b'],
+  formal: ['a', 'b'],
+};
+
+/**
+ * The line-up the form asks for: the model for every agent (`all=MODEL`), then each side's model
+ * (`model_first`, `model_second`), which take precedence for their side.
+ */
+function modelsField(input: Record<string, unknown>, format: FormatName, notices: string[]): string {
+  const parts = [field(input, 'models')].filter((part) => part !== '');
+  const sides = [field(input, 'model_first'), field(input, 'model_second')];
+  if (sides.some((model) => model !== '')) {
+    const keys = SIDE_MODEL_KEYS[format];
+    if (!keys) notices.push(`A ${format} debate has no two sides, so the models per side are ignored.`);
+    else sides.forEach((model, at) => model !== '' && parts.push(`${keys[at]}=${model}`));
+  }
+  return parts.join(',');
+}
 
 export async function readStartRequest(
   input: Record<string, unknown>,
@@ -105,20 +130,30 @@ export async function readStartRequest(
     const number = Number(seed);
     // Any whole number, negative too, as on the command line (`--seed -1`) and in a scenario file.
     if (!Number.isSafeInteger(number)) {
-      notices.push(`Seed "${seed}" is not a whole number: the default (${scenario.seed}) is used.`);
+      const instead = scenario.randomSeed
+        ? 'one is drawn at random'
+        : `the default (${scenario.seed}) is used`;
+      notices.push(`Seed "${seed}" is not a whole number: ${instead}.`);
     } else {
       scenario = applyOverrides(scenario, { seed: number });
       args.push(`--seed=${number}`);
     }
   }
-  const models = field(input, 'models');
+  if (scenario.randomSeed) {
+    // Drawn here, not in the worker, so that the run id names the seed the debate uses.
+    const drawn = settleSeed(scenario).seed;
+    scenario = withSeed(scenario, drawn);
+    args.push(`--seed=${drawn}`);
+    notices.push(`Seed ${drawn} was drawn at random; give it again to repeat this debate.`);
+  }
+  const models = modelsField(input, format as FormatName, notices);
   let givenModels: GivenModels | undefined;
   if (models !== '') {
     try {
       const lineup = parseLineup(models);
       scenario = applyLineup(scenario, lineup);
       args.push('--models', models);
-      givenModels = { by: `the models field ("${models}")`, models: lineupModels(lineup) };
+      givenModels = { by: `the models fields ("${models}")`, models: lineupModels(lineup) };
     } catch (error) {
       notices.push(
         `Models "${models}" could not be used (${(error as Error).message}): the default models are used.`,

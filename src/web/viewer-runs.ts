@@ -69,3 +69,26 @@ export function leaderboardOptions(query: URLSearchParams): LeaderboardOptions {
     ...(query.get('demo') === '1' ? { includeDemo: true } : {}),
   };
 }
+
+/** A batch the leaderboard can be narrowed to. */
+export interface BatchChoice {
+  batchId: string;
+  /** When its plan was made; null for a batch known only from its runs. */
+  createdAt: string | null;
+  debates: number | null;
+}
+
+/** The batches in the index (their plans, and the batches its runs name), newest first. */
+export function listBatches(index: ReturnType<typeof openRunIndex>): BatchChoice[] {
+  const result = index.query(
+    `SELECT batch_id, MAX(created_at) AS created_at, MAX(debates) AS debates FROM (
+       SELECT batch_id, created_at, debates FROM batches
+       UNION ALL SELECT DISTINCT batch_id, NULL, NULL FROM runs WHERE batch_id IS NOT NULL
+     ) GROUP BY batch_id ORDER BY created_at DESC, batch_id`,
+  );
+  return result.rows.map(([batchId, createdAt, debates]) => ({
+    batchId: String(batchId),
+    createdAt: typeof createdAt === 'string' ? createdAt : null,
+    debates: typeof debates === 'number' ? debates : null,
+  }));
+}
