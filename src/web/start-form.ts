@@ -76,7 +76,10 @@ function modelsField(input: Record<string, unknown>, format: FormatName, notices
   if (sides.some((model) => model !== '')) {
     const keys = SIDE_MODEL_KEYS[format];
     if (!keys) notices.push(`A ${format} debate has no two sides, so the models per side are ignored.`);
-    else sides.forEach((model, at) => model !== '' && parts.push(`${keys[at]}=${model}`));
+    else
+      sides.forEach((model, at) => {
+        if (model !== '') parts.push(`${keys[at]}=${model}`);
+      });
   }
   return parts.join(',');
 }
