@@ -66,4 +66,15 @@ describe('terminal output fits the width it is given', () => {
       );
     }
   });
+
+  it('prints `agora query` to a pipe as a plain table, without borders', async () => {
+    const out = path.join(tempDir(), 'runs');
+    mkdirSync(out);
+    expect((await runAgora(['reindex', '--out', out])).code).toBe(0);
+    const result = await runAgora(['query', "SELECT 1 AS x, 'two' AS y", '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(BOX);
+    expect(result.stdout.split('\n')[0]).toMatch(/^x\s+y\s*$/);
+    expect(result.stdout).toMatch(/^1\s+two\s*$/m);
+  });
 });

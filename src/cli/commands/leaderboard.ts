@@ -91,7 +91,8 @@ async function showLeaderboard(
       if (chosen.length !== 1)
         throw new UsageError(`--csv prints one table: add --table ${TABLES.join('|')}`);
       const [table] = chosen;
-      if (table) io.stdout.write(renderTable(table.columns, table.rows, 'csv'));
+      if (table)
+        io.stdout.write(renderTable(table.columns, table.rows, 'csv', terminalLayout(io.stdout, io.env)));
       return 0;
     }
     for (const table of chosen) {
