@@ -1,5 +1,5 @@
 /** Tables as text, JSON or CSV: every table the CLI prints can be had in all three. */
-import { renderTextTable, type TextLayout } from '../render/text-table.js';
+import { renderTextTable, type TableOptions, type TextLayout } from '../render/text-table.js';
 
 export type TableFormat = 'table' | 'json' | 'csv';
 type Cell = string | number | null | undefined;
@@ -19,6 +19,7 @@ export function renderTable(
   rows: Cell[][],
   format: TableFormat,
   layout: TextLayout,
+  options: TableOptions = {},
 ): string {
   if (format === 'json') {
     return `${JSON.stringify(
@@ -30,5 +31,5 @@ export function renderTable(
   if (format === 'csv') {
     return `${[columns, ...rows].map((row) => row.map((cell) => csvCell(cell)).join(',')).join('\n')}\n`;
   }
-  return `${renderTextTable(columns, rows, layout)}\n`;
+  return `${renderTextTable(columns, rows, layout, options)}\n`;
 }

@@ -164,6 +164,8 @@ async function runBatchCommand(
         ]),
         'table',
         terminalLayout(io.stdout, io.env),
+        // A run id is never broken: users copy it from here.
+        { keepWhole: ['Run'] },
       ),
     );
     io.stdout.write(
