@@ -317,7 +317,19 @@ describe('agora leaderboard', () => {
     expect(tables[3]?.note).toMatch(/Fleiss' kappa .* Krippendorff's alpha/);
 
     const csv = await runAgora(['leaderboard', '--out', out, '--csv', '--table', 'ranking']);
-    expect(csv.stdout.split('\n')[0]).toBe('Model,Rating,95% interval,Wins,Losses,Ties,Matches');
+    expect(csv.stdout.split('\n')[0]).toBe('Model,Rating,95% low,95% high,Wins,Losses,Ties,Matches');
+    // Mean-score intervals in two columns of numbers within the 1-5 scale; X's model is not scored.
+    const modelsCsv = await runAgora(['leaderboard', '--out', out, '--csv', '--table', 'models']);
+    const [header = '', ...modelLines] = modelsCsv.stdout.trim().split('\n');
+    expect(header).toBe(
+      'Model,Debates,Rounds,Mean score,95% low,95% high,Rotations caused (X),Rounds survived (Y),Knock-out rate',
+    );
+    for (const line of modelLines) {
+      const [, , , mean, low, high] = line.split(',');
+      if (mean === 'not scored') continue;
+      expect(Number(low)).toBeGreaterThanOrEqual(1);
+      expect(Number(high)).toBeLessThanOrEqual(5);
+    }
     const refused = await runAgora(['leaderboard', '--out', out, '--csv']);
     expect(refused.code).toBe(2);
   });
