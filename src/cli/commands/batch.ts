@@ -153,12 +153,14 @@ async function runBatchCommand(
   else {
     io.stdout.write(
       renderTable(
-        ['Run', 'Seed', 'Models', 'Outcome', 'Stop reason', 'Real time'],
+        ['Run', 'Seed', 'Models', 'Status', 'Outcome', 'Stop reason', 'Real time'],
         results.map((result) => [
           result.runId,
           result.seed,
           result.lineup,
           result.outcome,
+          // Who won and why, as `agora runs` and `show` say it.
+          result.result ?? '',
           result.error ?? result.stopReason ?? '',
           `${(result.realMs / 1000).toFixed(1)} s`,
         ]),
