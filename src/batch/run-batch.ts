@@ -69,7 +69,10 @@ export function batchRecord(plan: BatchPlan, createdAt: string): BatchRecord {
 
 /** The run's outcome sentence, as the run index and `agora runs` give it. */
 function resultSentence(format: AnyFormat, state: unknown): string | null {
-  return outcomeLine(format.name, { ...format.transcript(state), failedSteps: format.failures(state).length });
+  return outcomeLine(format.name, {
+    ...format.transcript(state),
+    failedSteps: format.failures(state).length,
+  });
 }
 
 async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: ReadonlyMap<string, string>) {
