@@ -25,6 +25,14 @@ export interface LeaderTable {
 const round2 = (value: number | null | undefined) =>
   value === null || value === undefined ? null : Math.round(value * 100) / 100;
 
+// The judges' weighted scores lie on this scale; an interval past its ends says nothing more.
+const SCORE_LOWEST = 1;
+const SCORE_HIGHEST = 5;
+/** What the mean score says where the judges scored nothing: Position X's statements are never scored. */
+export const NOT_SCORED = 'not scored';
+/** The column of a "low–high" interval; CSV gives its two ends in two columns (`csvTable`). */
+const INTERVAL_COLUMN = '95% interval';
+
 function rows<T extends Record<string, Cell>>(index: RunIndex, sql: string, params: Cell[]): T[] {
   const result = index.query(sql, params);
   return result.rows.map(
@@ -140,8 +148,10 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
           key,
           tally.debates.size,
           tally.rounds,
-          round2(mean?.mean),
-          mean ? `${round2(mean.low)}–${round2(mean.high)}` : null,
+          mean ? round2(mean.mean) : NOT_SCORED,
+          mean
+            ? `${round2(Math.max(SCORE_LOWEST, mean.low))}–${round2(Math.min(SCORE_HIGHEST, mean.high))}`
+            : null,
           tally.caused,
           tally.survived,
           knockout ? round2(knockout.rate) : null,
@@ -154,13 +164,13 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
         'Debates',
         'Rounds',
         'Mean score',
-        '95% interval',
+        INTERVAL_COLUMN,
         'Rotations caused (X)',
         'Rounds survived (Y)',
         'Knock-out rate',
       ],
       rows: table,
-      note: 'Knockout debates. Mean weighted score (1-5) given by the judges to the agent as debating Y; the interval is Student-t.',
+      note: `Knockout debates. Mean weighted score (1-5) given by the judges to the agent as debating Y; the interval is Student-t, kept within 1-5. The judges score only the Y debater's statements, never Position X's: "${NOT_SCORED}" for a model or agent that only ever debated as X.`,
     };
   };
 
@@ -262,7 +272,7 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
     participantTable('Agents', (name, model) => `${name} (${model})`, 'Agent'),
     {
       title: 'Ranking of models (Bradley-Terry)',
-      columns: ['Model', 'Rating', '95% interval', 'Wins', 'Losses', 'Ties', 'Matches'],
+      columns: ['Model', 'Rating', INTERVAL_COLUMN, 'Wins', 'Losses', 'Ties', 'Matches'],
       rows: ranking.map((player) => [
         player.player,
         Math.round(player.rating),
@@ -334,4 +344,25 @@ function firstPositionPreference(judgements: Array<{ judge_model: string; result
 function preferenceText(tally: { first: number; decided: number } | undefined): string {
   if (!tally || tally.decided === 0) return 'n/a';
   return `${round2(tally.first / tally.decided)} (${tally.first} of ${tally.decided})`;
+}
+
+/**
+ * The table for CSV: each "low–high" interval in two columns of numbers, "… low" and "… high",
+ * so a spreadsheet can read them.
+ */
+export function csvTable(table: LeaderTable): LeaderTable {
+  const intervals = table.columns.flatMap((column, at) => (column === INTERVAL_COLUMN ? [at] : []));
+  if (intervals.length === 0) return table;
+  const ends = (cell: Cell): Cell[] => {
+    if (typeof cell !== 'string') return [null, null];
+    const [low, high] = cell.split('–').map(Number);
+    return Number.isFinite(low) && Number.isFinite(high) ? [low ?? null, high ?? null] : [null, null];
+  };
+  return {
+    ...table,
+    columns: table.columns.flatMap((column, at) =>
+      intervals.includes(at) ? ['95% low', '95% high'] : [column],
+    ),
+    rows: table.rows.map((row) => row.flatMap((cell, at) => (intervals.includes(at) ? ends(cell) : [cell]))),
+  };
 }

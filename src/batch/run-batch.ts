@@ -8,6 +8,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { systemClock } from '../core/clock.js';
 import { mapConcurrent } from '../core/concurrency.js';
+import type { AnyFormat } from '../formats/format-definition.js';
+import { outcomeLine } from '../formats/outcome-line.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
 import { BATCHES_FOLDER, type BatchRecord, batchesOfRuns, indexBatch } from '../manager/indexing.js';
 import { indexRun, runSession } from '../session/debate-session.js';
@@ -21,7 +23,10 @@ export interface BatchResult {
   scenarioFile: string;
   seed: number;
   lineup: string;
+  /** How the run ended, as a status. */
   outcome: 'completed' | 'degraded' | 'stopped' | 'failed' | 'skipped';
+  /** Who won and why, in the one sentence every listing gives; null where the run has no record. */
+  result: string | null;
   stopReason: string | null;
   error: string | null;
   realMs: number;
@@ -62,6 +67,14 @@ export function batchRecord(plan: BatchPlan, createdAt: string): BatchRecord {
   };
 }
 
+/** The run's outcome sentence, as the run index and `agora runs` give it. */
+function resultSentence(format: AnyFormat, state: unknown): string | null {
+  return outcomeLine(format.name, {
+    ...format.transcript(state),
+    failedSteps: format.failures(state).length,
+  });
+}
+
 async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: ReadonlyMap<string, string>) {
   const started = systemClock.monotonicMs();
   const base = {
@@ -82,6 +95,7 @@ async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: Readon
     return {
       ...base,
       outcome: 'failed',
+      result: null,
       stopReason: 'error',
       error: (error as Error).message,
       realMs: 0,
@@ -93,6 +107,7 @@ async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: Readon
     return {
       ...base,
       outcome: 'skipped',
+      result: resultSentence(claim.loaded.format, claim.loaded.state),
       stopReason: claim.progress.stopReason,
       error: null,
       realMs: 0,
@@ -129,6 +144,7 @@ async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: Readon
     return {
       ...base,
       outcome: status === 'completed' || status === 'degraded' || status === 'stopped' ? status : 'failed',
+      result: resultSentence(outcome.format, outcome.state),
       stopReason,
       error: error ?? (status === 'failed' ? stopReason : null),
       realMs: Math.round(systemClock.monotonicMs() - started),
@@ -137,6 +153,7 @@ async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: Readon
     return {
       ...base,
       outcome: 'failed',
+      result: null,
       stopReason: 'error',
       error: error instanceof Error ? error.message : String(error),
       realMs: Math.round(systemClock.monotonicMs() - started),
@@ -166,6 +183,7 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
         seed: item.seed,
         lineup: '',
         outcome: 'stopped' as const,
+        result: null,
         stopReason: 'manual-stop',
         error: null,
         realMs: 0,

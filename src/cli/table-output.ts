@@ -1,5 +1,5 @@
 /** Tables as text, JSON or CSV: every table the CLI prints can be had in all three. */
-import { renderTextTable, type TextLayout, WIDE_LAYOUT } from '../render/text-table.js';
+import { renderTextTable, type TableOptions, type TextLayout } from '../render/text-table.js';
 
 export type TableFormat = 'table' | 'json' | 'csv';
 type Cell = string | number | null | undefined;
@@ -10,12 +10,16 @@ function csvCell(value: Cell): string {
   return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** `layout` fits a text table to the screen (see terminal-layout.ts); JSON and CSV ignore it. */
+/**
+ * `layout` fits a text table to the stream it goes to (see terminal-layout.ts: borders only on a
+ * terminal); JSON and CSV ignore it.
+ */
 export function renderTable(
   columns: string[],
   rows: Cell[][],
   format: TableFormat,
-  layout: TextLayout = WIDE_LAYOUT,
+  layout: TextLayout,
+  options: TableOptions = {},
 ): string {
   if (format === 'json') {
     return `${JSON.stringify(
@@ -27,5 +31,5 @@ export function renderTable(
   if (format === 'csv') {
     return `${[columns, ...rows].map((row) => row.map((cell) => csvCell(cell)).join(',')).join('\n')}\n`;
   }
-  return `${renderTextTable(columns, rows, layout)}\n`;
+  return `${renderTextTable(columns, rows, layout, options)}\n`;
 }

@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import { plural } from '../core/plural.js';
+import { clipText } from '../core/text-layout.js';
 import { checkBackgroundFits } from './background-fit.js';
 import type { Scenario } from './scenario.js';
 import { topicLimit } from './topic-limit.js';
@@ -106,10 +107,10 @@ export function describeScenario(scenario: Scenario): string {
     case 'duel':
       return `duel, "${scenario.topic}", ${scenario.debaters.a.model} vs ${scenario.debaters.b.model}, judged by ${scenario.judge.model}, up to ${plural(scenario.max_rounds, 'round')}`;
     case 'council':
-      return `council, "${scenario.topic.slice(0, 60)}", ${Object.values(scenario.participants)
+      return `council, "${clipText(scenario.topic, 60)}", ${Object.values(scenario.participants)
         .map((participant) => participant.model)
         .join('/')}, ${scenario.output_type}`;
     case 'critique':
-      return `critique, "${scenario.topic.slice(0, 60)}", ${scenario.agents.map((agent) => agent.role).join(', ')}, ${plural(scenario.rounds, 'round')}`;
+      return `critique, "${clipText(scenario.topic, 60)}", ${scenario.agents.map((agent) => agent.role).join(', ')}, ${plural(scenario.rounds, 'round')}`;
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Tables for the terminal that fit its width: the natural table when it fits, narrower columns with
- * words wrapped when that is enough, else one "key: value" block per row. On a terminal the table
- * has box-drawing borders; in a pipe or a file it is plain text.
+ * words wrapped when that is enough; when a column kept whole (a run id) leaves too little room, it
+ * goes on a line of its own above the rest of its row; else one "key: value" block per row. On a
+ * terminal the table has box-drawing borders; in a pipe or a file it is plain text.
  */
 import Table from 'cli-table3';
 import type { TextLayout } from '../core/text-layout.js';
@@ -18,15 +19,38 @@ const NARROWEST_COLUMN = 6;
 // A long word (a model name, a path) may be cut to this width rather than stack the whole table.
 const LONGEST_UNCUT_WORD = 14;
 
-const cellText = (cell: TextCell) => (cell === null || cell === undefined ? '' : String(cell));
+/** How a table is drawn besides its layout. */
+export interface TableOptions {
+  /**
+   * Titles of the columns whose cells are never wrapped or cut, such as a run id a user copies:
+   * they get their full width, and the other columns shrink and wrap instead.
+   */
+  keepWhole?: readonly string[];
+}
+
+// A space that does not break: short values such as "3.20 / 5" or "16 ms" stay on one line. It
+// stands in for the space only while the table is laid out.
+const NO_BREAK = '\u00a0';
+const SHORT_VALUES = [/\d+(?:\.\d+)? \/ \d+(?:\.\d+)?/g, /\d+(?:\.\d+)? (?:ms|s|min|h|%)(?![\p{L}\d])/gu];
+
+function keepValuesTogether(text: string): string {
+  return SHORT_VALUES.reduce(
+    (joined, pattern) => joined.replace(pattern, (value) => value.replaceAll(' ', NO_BREAK)),
+    text,
+  );
+}
+
+const cellText = (cell: TextCell) =>
+  cell === null || cell === undefined ? '' : keepValuesTogether(String(cell));
 const widest = (lines: string[]) => Math.max(0, ...lines.map((line) => visibleLength(line)));
 
-function columnWidths(head: string[], rows: string[][], room: number): number[] | null {
+function columnWidths(head: string[], rows: string[][], room: number, whole: boolean[]): number[] | null {
   const columns = head.map((title, index) => [title, ...rows.map((row) => row[index] ?? '')]);
   const natural = columns.map((cells) => widest(cells.flatMap((cell) => cell.split('\n'))));
   if (natural.reduce((sum, width) => sum + width, 0) <= room) return natural;
   const least = columns.map((cells, index) => {
-    const longestWord = widest(cells.flatMap((cell) => cell.split(/[\s]+/)));
+    if (whole[index]) return natural[index] ?? 0;
+    const longestWord = widest(cells.flatMap((cell) => cell.split(/[ \n]+/)));
     return Math.min(
       natural[index] ?? 0,
       Math.max(NARROWEST_COLUMN, Math.min(longestWord, LONGEST_UNCUT_WORD)),
@@ -62,18 +86,27 @@ function columnWidths(head: string[], rows: string[][], room: number): number[] 
 const wrapCell = (cell: string, width: number) =>
   cell.split('\n').flatMap((line) => wrapLine(line, width, true));
 
-function bordered(head: string[], rows: string[][], widths: number[]): string {
+function bordered(head: string[], rows: string[][], given: number[], above?: string[]): string {
+  const widths = [...given];
+  // A whole cell spans the row's columns and their inner borders; the last column widens for it.
+  const span = widths.reduce((sum, width) => sum + width, 0) + 3 * (widths.length - 1);
+  const lack = above ? widest(above) - span : 0;
+  if (lack > 0) widths[widths.length - 1] = (widths.at(-1) ?? 0) + lack;
   const table = new Table({
     head,
     colWidths: widths.map((width) => width + 2),
     wordWrap: true,
     style: { head: [], border: [] },
   });
-  for (const row of rows) table.push(row.map((cell, index) => wrapCell(cell, widths[index] ?? 1).join('\n')));
+  rows.forEach((row, at) => {
+    // A whole cell over the rest of its row, across every column.
+    if (above) table.push([{ colSpan: widths.length, content: above[at] ?? '' }]);
+    table.push(row.map((cell, index) => wrapCell(cell, widths[index] ?? 1).join('\n')));
+  });
   return table.toString();
 }
 
-function plain(head: string[], rows: string[][], widths: number[]): string {
+function plain(head: string[], rows: string[][], widths: number[], above?: string[]): string {
   const draw = (row: string[]) => {
     const cells = row.map((cell, index) => wrapCell(cell, widths[index] ?? 1));
     const height = Math.max(...cells.map((lines) => lines.length));
@@ -87,12 +120,26 @@ function plain(head: string[], rows: string[][], widths: number[]): string {
         .trimEnd(),
     ).join('\n');
   };
+  if (above) {
+    // The rest of each row indented under its whole cell, every row a block of its own.
+    const indented = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => (line === '' ? line : `${ABOVE_INDENT}${line}`))
+        .join('\n');
+    return [
+      indented(draw(head)),
+      ...rows.map((row, at) => `${above[at] ?? ''}\n${indented(draw(row))}`),
+    ].join('\n\n');
+  }
   // Rows of several lines are told apart by a blank line between them.
   const tall = rows.some((row) => row.some((cell, index) => wrapCell(cell, widths[index] ?? 1).length > 1));
   return [draw(head), ...rows.map(draw)].join(tall ? '\n\n' : '\n');
 }
 
-function stacked(head: string[], rows: string[][], width: number): string {
+const ABOVE_INDENT = '  ';
+
+function stacked(head: string[], rows: string[][], width: number, whole: boolean[]): string {
   const blocks = rows.map((row) =>
     row
       .flatMap((cell, index) => {
@@ -101,6 +148,8 @@ function stacked(head: string[], rows: string[][], width: number): string {
         const hang = ' '.repeat(indent.length + label.length);
         const room = Math.max(NARROWEST_COLUMN, width - hang.length);
         const value = cell === '' ? '—' : cell;
+        // A whole cell stays on one line, past the width if it must.
+        if (whole[index]) return [`${indent}${label}${value}`];
         // A label too long to hang values beside goes on a line of its own.
         if (hang.length > width / 2)
           return [
@@ -117,24 +166,54 @@ function stacked(head: string[], rows: string[][], width: number): string {
   return blocks.join('\n\n');
 }
 
-/** A table drawn to fit `layout.width`: narrower columns with wrapping, or stacked rows. */
-export function renderTextTable(head: string[], rows: TextCell[][], layout: TextLayout): string {
+// Borders take "│ " before each column, " " after it and a closing "│"; plain columns, two spaces between.
+const frameOf = (count: number, layout: TextLayout) => (layout.borders ? 3 * count + 1 : 2 * (count - 1));
+
+/**
+ * A table drawn to fit `layout.width`: narrower columns with wrapping, a whole first column on its
+ * own line above the rest of each row, or stacked rows.
+ */
+export function renderTextTable(
+  head: string[],
+  rows: TextCell[][],
+  layout: TextLayout,
+  options: TableOptions = {},
+): string {
   const cells = rows.map((row) => head.map((_, index) => cellText(row[index])));
-  const count = head.length;
-  // Borders take "│ " before each column, " " after it and a closing "│"; plain columns, two spaces between.
-  const frame = layout.borders ? 3 * count + 1 : 2 * (count - 1);
-  const widths = columnWidths(head, cells, layout.width - frame);
-  if (!widths) return stacked(head, cells, layout.width);
-  return layout.borders ? bordered(head, cells, widths) : plain(head, cells, widths);
+  const whole = head.map((title) => options.keepWhole?.includes(title) === true);
+  return drawTable(head, cells, layout, whole).replaceAll(NO_BREAK, ' ');
+}
+
+function drawTable(head: string[], cells: string[][], layout: TextLayout, whole: boolean[]): string {
+  const widths = columnWidths(head, cells, layout.width - frameOf(head.length, layout), whole);
+  if (widths) return layout.borders ? bordered(head, cells, widths) : plain(head, cells, widths);
+  if (whole[0] && head.length > 1) {
+    const rest = head.slice(1);
+    const indent = layout.borders ? 0 : ABOVE_INDENT.length;
+    const restWidths = columnWidths(
+      rest,
+      cells.map((row) => row.slice(1)),
+      layout.width - indent - frameOf(rest.length, layout),
+      whole.slice(1),
+    );
+    if (restWidths) {
+      const above = cells.map((row) => row[0] ?? '');
+      const restRows = cells.map((row) => row.slice(1));
+      return layout.borders
+        ? bordered(rest, restRows, restWidths, above)
+        : `${head[0]}\n${plain(rest, restRows, restWidths, above)}`;
+    }
+  }
+  return stacked(head, cells, layout.width, whole);
 }
 
 /** A table filled row by row, like cli-table3's, drawn to fit `layout` by `toString()`. */
-export function textTable(head: string[], layout: TextLayout = WIDE_LAYOUT) {
+export function textTable(head: string[], layout: TextLayout = WIDE_LAYOUT, options: TableOptions = {}) {
   const rows: TextCell[][] = [];
   return {
     push(...added: TextCell[][]) {
       rows.push(...added);
     },
-    toString: () => renderTextTable(head, rows, layout),
+    toString: () => renderTextTable(head, rows, layout, options),
   };
 }

@@ -217,10 +217,11 @@ export async function runSession(
       `the last line of ${paths.events} was cut off by a crash; it was dropped and that step will be redone`,
     );
   }
-  // A shared run goes on from the database, wherever its folder is.
+  // A shared run goes on from the database, wherever its folder is; a run on the built-in
+  // simulator goes on only on the simulator again.
   const resumeCommand = store.shared
     ? `npm run agora -- resume ${runId} --database URL`
-    : `npm run agora -- resume ${paths.runDir}`;
+    : `npm run agora -- resume ${paths.runDir}${request.simulated ? ' --demo' : ''}`;
   const start: SessionStart = {
     runId,
     paths,

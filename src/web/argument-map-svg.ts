@@ -6,6 +6,7 @@
  * its full text is in the node's title.
  */
 import type { ArgumentMap, ClaimStatus, MapClaim } from '../analytics/argument-map.js';
+import { clipText } from '../core/text-layout.js';
 import { html, type SafeHtml } from './html.js';
 
 interface Layout {
@@ -53,7 +54,8 @@ export function wrapText(text: string, chars: number, lines: number): string[] {
   if (out.length <= lines) return out;
   const kept = out.slice(0, lines);
   const last = kept[lines - 1] ?? '';
-  kept[lines - 1] = `${last.length >= chars ? last.slice(0, chars - 1) : last}…`;
+  // A full last line is cut at a word boundary, like every other clipped text.
+  kept[lines - 1] = last.length >= chars ? clipText(`${last} ${out[lines] ?? ''}`, chars) : `${last}…`;
   return kept;
 }
 
@@ -67,15 +69,13 @@ interface Placed {
   links: string;
 }
 
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
 /** "answers Y1.2 · answered by X2.1, X2.3": the links in words, for when the lines are hard to follow. */
 function linksText(claim: MapClaim, chars: number): string {
   const parts = [
     claim.answers ? `answers ${claim.answers}` : '',
     claim.answeredBy.length > 0 ? `answered by ${claim.answeredBy.join(', ')}` : '',
   ].filter((part) => part !== '');
-  return clip(parts.join(' · '), Math.round(chars * 1.15));
+  return clipText(parts.join(' · '), Math.round(chars * 1.15));
 }
 
 function nodeHeight(lines: number, links: string): number {
@@ -147,7 +147,7 @@ function nodeSvg(map: ArgumentMap, node: Placed): SafeHtml {
   return html`<g class="claim" data-claim="${claim.id}" data-status="${claim.status}" data-side="${claim.side}"><title>${full}</title>
 <rect x="${node.x + 0.5}" y="${node.y + 0.5}" width="${node.width - 1}" height="${node.height - 1}" rx="5" fill="${look.fill}" stroke="${look.stroke}" stroke-width="${claim.status === 'open' ? 1.6 : 1}"${look.dash ? html` stroke-dasharray="${look.dash}"` : ''}/>
 <rect x="${node.x + 0.5}" y="${node.y + 0.5}" width="4" height="${node.height - 1}" fill="${colour}"/>
-<text x="${node.x + 10}" y="${node.y + 16}" font-size="11" font-weight="bold" fill="${colour}">${claim.id} · ${clip(claim.speaker, 26)}</text>
+<text x="${node.x + 10}" y="${node.y + 16}" font-size="11" font-weight="bold" fill="${colour}">${claim.id} · ${clipText(claim.speaker, 26)}</text>
 <text x="${right}" y="${node.y + 16}" font-size="10" text-anchor="end" fill="${look.stroke}">${status}</text>
 <text x="${node.x + 10}" y="${node.y + 20}" font-size="12" fill="${look.ink}"${claim.restated ? html` font-style="italic"` : ''}>${node.text.map(
     (line) => html`<tspan x="${node.x + 10}" dy="${LINE}">${line}</tspan>`,
@@ -183,7 +183,7 @@ function drawing(map: ArgumentMap, layout: Layout, label: string): SafeHtml {
     layout.name === 'wide'
       ? map.sides.map(
           (side, index) =>
-            html`<text x="${index === 0 ? 0 : COLUMN + GUTTER}" y="16" font-size="13" font-weight="bold" fill="${SIDE_COLOURS[index] ?? '#111827'}">${clip(side.label, 34)}</text>`,
+            html`<text x="${index === 0 ? 0 : COLUMN + GUTTER}" y="16" font-size="13" font-weight="bold" fill="${SIDE_COLOURS[index] ?? '#111827'}">${clipText(side.label, 34)}</text>`,
         )
       : '';
   const rows = titles.map(

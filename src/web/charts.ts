@@ -4,6 +4,7 @@
  * tokens per agent. Plain SVG with presentation attributes: no script, no styles, no library.
  */
 import type { RunEvent } from '../core/events.js';
+import { clipText } from '../core/text-layout.js';
 import { html, type SafeHtml } from './html.js';
 
 const PALETTE = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#db2777', '#0891b2', '#65a30d'];
@@ -193,7 +194,7 @@ export function rotationTimeline(
 ${rounds.map((round, index) => {
   const x = 10 + index * slot;
   return html`<rect x="${round1(x)}" y="28" width="${round1(slot - 2)}" height="30" fill="${colours.of(round.debater, 'Y')}"/>
-<text x="${round1(x + slot / 2)}" y="47" font-size="11" text-anchor="middle" fill="#ffffff">${round.debater.slice(0, 12)}</text>
+<text x="${round1(x + slot / 2)}" y="47" font-size="11" text-anchor="middle" fill="#ffffff">${clipText(round.debater, 12)}</text>
 <text x="${round1(x + slot / 2)}" y="74" font-size="11" text-anchor="middle" fill="#6b7280">R${round.round}${round.rotated ? ' ✕' : ''}</text>`;
 })}
 <text x="10" y="92" font-size="11" fill="#6b7280">✕ knocked out after that round</text>

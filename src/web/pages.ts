@@ -2,6 +2,7 @@
 import { argumentMap } from '../analytics/argument-map.js';
 import type { LeaderTable } from '../analytics/leaderboard.js';
 import type { FormatName } from '../config/scenario-schema.js';
+import { clipText } from '../core/text-layout.js';
 import { PHASE_TITLES as FORMAL_PHASE_TITLES } from '../formats/formal/formal-plan.js';
 import { LISTING_STATUSES, type RunListing } from '../manager/run-listing.js';
 import { argumentMapHtml } from './argument-map-html.js';
@@ -194,7 +195,7 @@ ${form.error ? html`<div class="notice bad" id="form-error"><p>${form.error}</p>
 <label for="scenario">Scenario (optional: its agents, models and rules)</label>
 <select id="scenario" name="scenario"><option value="">None: the format's defaults</option>${form.scenarios.map(
     (scenario) =>
-      html`<option value="${scenario.file}" data-format="${scenario.format}"${scenario.file === value('scenario') ? trusted(' selected') : ''}>${scenario.file} (${scenario.format}): ${scenario.topic.slice(0, 60)}</option>`,
+      html`<option value="${scenario.file}" data-format="${scenario.format}"${scenario.file === value('scenario') ? trusted(' selected') : ''}>${scenario.file} (${scenario.format}): ${clipText(scenario.topic, 60)}</option>`,
   )}</select>
 <label for="topic">Topic (the motion; with a scenario, leave empty to keep its topic)</label>
 <input id="topic" name="topic" value="${value('topic')}" maxlength="2000">

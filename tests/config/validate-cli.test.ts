@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -35,6 +35,17 @@ describe.concurrent('agora validate', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout.match(/^ok /gm)).toHaveLength(3);
+  });
+
+  it('shortens a long council or critique topic at a word boundary, marked with an ellipsis', async () => {
+    const shipped = readFileSync('scenarios/council-billing-database.yaml', 'utf8');
+    const topic =
+      'Should the billing service move from MySQL 5.7 to PostgreSQL 16 this year, given the migration risks?';
+    const { file } = scenarioFile(shipped.replace(/^topic:.*$/m, `topic: ${JSON.stringify(topic)}`));
+    const result = await runAgora(['validate', file]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('council, "Should the billing service move from MySQL 5.7 to…"');
   });
 
   it('refuses an empty topic and a whitespace-only topic', async () => {

@@ -259,6 +259,38 @@ describe('agora batch', () => {
   });
 });
 
+describe('the batch summary table', () => {
+  it('gives each run its status and its one-sentence outcome, and every run id whole on one line', async () => {
+    const server = await mock([], 0);
+    const { dir, out } = scenarios();
+    const batch = async (columns: string) => {
+      const result = await runAgora(['batch', dir, '--host', server.url, '--out', out], {
+        env: { COLUMNS: columns },
+      });
+      expect(result.code).toBe(0);
+      return result.stdout.split('\n');
+    };
+    const wide = await batch('400');
+    const listed = JSON.parse((await runAgora(['runs', '--out', out, '--json'])).stdout) as Array<{
+      runId: string;
+      outcome: string;
+    }>;
+    expect(listed).toHaveLength(2);
+    expect(wide).toContainEqual(
+      expect.stringMatching(/^Run\s+Seed\s+Models\s+Status\s+Outcome\s+Stop reason/),
+    );
+    for (const run of listed) {
+      // The sentence `runs` and `show` give, beside the status: never the status in its place.
+      expect(run.outcome).toMatch(/\w+ \w+/);
+      const row = wide.find((line) => line.includes(run.runId)) ?? '';
+      expect(row).toContain(`completed  ${run.outcome}`);
+    }
+    // Run again: every run is skipped, and listed whole at 80 columns.
+    const narrow = await batch('80');
+    for (const run of listed) expect(narrow.some((line) => line.includes(run.runId))).toBe(true);
+  });
+});
+
 describe('agora leaderboard', () => {
   it('ranks models, tallies agents and measures judge agreement for a batch, as tables, JSON and CSV', async () => {
     const server = await mock([], 0);
@@ -317,7 +349,19 @@ describe('agora leaderboard', () => {
     expect(tables[3]?.note).toMatch(/Fleiss' kappa .* Krippendorff's alpha/);
 
     const csv = await runAgora(['leaderboard', '--out', out, '--csv', '--table', 'ranking']);
-    expect(csv.stdout.split('\n')[0]).toBe('Model,Rating,95% interval,Wins,Losses,Ties,Matches');
+    expect(csv.stdout.split('\n')[0]).toBe('Model,Rating,95% low,95% high,Wins,Losses,Ties,Matches');
+    // Mean-score intervals in two columns of numbers within the 1-5 scale; X's model is not scored.
+    const modelsCsv = await runAgora(['leaderboard', '--out', out, '--csv', '--table', 'models']);
+    const [header = '', ...modelLines] = modelsCsv.stdout.trim().split('\n');
+    expect(header).toBe(
+      'Model,Debates,Rounds,Mean score,95% low,95% high,Rotations caused (X),Rounds survived (Y),Knock-out rate',
+    );
+    for (const line of modelLines) {
+      const [, , , mean, low, high] = line.split(',');
+      if (mean === 'not scored') continue;
+      expect(Number(low)).toBeGreaterThanOrEqual(1);
+      expect(Number(high)).toBeLessThanOrEqual(5);
+    }
     const refused = await runAgora(['leaderboard', '--out', out, '--csv']);
     expect(refused.code).toBe(2);
   });

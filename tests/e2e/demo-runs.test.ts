@@ -7,9 +7,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runAgora, tempDir } from '../helpers/cli.js';
-import { useMockServers } from '../helpers/mock-servers.js';
-import { readEvents } from '../helpers/transcripts.js';
+import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
+import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
 const mock = useMockServers({ models: ['llama3', 'mistral'] });
 
@@ -90,4 +90,23 @@ describe('demo runs', () => {
     expect((JSON.parse(listed.stdout) as Listing[]).map((run) => run.simulated)).toEqual([false]);
     expect(readdirSync(out)).toContain('index.sqlite');
   }, 60_000);
+
+  it('stopped with Ctrl-C, says to resume it with --demo, and that command finishes it', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'duel.yaml');
+    writeFileSync(file, stringify({ ...duel, max_rounds: 3 }));
+    const out = path.join(dir, 'runs');
+    const { child, result } = startAgora(['demo', file, '--speed', '0.2', '--out', out, '--quiet']);
+    await waitForEvents(out, 2);
+    child.kill('SIGINT');
+    const stopped = await result;
+    expect(stopped.code).toBe(130);
+    const runDir = onlyRunDir(out);
+    const hint = stopped.stdout.match(/Continue with: npm run agora -- (resume .*)$/m)?.[1] ?? '';
+    expect(hint).toBe(`resume ${runDir} --demo`);
+
+    const resumed = await runAgora([...hint.split(' '), '--quiet']);
+    expect(resumed.code).toBe(0);
+    expect(readEvents(runDir).at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  }, 120_000);
 });

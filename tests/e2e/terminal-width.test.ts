@@ -66,4 +66,45 @@ describe('terminal output fits the width it is given', () => {
       );
     }
   });
+
+  it('prints `agora query` to a pipe as a plain table, without borders', async () => {
+    const out = path.join(tempDir(), 'runs');
+    mkdirSync(out);
+    expect((await runAgora(['reindex', '--out', out])).code).toBe(0);
+    const result = await runAgora(['query', "SELECT 1 AS x, 'two' AS y", '--out', out]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(BOX);
+    expect(result.stdout.split('\n')[0]).toMatch(/^x\s+y\s*$/);
+    expect(result.stdout).toMatch(/^1\s+two\s*$/m);
+  });
+
+  it('lists every run id whole on one line in `agora runs`, with COLUMNS=80 and COLUMNS=120', async () => {
+    const out = path.join(tempDir(), 'runs');
+    for (const scenario of ['critique-rate-limiter.yaml', 'duel-remote-work.yaml']) {
+      const demo = await runAgora([
+        'demo',
+        `scenarios/${scenario}`,
+        '--profile',
+        'instant',
+        '--out',
+        out,
+        '--quiet',
+      ]);
+      expect(demo.code).toBe(0);
+    }
+    const ids = (
+      JSON.parse((await runAgora(['runs', '--out', out, '--json'])).stdout) as Array<{ runId: string }>
+    ).map((run) => run.runId);
+    expect(ids).toHaveLength(2);
+    for (const columns of ['80', '120']) {
+      const listed = await runAgora(['runs', '--out', out], { env: { COLUMNS: columns } });
+      expect(listed.code).toBe(0);
+      const lines = listed.stdout.split('\n');
+      for (const id of ids) expect(lines.some((line) => line.includes(id))).toBe(true);
+      expect(listed.stdout).not.toMatch(BOX);
+      // A table, not a block of "key: value" lines per run.
+      expect(listed.stdout).not.toMatch(/^\s*Status: /m);
+      expect(listed.stdout).toMatch(/^\s*Format\s+Status\s+/m);
+    }
+  }, 120_000);
 });

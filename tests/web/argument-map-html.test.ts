@@ -45,6 +45,8 @@ describe('the argument map as HTML', () => {
     expect(wrapText('one two three four five', 9, 3)).toEqual(['one two', 'three', 'four five']);
     expect(wrapText('abcdefghijkl', 5, 3)).toEqual(['abcde', 'fghij', 'kl']);
     expect(wrapText('one two three four five six', 9, 2)).toEqual(['one two', 'three…']);
+    // A full last line is cut at a word boundary, never inside a word.
+    expect(wrapText('abcd efghi jklmn', 10, 1)).toEqual(['abcd…']);
   });
 
   it('says when a format has no two sides, and when nothing was claimed yet', async () => {

@@ -1,7 +1,7 @@
 /** The viewer's escaping and rendering, function by function. */
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/core/events.js';
-import { barChart, runCharts } from '../../src/web/charts.js';
+import { barChart, rotationTimeline, runCharts } from '../../src/web/charts.js';
 import { eventHtml, paragraphs } from '../../src/web/event-html.js';
 import { escapeHtml, html, trusted } from '../../src/web/html.js';
 
@@ -162,5 +162,11 @@ describe('charts', () => {
     // Judges: 2 rotate + 1 continue; spectators: 4 rotate, the tallest bar.
     expect(out.match(/fill="#fca5a5"/g)).toHaveLength(1);
     expect(out).toMatch(/<rect x="[\d.]+" y="28" width="[\d.]+" height="120" fill="#fca5a5"\/>/);
+  });
+
+  it('shortens a long debater name in the rotation timeline at a word, with an ellipsis', () => {
+    const svg = rotationTimeline([{ round: 1, debater: 'Professor Ada Lovelace', rotated: false }]).value;
+    expect(svg).toContain('>Professor…</text>');
+    expect(svg).not.toContain('Professor Ad<');
   });
 });

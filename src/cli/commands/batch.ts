@@ -153,17 +153,21 @@ async function runBatchCommand(
   else {
     io.stdout.write(
       renderTable(
-        ['Run', 'Seed', 'Models', 'Outcome', 'Stop reason', 'Real time'],
+        ['Run', 'Seed', 'Models', 'Status', 'Outcome', 'Stop reason', 'Real time'],
         results.map((result) => [
           result.runId,
           result.seed,
           result.lineup,
           result.outcome,
+          // Who won and why, as `agora runs` and `show` say it.
+          result.result ?? '',
           result.error ?? result.stopReason ?? '',
           `${(result.realMs / 1000).toFixed(1)} s`,
         ]),
         'table',
         terminalLayout(io.stdout, io.env),
+        // A run id is never broken: users copy it from here.
+        { keepWhole: ['Run'] },
       ),
     );
     io.stdout.write(

@@ -1,4 +1,4 @@
-import { leaderboard } from '../../analytics/leaderboard.js';
+import { csvTable, leaderboard } from '../../analytics/leaderboard.js';
 import { UsageError } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { openRunIndex } from '../../manager/indexing.js';
@@ -90,8 +90,12 @@ async function showLeaderboard(
     if (values.csv) {
       if (chosen.length !== 1)
         throw new UsageError(`--csv prints one table: add --table ${TABLES.join('|')}`);
-      const [table] = chosen;
-      if (table) io.stdout.write(renderTable(table.columns, table.rows, 'csv'));
+      const [chosenTable] = chosen;
+      if (chosenTable) {
+        // An interval's two ends in two columns of numbers.
+        const table = csvTable(chosenTable);
+        io.stdout.write(renderTable(table.columns, table.rows, 'csv', terminalLayout(io.stdout, io.env)));
+      }
       return 0;
     }
     for (const table of chosen) {

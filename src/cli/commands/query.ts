@@ -9,6 +9,7 @@ import { CSV_OUTPUT, DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
 import { numberFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { renderTable, type TableFormat } from '../table-output.js';
+import { terminalLayout } from '../terminal-layout.js';
 
 const QUERY_OPTIONS = {
   out: OUT,
@@ -58,6 +59,6 @@ async function queryIndex(
     );
   }
   const format: TableFormat = values.json ? 'json' : values.csv ? 'csv' : 'table';
-  io.stdout.write(renderTable(result.columns, result.rows, format));
+  io.stdout.write(renderTable(result.columns, result.rows, format, terminalLayout(io.stdout, io.env)));
   return 0;
 }

@@ -70,6 +70,7 @@ async function showRuns({ values }: CommandInput<typeof RUNS_OPTIONS>, io: CliIo
     return 0;
   }
   const columns = ['Run', 'Format', 'Status', 'Failed steps', 'Topic', 'Models', 'Progress', 'Stop reason'];
+  const csv = values.csv === true;
   const rows = runs.map((run) => [
     run.runId,
     // A demo's text is the simulator's, not a model's: never let it pass for a real run.
@@ -77,12 +78,16 @@ async function showRuns({ values }: CommandInput<typeof RUNS_OPTIONS>, io: CliIo
     run.status,
     run.failedSteps,
     run.topic,
-    run.models,
+    // On screen the list wraps between models, never inside a model's name.
+    csv ? run.models : run.models.split(',').join(', '),
     run.progress,
     run.stopReason,
   ]);
   io.stdout.write(
-    renderTable(columns, rows, values.csv ? 'csv' : 'table', terminalLayout(io.stdout, io.env)),
+    // A run id is never broken: users copy it from here.
+    renderTable(columns, rows, csv ? 'csv' : 'table', terminalLayout(io.stdout, io.env), {
+      keepWhole: ['Run'],
+    }),
   );
   return 0;
 }
