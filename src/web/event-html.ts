@@ -1,6 +1,7 @@
 /** One run event as an HTML fragment, for the live page, the run page and the HTML export alike. */
 import type { Scenario } from '../config/scenario.js';
 import type { AssessmentEvent, RunEvent } from '../core/events.js';
+import { stopReasonText } from '../core/stop-reason-text.js';
 import { duelRoundText, formalVerdictText } from '../render/judgement-text.js';
 import { html, type SafeHtml } from './html.js';
 
@@ -193,7 +194,7 @@ ${event.result ? html`${headline(event, event.result, scenario)}${definitions(ev
       return html`<p class="event step-failed" id="${id}" data-seq="${event.seq}">The ${event.step} after round ${event.round} failed: ${event.reason}</p>`;
     case 'run-end':
       return html`<section class="event run-end status-${event.status}" id="${id}" data-seq="${event.seq}">
-<h3>Debate ${event.status}</h3><p>${event.stopReason}</p>${event.error ? html`<p class="error">${event.error}</p>` : ''}
+<h3>Debate ${event.status}</h3><p>${stopReasonText(event.stopReason)}</p>${event.error ? html`<p class="error">${event.error}</p>` : ''}
 </section>`;
   }
 }

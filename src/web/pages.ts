@@ -2,6 +2,7 @@
 import { argumentMap } from '../analytics/argument-map.js';
 import type { LeaderTable } from '../analytics/leaderboard.js';
 import type { FormatName } from '../config/scenario-schema.js';
+import { stopReasonText } from '../core/stop-reason-text.js';
 import { clipText } from '../core/text-layout.js';
 import { PHASE_TITLES as FORMAL_PHASE_TITLES } from '../formats/formal/formal-plan.js';
 import { LISTING_STATUSES, type RunListing } from '../manager/run-listing.js';
@@ -51,7 +52,7 @@ export function runsRowsHtml(runs: RunListing[]): SafeHtml {
   // Each cell names its column (data-label) for the stacked layout of a phone's width.
   return html`${runs.map(
     (run) =>
-      html`<tr><td data-label="Run"><a class="run-topic" href="/runs/${encodeURIComponent(run.runId)}">${run.topic || run.runId}</a><br><code class="run-id">${run.runId}</code></td><td data-label="Started"><time datetime="${run.startedAt}">${dateText(run.startedAt)}</time></td><td data-label="Format">${run.format}${run.simulated ? html` <span class="demo">(demo)</span>` : ''}<br><span class="muted">${modelsText(run)}</span></td><td data-label="Duration">${durationText(run.activeMs)}</td><td data-label="Status"><span class="status status-${run.status}">${run.status}</span> <span class="muted">${run.progress}${run.failedSteps > 0 ? ` · ${run.failedSteps} failed steps` : ''}${run.stopReason ? ` · ${run.stopReason}` : ''}</span></td><td data-label="Outcome" class="outcome">${run.outcome || '–'}</td></tr>`,
+      html`<tr><td data-label="Run"><a class="run-topic" href="/runs/${encodeURIComponent(run.runId)}">${run.topic || run.runId}</a><br><code class="run-id">${run.runId}</code></td><td data-label="Started"><time datetime="${run.startedAt}">${dateText(run.startedAt)}</time></td><td data-label="Format">${run.format}${run.simulated ? html` <span class="demo">(demo)</span>` : ''}<br><span class="muted">${modelsText(run)}</span></td><td data-label="Duration">${durationText(run.activeMs)}</td><td data-label="Status"><span class="status status-${run.status}">${run.status}</span> <span class="muted">${run.progress}${run.failedSteps > 0 ? ` · ${run.failedSteps} failed steps` : ''}${run.stopReason ? ` · ${stopReasonText(run.stopReason)}` : ''}</span></td><td data-label="Outcome" class="outcome">${run.outcome || '–'}</td></tr>`,
   )}`;
 }
 

@@ -11,6 +11,7 @@ import {
   type Stored,
 } from '../core/events.js';
 import type { RunProgress } from '../core/run-progress.js';
+import { stopReasonText } from '../core/stop-reason-text.js';
 import { COUNCIL_ROUND_TITLES } from '../formats/council/round-titles.js';
 import type { AnyFormat, FormatLookup } from '../formats/format-definition.js';
 import { councilAnswerText, duelRoundText, formalVerdictText } from '../render/judgement-text.js';
@@ -60,7 +61,7 @@ export function headerHtml(view: RunView): SafeHtml {
   const status = statusOf(view);
   const progress = view.progress;
   return html`<h1 class="topic">${progress?.topic ?? view.scenario?.topic ?? view.runId}</h1>
-<p class="meta"><span class="status status-${status}">${status}</span> ${progress ? html`${progress.format}${isSimulated(view.events) ? html` <span class="demo">(demo)</span>` : ''} · ${progress.done} of ${progress.total} done` : ''}${progress?.stopReason ? html` · ${progress.stopReason}` : ''}</p>
+<p class="meta"><span class="status status-${status}">${status}</span> ${progress ? html`${progress.format}${isSimulated(view.events) ? html` <span class="demo">(demo)</span>` : ''} · ${progress.done} of ${progress.total} done` : ''}${progress?.stopReason ? html` · ${stopReasonText(progress.stopReason)}` : ''}</p>
 <p class="meta muted">Run <code class="run-id">${view.runId}</code>${view.scenario ? html` · seed ${view.scenario.seed}` : ''}</p>`;
 }
 

@@ -12,6 +12,7 @@ import { runBatch } from '../../batch/run-batch.js';
 import { parseLineup } from '../../config/lineup.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
+import { stopReasonText } from '../../core/stop-reason-text.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { openHostPool } from '../../session/host-pool.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
@@ -161,7 +162,7 @@ async function runBatchCommand(
           result.outcome,
           // Who won and why, as `agora runs` and `show` say it.
           result.result ?? '',
-          result.error ?? result.stopReason ?? '',
+          result.error ?? stopReasonText(result.stopReason),
           `${(result.realMs / 1000).toFixed(1)} s`,
         ]),
         'table',

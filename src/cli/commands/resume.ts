@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import type { RunProgress } from '../../core/run-progress.js';
+import { stopReasonText } from '../../core/stop-reason-text.js';
 import { claimRunFolder } from '../../session/run-folder-claim.js';
 import { claimSharedRun } from '../../session/shared-runs.js';
 import type { RunDatabase } from '../../store/postgres/run-database.js';
@@ -101,7 +102,7 @@ async function resumeRun(
 /** A run that has ended: nothing to resume, and the exit code says how it ended. */
 function alreadyEnded(runId: string, progress: RunProgress, io: CliIo): number {
   io.stdout.write(
-    `Run ${runId} already ${progress.status === 'degraded' ? `ended degraded (${progress.failedSteps} failed steps)` : 'completed'} (${progress.stopReason}); nothing to resume.\n`,
+    `Run ${runId} already ${progress.status === 'degraded' ? `ended degraded (${progress.failedSteps} failed steps)` : 'completed'} (${stopReasonText(progress.stopReason)}); nothing to resume.\n`,
   );
   return progress.status === 'degraded' ? ExitCode.degraded : ExitCode.ok;
 }

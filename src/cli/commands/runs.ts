@@ -3,6 +3,7 @@
  * run that is not indexed yet, such as one still running, is read from its log). Filters:
  * --status, --format, --topic (a substring), --model, --batch; --json or --csv.
  */
+import { stopReasonText } from '../../core/stop-reason-text.js';
 import { formatNames } from '../../formats/index.js';
 import { LISTING_STATUSES, listRuns } from '../../manager/run-listing.js';
 import { runPlaces, runSearchFolders } from '../../store/run-places.js';
@@ -81,7 +82,7 @@ async function showRuns({ values }: CommandInput<typeof RUNS_OPTIONS>, io: CliIo
     // On screen the list wraps between models, never inside a model's name.
     csv ? run.models : run.models.split(',').join(', '),
     run.progress,
-    run.stopReason,
+    stopReasonText(run.stopReason),
   ]);
   io.stdout.write(
     // A run id is never broken: users copy it from here.
