@@ -138,6 +138,8 @@ function bounds(node: Schema, property: string | undefined, step: number): [numb
   if (low === undefined && high === undefined) low = span === 9 ? 1 : 0;
   if (low === undefined) low = (high ?? 0) - span;
   if (high === undefined) high = low + span;
+  // A model asked how confident it is on a 0-100 scale answers high, as small models do by habit.
+  if (/confidence/i.test(property ?? '') && low === 0 && high === 100) return [55, 95];
   return [low, Math.max(low, high)];
 }
 
