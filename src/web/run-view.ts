@@ -72,10 +72,10 @@ export function scoreboardHtml(view: RunView): SafeHtml {
   const audience = (round: number) =>
     [...(tally.get(round)?.entries() ?? [])].map(([choice, count]) => `${count} ${choice}`).join(', ');
   if (rounds.length > 0) {
-    return html`<table class="scoreboard knockout"><thead><tr><th>Round</th><th>Y</th><th title="Judges' votes: rotate · continue · abstained">Votes R·C·A</th><th>Mean</th><th>Outcome</th><th>Spectators</th></tr></thead><tbody>
+    return html`<table class="scoreboard knockout"><thead><tr><th>Round</th><th>Y</th><th>Judges' votes</th><th>Mean</th><th>Outcome</th><th>Spectators</th></tr></thead><tbody>
 ${rounds.map(
   (round) =>
-    html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${round.tally.rotateVotes} · ${round.tally.continueVotes} · ${round.tally.abstentions}</td><td>${round.tally.meanScore === null ? '–' : `${round.tally.meanScore.toFixed(2)} / 5`}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
+    html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${votesText(round.tally)}</td><td>${round.tally.meanScore === null ? '–' : `${round.tally.meanScore.toFixed(2)} / 5`}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
 )}
 </tbody></table>`;
   }
@@ -190,4 +190,11 @@ export function participantsText(scenario: Scenario): string {
   return participants(scenario)
     .map((who) => `${who.name} (${who.model})`)
     .join(', ');
+}
+
+/** A knockout round's votes in words: "2 replace, 1 keep", and the abstentions when there were any. */
+function votesText(tally: { rotateVotes: number; continueVotes: number; abstentions: number }): string {
+  const parts = [`${tally.rotateVotes} replace`, `${tally.continueVotes} keep`];
+  if (tally.abstentions > 0) parts.push(`${tally.abstentions} abstained`);
+  return parts.join(', ');
 }
