@@ -1,7 +1,8 @@
 /**
  * Tables for the terminal that fit its width: the natural table when it fits, narrower columns with
  * words wrapped when that is enough; when a column kept whole (a run id) leaves too little room, it
- * goes on a line of its own above the rest of its row; else one "key: value" block per row. On a
+ * goes on a line of its own above the rest of its row; else, when the caller names columns that may
+ * be left out, the table without them (and a line saying so); else one "key: value" block per row. On a
  * terminal the table has box-drawing borders; in a pipe or a file it is plain text.
  */
 import Table from 'cli-table3';
@@ -26,6 +27,11 @@ export interface TableOptions {
    * they get their full width, and the other columns shrink and wrap instead.
    */
   keepWhole?: readonly string[];
+  /**
+   * Titles of columns that may be left out, first listed first, when the table would otherwise be
+   * stacked as one "key: value" block per row; a line under the table names what was left out.
+   */
+  leaveOut?: readonly string[];
 }
 
 // A space that does not break: short values such as "3.20 / 5" or "16 ms" stay on one line. It
@@ -181,10 +187,28 @@ export function renderTextTable(
 ): string {
   const cells = rows.map((row) => head.map((_, index) => cellText(row[index])));
   const whole = head.map((title) => options.keepWhole?.includes(title) === true);
-  return drawTable(head, cells, layout, whole).replaceAll(NO_BREAK, ' ');
+  let drawn = drawTable(head, cells, layout, whole);
+  const left: string[] = [];
+  for (const title of options.leaveOut ?? []) {
+    if (drawn !== null) break;
+    left.push(title);
+    const kept = head.map((name, index) => (left.includes(name) ? -1 : index)).filter((index) => index >= 0);
+    drawn = drawTable(
+      kept.map((index) => head[index] ?? ''),
+      cells.map((row) => kept.map((index) => row[index] ?? '')),
+      layout,
+      kept.map((index) => whole[index] ?? false),
+    );
+  }
+  const text =
+    drawn === null
+      ? stacked(head, cells, layout.width, whole)
+      : `${drawn}${left.length > 0 ? `\nLeft out to fit ${layout.width} columns: ${left.join(', ')}.` : ''}`;
+  return text.replaceAll(NO_BREAK, ' ');
 }
 
-function drawTable(head: string[], cells: string[][], layout: TextLayout, whole: boolean[]): string {
+/** The table in columns that fit `layout`, or null when only stacked rows would. */
+function drawTable(head: string[], cells: string[][], layout: TextLayout, whole: boolean[]): string | null {
   const widths = columnWidths(head, cells, layout.width - frameOf(head.length, layout), whole);
   if (widths) return layout.borders ? bordered(head, cells, widths) : plain(head, cells, widths);
   if (whole[0] && head.length > 1) {
@@ -204,7 +228,7 @@ function drawTable(head: string[], cells: string[][], layout: TextLayout, whole:
         : `${head[0]}\n${plain(rest, restRows, restWidths, above)}`;
     }
   }
-  return stacked(head, cells, layout.width, whole);
+  return null;
 }
 
 /** A table filled row by row, like cli-table3's, drawn to fit `layout` by `toString()`. */

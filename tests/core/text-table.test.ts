@@ -36,4 +36,38 @@ describe('text tables', () => {
       expect(text).not.toContain('\u00a0');
     }
   });
+
+  it('leaves out the columns it may do without, and says so, before it stacks the rows', () => {
+    const head = [
+      'Agent',
+      'Pos',
+      'Model',
+      'Rounds',
+      'Mean score',
+      'Votes against',
+      'Knocked out',
+      'Sim. time',
+      'Tokens in',
+      'Tokens out',
+      'Real time',
+    ];
+    const rows = [
+      ['Avery Morgan', 'X', 'llama3', 6, '—', 0, 'no', '297.9 s', 18459, 1117, '0.1 s'],
+      ['Dr. Hannah Lindqvist', 'Y', 'mistral', 1, '1.27 / 5', 3, 'yes', '39.2 s', 20996, 642, '0.1 s'],
+    ];
+    const layout = { width: 80, borders: false };
+    const stackedRows = renderTextTable(head, rows, layout);
+    expect(stackedRows).toContain('Agent: Avery Morgan');
+    const fitted = renderTextTable(head, rows, layout, {
+      leaveOut: ['Real time', 'Tokens out', 'Tokens in'],
+    });
+    expect(fitted).not.toContain('Agent: ');
+    expect(fitted.split('\n').filter((line) => line.length > 80)).toEqual([]);
+    expect(fitted).toMatch(/^Agent\s+Pos\s+Model/);
+    expect(fitted).toMatch(/\nLeft out to fit 80 columns: Real time(, Tokens out)?(, Tokens in)?\.$/);
+    // Wide enough for every column: nothing is left out.
+    const wide = renderTextTable(head, rows, { width: 200, borders: false }, { leaveOut: ['Real time'] });
+    expect(wide).not.toContain('Left out');
+    expect(wide).toContain('Real time');
+  });
 });

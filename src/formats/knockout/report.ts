@@ -37,6 +37,9 @@ export function agentTable(transcript: KnockoutTranscript, layout: TextLayout = 
       `${(agent.realMs / 1000).toFixed(1)} s`,
     ]),
     layout,
+    // On a narrow screen one line per agent beats a block of eleven lines each: the counts of
+    // tokens and the real time (in transcript.json too) give way first.
+    { leaveOut: ['Real time', 'Tokens out', 'Tokens in'] },
   );
 }
 
