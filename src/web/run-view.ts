@@ -10,6 +10,7 @@ import {
   type RunEvent,
   type Stored,
 } from '../core/events.js';
+import { plural } from '../core/plural.js';
 import type { RunProgress } from '../core/run-progress.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
 import { COUNCIL_ROUND_TITLES } from '../formats/council/round-titles.js';
@@ -141,7 +142,7 @@ ${
 }
 ${
   packet
-    ? html`<p class="notes">Final Packet: consensus ${score('consensus_score')} · confidence ${score('confidence_score')} · ${count('risks')} risks · ${count('next_actions')} next actions</p>`
+    ? html`<p class="notes">Final Packet: consensus ${score('consensus_score')} · confidence ${score('confidence_score')} · ${plural(count('risks'), 'risk')} · ${plural(count('next_actions'), 'next action')}</p>`
     : ''
 }`;
 }

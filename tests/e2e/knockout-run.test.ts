@@ -238,7 +238,9 @@ describe('agora run: the knockout challenge end to end', () => {
     expect(result.stdout).toMatch(/Round 1 · Xavier \(Position X, Car-free\) · llama3/);
     expect(result.stdout).toMatch(/Xavier is generating/);
     expect(result.stdout).toMatch(/Judges scoring Yara: Yusuf, Yvonne, Yannick/);
-    expect(result.stdout).toMatch(/Votes against/);
+    // The agents' table, one line per agent in the 80 columns of a pipe.
+    expect(result.stdout).toMatch(/^Agent\s+Pos\s+Model\s+Rounds\s+Mean score\s+Votes/m);
+    expect(result.stdout).toMatch(/^Yara\s+Y\s+/m);
     // A path wider than the 80 columns of a pipe goes whole on the line after its label.
     expect(result.stdout).toMatch(/Transcript:\s+\S*transcript\.md/);
   });
