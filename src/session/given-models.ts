@@ -7,7 +7,7 @@ import type { Scenario } from '../config/scenario.js';
 import { ProviderError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { RoutingProvider } from '../llm/routing-provider.js';
-import { missingModels } from './preflight.js';
+import { missingModels, namedWithClosest } from './preflight.js';
 
 export interface GivenModels {
   /** Where they came from, as the user gave it: `--models x=llama2`. */
@@ -34,7 +34,7 @@ export async function checkGivenModels(
     : `fetch ${missing.length === 1 ? 'it' : 'them'} with ${missing.map((model) => `\`ollama pull ${model}\``).join(' and ')}`;
   throw new ProviderError(
     'model-not-found',
-    `${server} lacks ${missing.join(', ')}, which ${given.by} asks for; ${fetch}, or change ${given.by}`,
+    `${server} lacks ${(await namedWithClosest(route?.provider ?? provider, missing)).join(', ')}, which ${given.by} asks for; ${fetch}, or change ${given.by}`,
     { host, model: first },
   );
 }

@@ -1,4 +1,5 @@
 /** Checks before a run: is Ollama there, and does it have every model the scenario needs? */
+import { closestName } from '../config/closest-name.js';
 import type { Scenario } from '../config/scenario.js';
 import { AgoraError, ExitCode } from '../core/errors.js';
 import { scenarioModels } from '../formats/scenario-models.js';
@@ -54,6 +55,25 @@ export async function missingModels(provider: ModelProvider, scenario: Scenario)
   return missing;
 }
 
+/**
+ * Missing models named with the server's model each was probably meant to be (`mistrall` when the
+ * server has `mistral`): "mistrall (did you mean mistral, which the server has?)".
+ */
+export async function namedWithClosest(
+  provider: ModelProvider,
+  missing: readonly string[],
+): Promise<string[]> {
+  const bare = (name: string) => name.replace(/:latest$/, '');
+  const available = await provider
+    .listModels()
+    .then((models) => [...new Set(models.map((model) => bare(model.name)))])
+    .catch(() => [] as string[]);
+  return missing.map((model) => {
+    const meant = closestName(bare(model), available);
+    return meant ? `${model} (did you mean ${meant}, which the server has?)` : model;
+  });
+}
+
 export async function preflight(provider: ModelProvider, scenario: Scenario): Promise<void> {
   await checkServer(provider);
   const all = await missingModels(provider, scenario);
@@ -73,7 +93,7 @@ export async function preflight(provider: ModelProvider, scenario: Scenario): Pr
     const host = provider instanceof RoutingProvider ? provider.defaultHost : provider.host;
     throw new ProviderError(
       'model-not-found',
-      `the Ollama at ${host} lacks ${missing.length === 1 ? 'a model' : 'models'} this scenario uses: ${missing.join(', ')}. Fetch ${missing.length === 1 ? 'it' : 'them'} with ${missing.map((model) => `\`ollama pull ${model}\``).join(' and ')}, or change the models in ${scenario.file}`,
+      `the Ollama at ${host} lacks ${missing.length === 1 ? 'a model' : 'models'} this scenario uses: ${(await namedWithClosest(provider, missing)).join(', ')}. Fetch ${missing.length === 1 ? 'it' : 'them'} with ${missing.map((model) => `\`ollama pull ${model}\``).join(' and ')}, or change the models in ${scenario.file}`,
       { host, model: missing[0] },
     );
   }

@@ -3,7 +3,7 @@
  * the help a typo gets: the command or flag probably meant, and the flag named as the source of a
  * model the server lacks.
  */
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgora, tempDir } from '../helpers/cli.js';
@@ -93,9 +93,28 @@ describe('typos', () => {
       {},
     );
     expect(result.code).toBe(5);
-    expect(result.stderr).toContain('lacks llama2, which --models x=llama2 asks for');
+    expect(result.stderr).toContain(
+      'lacks llama2 (did you mean llama3, which the server has?), which --models x=llama2 asks for',
+    );
     expect(result.stderr).toContain('`ollama pull llama2`, or change --models x=llama2');
     expect(result.stderr).not.toContain('abortion.yaml');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('names the model the server has that a misspelt one in the scenario probably meant', async () => {
+    const server = await mock({ models: ['llama3', 'mistral'] });
+    const dir = tempDir();
+    cpSync('scenarios/context/abortion', path.join(dir, 'context', 'abortion'), { recursive: true });
+    const scenario = readFileSync('scenarios/abortion.yaml', 'utf8').replaceAll(
+      'model: mistral',
+      'model: mistrall',
+    );
+    writeFileSync(path.join(dir, 'typo.yaml'), scenario);
+    const out = path.join(dir, 'runs');
+    const result = await runAgora(['run', 'typo.yaml', '--host', server.url, '--out', out], { cwd: dir });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('mistrall (did you mean mistral, which the server has?)');
+    expect(result.stderr).toContain('typo.yaml');
     expect(existsSync(out)).toBe(false);
   });
 });
