@@ -7,16 +7,28 @@ import { plural } from '../../core/plural.js';
 import { endedEarly, stopReasonText } from '../../core/stop-reason-text.js';
 import { degradedNote, type RunEnding, roundsProgress, unfinishedSentence } from '../shared/run-ending.js';
 
-/** What the sentence is made of: the result (see result.ts) and how far the run got. */
-export interface KnockoutOutcomeFacts extends RunEnding {
+/** Where a knockout stands for Position X: whom it faced and beat, and the panel's last verdict. */
+export interface KnockoutStanding {
   x: string;
+  /** Position X's label (e.g. "Pro-Choice"). */
   xPosition: string;
   yPosition: string;
+  /** Position Y agents who debated X, in the order they took the floor. */
   faced: string[];
+  /** Those of them a vote removed from the floor. */
   knockedOut: string[];
+  /**
+   * The panel's last verdict so far. Only a run that reached its end (completed or degraded) has
+   * a result: for a stopped or failed one this is the standing when it stopped, not a winner.
+   */
   verdict: 'x-prevails' | 'y-holds' | 'undecided';
+  /** The Y debater the last verdict was about, and its round; null without any verdict. */
   finalDebater: string | null;
   decidedInRound: number | null;
+}
+
+/** What the sentence is made of: the standing (see result.ts) and how far the run got. */
+export interface KnockoutOutcomeFacts extends KnockoutStanding, RunEnding {
   /** Rounds that ended (with a verdict or a void vote). */
   roundsPlayed: number;
   /** The scenario's rounds; absent in transcripts written before it was recorded. */

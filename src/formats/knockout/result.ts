@@ -8,28 +8,12 @@
  * The rotation limit and a lack of eligible replacements keep a beaten debater on the floor, but
  * the vote still went against them, so it counts as X prevailing when it is the last verdict.
  */
-import { knockoutSentence } from './knockout-outcome.js';
+import { type KnockoutStanding, knockoutSentence } from './knockout-outcome.js';
 import type { KnockoutState } from './state.js';
 import { knockoutFailures, statusOf, xAgentOf } from './state.js';
 
 /** The knockout's outcome for Position X, as transcript.json carries it. */
-export interface KnockoutResult {
-  x: string;
-  /** Position X's label (e.g. "Pro-Choice"). */
-  xPosition: string;
-  yPosition: string;
-  /** Position Y agents who debated X, in the order they took the floor. */
-  faced: string[];
-  /** Those of them a vote removed from the floor. */
-  knockedOut: string[];
-  /**
-   * The panel's last verdict so far. Only a run that reached its end (completed or degraded) has
-   * a result: for a stopped or failed one this is the standing when it stopped, not a winner.
-   */
-  verdict: 'x-prevails' | 'y-holds' | 'undecided';
-  /** The Y debater the last verdict was about, and its round; null without any verdict. */
-  finalDebater: string | null;
-  decidedInRound: number | null;
+export interface KnockoutResult extends KnockoutStanding {
   /** The scenario's rounds, to say how far a run got. */
   plannedRounds: number;
   /** Who won and why (or how far an unfinished run got), in one sentence for reports and pages. */
