@@ -10,22 +10,26 @@ import { pageToken, postJson, useViewers } from '../helpers/viewer.js';
 const mock = useMockServers();
 const viewer = useViewers();
 
+/** A viewer whose debates are not started but recorded: the command line each would get. */
+async function recordingViewer() {
+  const server = await mock();
+  const launched: string[][] = [];
+  const web = await viewer({
+    outDir: tempDir(),
+    ollamaHost: server.url,
+    launcher: {
+      launch(args) {
+        launched.push(args);
+        return -1;
+      },
+    },
+  });
+  return { web, token: await pageToken(web), launched };
+}
+
 describe('the new-debate form without a seed', () => {
   it('gives the run an id that ends with the seed drawn at random, and passes that seed to the worker', async () => {
-    const server = await mock();
-    const outDir = tempDir();
-    const launched: string[][] = [];
-    const web = await viewer({
-      outDir,
-      ollamaHost: server.url,
-      launcher: {
-        launch(args) {
-          launched.push(args);
-          return -1;
-        },
-      },
-    });
-    const token = await pageToken(web);
+    const { web, token, launched } = await recordingViewer();
     const seeds = new Set<number>();
     for (const attempt of [1, 2]) {
       const response = await postJson(
@@ -52,20 +56,7 @@ describe('the new-debate form without a seed', () => {
   });
 
   it('keeps a seed that was given, and draws one in place of a seed that is not a number', async () => {
-    const server = await mock();
-    const outDir = tempDir();
-    const launched: string[][] = [];
-    const web = await viewer({
-      outDir,
-      ollamaHost: server.url,
-      launcher: {
-        launch(args) {
-          launched.push(args);
-          return -1;
-        },
-      },
-    });
-    const token = await pageToken(web);
+    const { web, token, launched } = await recordingViewer();
     const given = await postJson(
       web,
       '/api/runs',
