@@ -7,7 +7,11 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { type RunPlaces, runSearchFolders } from './run-places.js';
 
-/** A council packet's run id (debate_<date>_<time>_<xxx>), kept by runs recorded before ids were one. */
+/**
+ * The packet id of a council recorded before its packet took the run's own id: `debate_`, the
+ * date, the time and three hex characters of the run id's hash (debate_20261123_142530_3fa), as
+ * `legacyPacketRunId` in council-artifacts.ts still names it when such a run is resumed.
+ */
 const PACKET_ID = /^debate_\d{8}_\d{6}_[a-z0-9]{3}$/;
 
 export function findRunFolder(reference: string | undefined, places: RunPlaces): string {
