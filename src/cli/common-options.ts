@@ -57,6 +57,10 @@ export const DEBATE_OPTIONS = {
     help: 'also write the result: the transcript for .json, else the solution or Markdown',
   },
   models: { value: 'ROLE=MODEL', help: 'models for roles, e.g. x=llama3,y=mistral or all=llama3' },
+  human: {
+    value: 'SEAT',
+    help: 'debate in person: take the seat x (Position X of a knockout) and type or pipe your statements; see docs/podium.md',
+  },
   record: {
     value: 'DIR',
     help: 'record every model call into a cassette folder (new or empty), see docs/cassettes.md',

@@ -3,6 +3,7 @@
  * view, the report and the exit code. Ctrl-C stops after the step in flight; a second one aborts it.
  */
 
+import { personSeats } from '../config/person-seats.js';
 import { seedText } from '../config/scenario-overrides.js';
 import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { ExitCode } from '../core/errors.js';
@@ -20,6 +21,7 @@ import { sessionEnd } from '../session/session-end.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import { colorWanted } from './color.js';
 import type { CliIo } from './io.js';
+import { terminalPerson } from './person-terminal.js';
 import { listenForStopSignals } from './stop-signals.js';
 import { terminalLayout } from './terminal-layout.js';
 
@@ -72,10 +74,16 @@ export async function debateOnTerminal(
   const abort = new AbortController();
   let stopRequested = false;
   let stopListening: () => void = () => undefined;
+  // A person at the podium types their statements here, or pipes them in.
+  const person =
+    personSeats(request.scenario).length > 0 && io.stdin && !request.person
+      ? terminalPerson(io.stdin, flags.json ? io.stderr : io.stdout)
+      : undefined;
   try {
     const outcome = await runSession(
       {
         ...request,
+        ...(person ? { person } : {}),
         verbose: flags.verbose,
         signal: abort.signal,
         stopRequested: () => stopRequested,
@@ -107,6 +115,7 @@ export async function debateOnTerminal(
     return ended(outcome, flags, io, info);
   } finally {
     stopListening();
+    person?.close();
   }
 }
 

@@ -32,6 +32,12 @@ export const agentSchema = z.strictObject({
     .array(nonBlank('an Ollama model name'))
     .default([])
     .describe("Models tried in order when this agent's model keeps failing."),
+  human: z
+    .boolean()
+    .optional()
+    .describe(
+      "A person speaks for this agent (typed at the terminal or piped in); the agent's model still does its other calls. Position X only.",
+    ),
 });
 
 export const knockoutSchema = z

@@ -13,6 +13,7 @@ const PLAIN: Record<string, string> = {
   'manual-stop': 'it was asked to stop (Ctrl-C or `agora stop`)',
   aborted: 'the step in flight was aborted',
   error: 'a step failed',
+  'awaiting-person': 'it is waiting for the person at the podium to speak (continue with `agora resume`)',
 };
 
 /** A stop reason as a clause ("it reached its last round"); a reason already in words is kept. */

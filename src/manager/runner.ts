@@ -9,6 +9,7 @@ import { MeasuredRates } from '../context/token-rates.js';
 import type { Clock } from '../core/clock.js';
 import type { RunEvent, RunEventBody, RunResumeEvent, RunStartEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
+import { AWAITING_PERSON, PersonAbsent } from '../core/person-seat.js';
 import type { DoneStep, FormatDefinition, StepContext } from '../formats/format-definition.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { EventLog } from '../store/event-log.js';
@@ -115,6 +116,12 @@ export async function driveRun<State, Step extends { kind: string }>(
       logger.error({ err: error, step: stepKind }, 'step failed');
       if (!aborted && options.handOverOnFailure?.(error)) {
         return { state: state as State, error, handedOver: true };
+      }
+      // A person who has not spoken pauses the run at their turn; nothing stands in for them.
+      if (!aborted && error instanceof PersonAbsent) {
+        append({ type: 'run-end', status: 'stopped', stopReason: AWAITING_PERSON, error: message });
+        if (!(await commit())) return { state: state as State, error, commitRefused: true };
+        return { state: state as State };
       }
       append({
         type: 'run-end',

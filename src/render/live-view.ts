@@ -1,8 +1,10 @@
 /** The terminal's live view of a run, for every format: statements as they stream, judges, outcomes. */
+
 import type { Writable } from 'node:stream';
 import type { Scenario } from '../config/scenario.js';
 import type { AssessmentEvent, RunEvent, StatementEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
+import { PERSON_MODEL } from '../core/person-seat.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
 import { councilAnswerText, councilStanceText, duelRoundText, formalVerdictText } from './judgement-text.js';
 
@@ -97,7 +99,11 @@ export function createLiveView(
         case 'turn-start':
           if (parallel) return;
           write(`\n${bold(`${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model}`)}\n`);
-          write(`${dim(`${notice.agent} is generating (up to ${notice.tokenLimit} tokens)…`)}\n`);
+          write(
+            notice.model === PERSON_MODEL
+              ? `${dim(`${notice.agent} is the person at the podium: their turn to speak…`)}\n`
+              : `${dim(`${notice.agent} is generating (up to ${notice.tokenLimit} tokens)…`)}\n`,
+          );
           return;
         case 'turn-delta':
           if (!parallel) write(notice.text);

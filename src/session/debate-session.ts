@@ -7,6 +7,7 @@
  */
 import path from 'node:path';
 import type { Logger } from 'pino';
+import { personSeats } from '../config/person-seats.js';
 import type { Scenario } from '../config/scenario.js';
 import { settleSeed } from '../config/scenario-overrides.js';
 import { timeoutMilliseconds } from '../config/timeout-seconds.js';
@@ -17,6 +18,7 @@ import type { RunProgress } from '../core/run-progress.js';
 import type { AnyFormat } from '../formats/format-definition.js';
 import { formatNamed } from '../formats/index.js';
 import { sharedJudgeWarning } from '../formats/shared/judge-impartiality.js';
+import { type PersonInput, PodiumProvider } from '../llm/podium-provider.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { leaseSession } from '../manager/claimed-run.js';
 import {
@@ -76,6 +78,8 @@ export interface SessionStore {
 export interface SessionRequest {
   /** The debate asked for: a new run's scenario, or the one a resumed run's log started with. */
   scenario: Scenario;
+  /** Reads the statements of the person at the podium, when the scenario seats one. */
+  person?: PersonInput;
   /** Continue this run instead of starting one. */
   resume?: ResumeTarget;
   servers: SessionServers;
@@ -168,6 +172,22 @@ function providerFor(
 }
 
 /**
+ * The provider with the person at the podium seated, when the scenario has a person's seat. Only
+ * a command with someone to read from can run such a debate: nothing stands in for the person.
+ */
+function seatedProvider(provider: ModelProvider, scenario: Scenario, person: PersonInput | undefined) {
+  const seats = personSeats(scenario);
+  if (seats.length === 0) return provider;
+  if (!person) {
+    throw new AgoraError(
+      `this debate seats a person (${seats.join(', ')}: human: true in ${scenario.file}), who speaks only through \`agora run\` or \`agora resume\` on a terminal or a pipe; run it that way, or remove human: true`,
+      { exitCode: ExitCode.config },
+    );
+  }
+  return new PodiumProvider(provider, person);
+}
+
+/**
  * Checks a debate's servers without starting it here (the viewer starts it in a process of its
  * own): the Ollama answers, and every model is where the scenario sends it.
  */
@@ -232,7 +252,11 @@ export async function runSession(
     resumeCommand,
   };
   listener.started?.(start);
-  const provider = providerFor(scenario, servers, { logger, ...(recorder ? { recorder } : {}) });
+  const provider = seatedProvider(
+    providerFor(scenario, servers, { logger, ...(recorder ? { recorder } : {}) }),
+    scenario,
+    request.person,
+  );
   let lease: ReturnType<typeof leaseSession> | undefined;
   let liveLog: LiveLogWriter | undefined;
   try {

@@ -29,6 +29,8 @@ export interface AgoraOptions {
   timeoutMs?: number;
   /** Runs the CLI as this user (and group) instead of the test's own; needs root. */
   user?: { uid: number; gid: number };
+  /** Piped to the CLI's standard input, which is then closed (otherwise it has none). */
+  input?: string;
 }
 
 export function runAgora(args: string[], options: AgoraOptions = {}): Promise<CliResult> {
@@ -47,10 +49,11 @@ export function startAgora(
       cwd: options.cwd ?? projectRoot,
       // An explicit host keeps tests away from any real Ollama on the machine.
       env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:1', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       ...options.user,
     });
     const started = child;
+    if (options.input !== undefined) started.stdin?.end(options.input);
     let stdout = '';
     let stderr = '';
     started.stdout?.on('data', (chunk) => {

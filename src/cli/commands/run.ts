@@ -7,6 +7,7 @@ import { BUILT_IN_ROLE_PROMPTS } from '../../agents/role-prompts.js';
 import { defaultScenario } from '../../config/default-scenario.js';
 import { applyLineup, parseLineup } from '../../config/lineup.js';
 import { loadScenario } from '../../config/load-scenario.js';
+import { seatPerson } from '../../config/person-seats.js';
 import { readTextFile } from '../../config/read-text-file.js';
 import type { Scenario } from '../../config/scenario.js';
 import { applyOverrides, checkTopicFlag, parsePositions } from '../../config/scenario-overrides.js';
@@ -82,7 +83,8 @@ export async function scenarioFromArguments(
     ),
     values.models ? parseLineup(values.models) : null,
   );
-  return values.agents ? filterAgents(overridden, values.agents, io) : overridden;
+  const filtered = values.agents ? filterAgents(overridden, values.agents, io) : overridden;
+  return values.human === undefined ? filtered : seatPerson(filtered, values.human);
 }
 
 /** A problem statement is a page or two of text; a larger one could not fit a model's prompt. */

@@ -88,11 +88,12 @@ async function speak(
         contextWindow: scenario.model_options.context_window,
         temperature: step.temperature,
         seed: derivedSeed(scenario.seed, `turn:round-${step.round}:${step.agent}`),
-        ...(agent?.think ? { think: true } : {}),
+        ...(agent?.think && !agent.human ? { think: true } : {}),
       },
       `${step.agent}'s statement`,
       {
-        fallbackModels: agent?.fallback_models ?? [],
+        // Nothing stands in for a person: no fallback model speaks for them.
+        fallbackModels: agent?.human ? [] : (agent?.fallback_models ?? []),
         onDelta: (text) => context.notify({ type: 'turn-delta', round: step.round, agent: step.agent, text }),
       },
     );

@@ -2,6 +2,7 @@
 import { runProgress } from '../../core/run-progress.js';
 import type { FormatDefinition } from '../format-definition.js';
 import { executeKnockoutStep } from './executor.js';
+import { personFeedback } from './person-feedback.js';
 import { nextKnockoutStep } from './planner.js';
 import { agentTable, resultSummary, roundTable } from './report.js';
 import { foldKnockout, type KnockoutState, knockoutFailures } from './state.js';
@@ -40,7 +41,8 @@ export const knockoutFormat: FormatDefinition<KnockoutState, KnockoutStep> = {
   markdown: (state) => knockoutMarkdown(transcriptOf(state)),
   report: (state, layout) => {
     const transcript = knockoutTranscript(state);
-    return `${resultSummary(transcript)}\n\n${agentTable(transcript, layout)}\n\n${roundTable(transcript, layout)}`;
+    const feedback = personFeedback(state);
+    return `${resultSummary(transcript)}\n\n${agentTable(transcript, layout)}\n\n${roundTable(transcript, layout)}${feedback ? `\n\n${feedback}` : ''}`;
   },
   checkpoints: ['round-end'],
 };

@@ -7,6 +7,7 @@
 import { answerableClaims } from '../../agents/claim-extraction.js';
 import type { KnockoutScenario } from '../../config/scenario.js';
 import type { AgentConfig } from '../../config/scenario-schema.js';
+import { PERSON_MODEL } from '../../core/person-seat.js';
 import { tokenLimitFor } from '../../timer/speaking-timer.js';
 import { claimsMessages, debaterMessages, judgeMessages } from './knockout-prompts.js';
 import type { PlannedCall } from './prompt-fits.js';
@@ -45,7 +46,8 @@ export function statementCall(
   const tokenLimit = statementTokenLimit(state.scenario);
   return {
     agent,
-    model: agent.model,
+    // A person's statements are theirs, recorded under the person's name for a model.
+    model: agent.human ? PERSON_MODEL : agent.model,
     tokenLimit,
     messages: debaterMessages(state, agent, round, tokenLimit),
   };

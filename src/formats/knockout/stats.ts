@@ -1,5 +1,6 @@
 /** Statistics for the final tables and transcript.json, computed from the state alone. */
 
+import { PERSON_MODEL } from '../../core/person-seat.js';
 import type { KnockoutState } from './state.js';
 import { SLOW_ROUND_MS } from './thresholds.js';
 
@@ -59,7 +60,7 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
     return {
       name: agent.name,
       position: agent.position,
-      model: agent.model,
+      model: agent.human ? PERSON_MODEL : agent.model,
       roundsDebated: new Set(statements.map((statement) => statement.round)).size,
       meanScore:
         scores.length === 0 ? null : round2(scores.reduce((sum, score) => sum + score, 0) / scores.length),

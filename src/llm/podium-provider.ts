@@ -1,0 +1,91 @@
+/**
+ * Seats a person behind the provider interface: a call for the reserved model `person` is the
+ * person's turn to speak, answered by whatever reads their words (the terminal, a pipe); every
+ * other call goes to the model servers as before. The statement comes back as a model's would, so
+ * the cap, the speaking timer and the word limit cut it in the same places.
+ */
+import { PERSON_MODEL, PersonAbsent } from '../core/person-seat.js';
+import type {
+  ChatMessage,
+  ChatOptions,
+  ChatRequest,
+  ChatResult,
+  ModelInfo,
+  ModelProvider,
+} from './provider.js';
+
+/** A person's words are counted as a model's tokens at this rate (about 0.75 words a token). */
+export const TOKENS_PER_WORD = 4 / 3;
+
+export function personTokens(text: string): number {
+  const words = text.split(/\s+/).filter((word) => word !== '').length;
+  return Math.ceil(words * TOKENS_PER_WORD);
+}
+
+/** What the person is asked for: the request as a model would get it, and its limits. */
+export interface PersonTurn {
+  messages: readonly ChatMessage[];
+  /** The most tokens the statement may hold before it is cut. */
+  maxTokens: number;
+  signal?: AbortSignal;
+}
+
+/** Reads the person's statements; `undefined` when their input ended before they spoke. */
+export interface PersonInput {
+  statement(turn: PersonTurn): Promise<{ text: string } | undefined>;
+}
+
+export class PodiumProvider implements ModelProvider {
+  readonly host: string;
+  readonly contextWindow?: ModelProvider['contextWindow'];
+  readonly servesAnyModel?: ModelProvider['servesAnyModel'];
+  readonly load?: ModelProvider['load'];
+
+  constructor(
+    private readonly inner: ModelProvider,
+    private readonly person: PersonInput,
+  ) {
+    this.host = inner.host;
+    if (inner.contextWindow) this.contextWindow = inner.contextWindow.bind(inner);
+    if (inner.servesAnyModel) this.servesAnyModel = inner.servesAnyModel.bind(inner);
+    if (inner.load) this.load = inner.load.bind(inner);
+  }
+
+  async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
+    if (request.model !== PERSON_MODEL) return this.inner.chat(request, options);
+    if (request.jsonSchema) {
+      throw new Error(
+        'a structured answer was asked of the person at the podium; only statements are theirs',
+      );
+    }
+    const started = Date.now();
+    const spoken = await this.person.statement({
+      messages: request.messages,
+      maxTokens: request.maxTokens,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (spoken === undefined || spoken.text.trim() === '') {
+      throw new PersonAbsent("the person's input ended before their statement");
+    }
+    const text = spoken.text.trim();
+    // The statement reaches the live view as a model's streamed text does.
+    options.onDelta?.(text);
+    const totalMs = Date.now() - started;
+    return {
+      text,
+      promptTokens: 0,
+      outputTokens: personTokens(text),
+      stopReason: 'stop',
+      timings: { totalMs, loadMs: 0, promptEvalMs: 0, evalMs: totalMs },
+      model: PERSON_MODEL,
+    };
+  }
+
+  listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]> {
+    return this.inner.listModels(options);
+  }
+
+  version(options?: { signal?: AbortSignal }): Promise<string> {
+    return this.inner.version(options);
+  }
+}
