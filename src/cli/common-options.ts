@@ -30,6 +30,12 @@ export const SIMULATED = {
 } as const satisfies OptionSpec;
 
 /** What `run` and `demo` share: how the debate is set up, shown and kept. */
+/** Where a person at the podium speaks from. */
+export const SPEAK_FROM = {
+  value: 'WHERE',
+  help: "with a person's seat: terminal (typed or piped, the default) or viewer (the run page's writing box)",
+} as const satisfies OptionSpec;
+
 export const DEBATE_OPTIONS = {
   seed: {
     value: 'N',
@@ -57,6 +63,7 @@ export const DEBATE_OPTIONS = {
     help: 'also write the result: the transcript for .json, else the solution or Markdown',
   },
   models: { value: 'ROLE=MODEL', help: 'models for roles, e.g. x=llama3,y=mistral or all=llama3' },
+  'speak-from': SPEAK_FROM,
   human: {
     value: 'SEAT',
     help: 'debate in person: take the seat x (Position X of a knockout) and type or pipe your statements; see docs/podium.md',

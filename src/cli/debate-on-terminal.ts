@@ -21,12 +21,15 @@ import { sessionEnd } from '../session/session-end.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import { colorWanted } from './color.js';
 import type { CliIo } from './io.js';
-import { terminalPerson } from './person-terminal.js';
+import { speakingSecondsPerWord, terminalPerson } from './person-terminal.js';
+import { viewerPerson } from './person-viewer.js';
 import { listenForStopSignals } from './stop-signals.js';
 import { terminalLayout } from './terminal-layout.js';
 
 /** How the terminal shows the run. */
 export interface TerminalFlags {
+  /** Where a person at the podium speaks from: the terminal (default) or the viewer's writing box. */
+  speakFrom?: 'terminal' | 'viewer';
   /** No live transcript; only the final tables (with a format's answer: that alone on stdout). */
   quiet: boolean;
   /** A machine-readable summary on stdout and nothing else. */
@@ -74,16 +77,24 @@ export async function debateOnTerminal(
   const abort = new AbortController();
   let stopRequested = false;
   let stopListening: () => void = () => undefined;
-  // A person at the podium types their statements here, or pipes them in.
+  // A person at the podium types their statements here, or pipes them in, or writes them in the
+  // viewer's box on the run page.
+  const seated = personSeats(request.scenario).length > 0 && !request.person;
+  const secondsPerWord = speakingSecondsPerWord(request.scenario);
   const person =
-    personSeats(request.scenario).length > 0 && io.stdin && !request.person
-      ? terminalPerson(io.stdin, flags.json ? io.stderr : io.stdout)
+    seated && flags.speakFrom !== 'viewer' && io.stdin
+      ? terminalPerson(io.stdin, flags.json ? io.stderr : io.stdout, secondsPerWord)
+      : undefined;
+  const personFor =
+    seated && flags.speakFrom === 'viewer'
+      ? (runDir: string) => viewerPerson(runDir, secondsPerWord)
       : undefined;
   try {
     const outcome = await runSession(
       {
         ...request,
         ...(person ? { person } : {}),
+        ...(personFor ? { personFor } : {}),
         verbose: flags.verbose,
         signal: abort.signal,
         stopRequested: () => stopRequested,

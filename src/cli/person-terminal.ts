@@ -6,12 +6,28 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import type { Scenario } from '../config/scenario.js';
 import { type PersonInput, TOKENS_PER_WORD } from '../llm/podium-provider.js';
 import { personTask, personTaskText } from '../render/person-task.js';
+
+/** Seconds of speaking time one word of a person uses, when the debate has a speaking timer. */
+export function speakingSecondsPerWord(scenario: Scenario): number | undefined {
+  return scenario.format === 'knockout' ? TOKENS_PER_WORD / scenario.timer.tokens_per_second : undefined;
+}
+
+/** "(120 of about 576 words; about 113 s of speaking time left)" */
+export function wordCountLine(words: number, limitWords: number, secondsPerWord: number | undefined): string {
+  const left =
+    secondsPerWord === undefined
+      ? ''
+      : `; about ${Math.max(0, Math.round((limitWords - words) * secondsPerWord))} s of speaking time left`;
+  return `(${words} of about ${limitWords} words${left})`;
+}
 
 export function terminalPerson(
   input: Readable & { isTTY?: boolean },
   output: Writable & { isTTY?: boolean },
+  secondsPerWord?: number,
 ): PersonInput & { close(): void } {
   const lines: string[] = [];
   let ended = false;
@@ -48,7 +64,7 @@ export function terminalPerson(
         written.push(line);
         if (input.isTTY) {
           const words = written.join(' ').split(/\s+/).filter(Boolean).length;
-          output.write(`  (${words} of about ${limitWords} words)\n`);
+          output.write(`  ${wordCountLine(words, limitWords, secondsPerWord)}\n`);
         }
       }
       const text = written.join('\n').trim();

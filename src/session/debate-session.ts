@@ -80,6 +80,8 @@ export interface SessionRequest {
   scenario: Scenario;
   /** Reads the statements of the person at the podium, when the scenario seats one. */
   person?: PersonInput;
+  /** Or makes that reader once the run's folder is known (the viewer's writing box is kept there). */
+  personFor?: (runDir: string) => PersonInput;
   /** Continue this run instead of starting one. */
   resume?: ResumeTarget;
   servers: SessionServers;
@@ -171,19 +173,19 @@ function providerFor(
   return createModelProvider(scenario, { host: servers.host, env: servers.env, requestTimeoutMs, ...extra });
 }
 
-/**
- * The provider with the person at the podium seated, when the scenario has a person's seat. Only
- * a command with someone to read from can run such a debate: nothing stands in for the person.
- */
+/** Refuses a debate that seats a person when this command has no one to ask for their statements. */
+function checkPersonSeat(request: SessionRequest): void {
+  const seats = personSeats(request.scenario);
+  if (seats.length === 0 || request.person || request.personFor) return;
+  throw new AgoraError(
+    `this debate seats a person (${seats.join(', ')}: human: true in ${request.scenario.file}), who speaks only through \`agora run\` or \`agora resume\` on a terminal or a pipe, or the viewer's run page; run it that way, or remove human: true`,
+    { exitCode: ExitCode.config },
+  );
+}
+
+/** The provider with the person at the podium seated, when the scenario has a person's seat. */
 function seatedProvider(provider: ModelProvider, scenario: Scenario, person: PersonInput | undefined) {
-  const seats = personSeats(scenario);
-  if (seats.length === 0) return provider;
-  if (!person) {
-    throw new AgoraError(
-      `this debate seats a person (${seats.join(', ')}: human: true in ${scenario.file}), who speaks only through \`agora run\` or \`agora resume\` on a terminal or a pipe; run it that way, or remove human: true`,
-      { exitCode: ExitCode.config },
-    );
-  }
+  if (personSeats(scenario).length === 0 || !person) return provider;
   return new PodiumProvider(provider, person);
 }
 
@@ -225,6 +227,8 @@ export async function runSession(
   const format = resume?.loaded.format ?? formatNamed(request.scenario.format);
   if (!format)
     throw new AgoraError(`unknown format "${request.scenario.format}"`, { exitCode: ExitCode.config });
+  // A debate that seats a person needs someone to ask; refused before anything is written.
+  checkPersonSeat(request);
   const checker = providerFor(request.scenario, servers);
   const scenario = await settle(request, checker, listener);
   const serverText = serverLines(checker, scenario, servers.env);
@@ -255,7 +259,7 @@ export async function runSession(
   const provider = seatedProvider(
     providerFor(scenario, servers, { logger, ...(recorder ? { recorder } : {}) }),
     scenario,
-    request.person,
+    request.person ?? request.personFor?.(paths.runDir),
   );
   let lease: ReturnType<typeof leaseSession> | undefined;
   let liveLog: LiveLogWriter | undefined;

@@ -1,4 +1,5 @@
 /** The viewer's JSON API under /api: runs, one run and its live stream, models, the leaderboard; start, stop, resume, vote. */
+
 import { Hono } from 'hono';
 import { leaderboard } from '../analytics/leaderboard.js';
 import { AgoraError } from '../core/errors.js';
@@ -6,6 +7,7 @@ import { lockOwner } from '../store/run-lock.js';
 import { appendSpectatorVote } from '../store/spectator-votes.js';
 import { requestStop } from '../store/stop-request.js';
 import { modelNames, resumeDebate, startDebate } from './debate-launch.js';
+import { giveSeat } from './podium-seat.js';
 import { HttpError, type ViewerEnv } from './request-guards.js';
 import { type OpenStreams, streamRun } from './run-stream.js';
 import { currentRound, spectatorChoices } from './run-view.js';
@@ -42,6 +44,7 @@ export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
     .post('/runs', async (c) => {
       try {
         const started = await startDebate(parts, c.get('fields'));
+        if (started.seatToken) giveSeat(c, started.runId, started.seatToken);
         return c.json({ ...started, url: `/runs/${encodeURIComponent(started.runId)}` }, 202);
       } catch (error) {
         if (error instanceof AgoraError) throw new HttpError(400, error.message);
@@ -57,7 +60,12 @@ export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
       options.logger.info({ runId, owner }, 'stop requested');
       return c.json({ message: 'Stopping after the step in flight…' }, 202);
     })
-    .post('/runs/:runId/resume', (c) => c.json(resumeDebate(parts, c.req.param('runId')), 202))
+    .post('/runs/:runId/resume', (c) => {
+      const runId = c.req.param('runId');
+      const { seatToken, ...resumed } = resumeDebate(parts, runId);
+      if (seatToken) giveSeat(c, runId, seatToken);
+      return c.json(resumed, 202);
+    })
     .post('/runs/:runId/votes', (c) => {
       const runId = c.req.param('runId');
       const runDir = runs.runDir(runId);

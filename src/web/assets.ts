@@ -6,6 +6,6 @@ import { fileURLToPath } from 'node:url';
 // Two folders up from here is the package root, from the sources and from the compiled `dist/` alike.
 const WEB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 
-export function readWebAsset(name: 'app.js' | 'style.css'): string {
+export function readWebAsset(name: 'app.js' | 'podium.js' | 'style.css'): string {
   return readFileSync(path.join(WEB_DIR, name), 'utf8');
 }

@@ -3,14 +3,17 @@
  * its flags, the servers checked through the session layer, and the debate run in a worker process
  * of its own (`agora run` or `agora resume`), so it goes on if the viewer stops.
  */
+
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { personSeats } from '../config/person-seats.js';
 import { FORMAT_NAMES } from '../config/scenario-schema.js';
 import { OllamaProvider } from '../llm/ollama-provider.js';
 import { checkServers } from '../session/debate-session.js';
 import { makeRunId } from '../store/run-id.js';
 import { lockOwner } from '../store/run-lock.js';
 import { newRunPage, page } from './pages.js';
+import { hasSeatToken, issueSeatToken } from './podium-seat.js';
 import { HttpError } from './request-guards.js';
 import { listScenarioChoices, readStartRequest } from './start-form.js';
 import { readStartRecord, workerLogFile, writeStartRecord } from './start-record.js';
@@ -70,7 +73,14 @@ export async function startDebate(parts: ViewerParts, fields: Record<string, unk
     startedAt: new Date().toISOString(),
   });
   options.logger.info({ runId, pid, args }, 'debate started');
-  return { runId, topic: request.scenario.topic, notices: request.notices };
+  // The browser that starts a debate with a person's seat is the one that speaks for the person.
+  const seatToken = personSeats(request.scenario).length > 0 ? issueSeatToken(outDir, runId) : undefined;
+  return {
+    runId,
+    topic: request.scenario.topic,
+    notices: request.notices,
+    ...(seatToken ? { seatToken } : {}),
+  };
 }
 
 /** Resumes a stopped or interrupted debate in a worker process; 409 when there is nothing to resume. */
@@ -83,9 +93,17 @@ export function resumeDebate(parts: ViewerParts, runId: string) {
   if (view.progress.status === 'completed' || view.progress.status === 'degraded')
     throw new HttpError(409, 'this debate is complete');
   const logFile = workerLogFile(runs.outDir, runId, 'resume');
-  const pid = options.launcher.launch(['resume', runId, ...workerArgs(parts)], logFile);
+  // A person's seat is taken from the run page's writing box: the worker has no terminal.
+  const seated = view.scenario !== undefined && personSeats(view.scenario).length > 0;
+  const pid = options.launcher.launch(
+    ['resume', runId, ...workerArgs(parts), ...(seated ? ['--speak-from', 'viewer'] : [])],
+    logFile,
+  );
   options.logger.info({ runId, pid }, 'debate resumed');
-  return { message: `Resuming in process ${pid}…`, pid };
+  // A debate that seated a person at a terminal gets its seat token when first resumed here.
+  const seatToken =
+    seated && !hasSeatToken(runs.outDir, runId) ? issueSeatToken(runs.outDir, runId) : undefined;
+  return { message: `Resuming in process ${pid}…`, pid, ...(seatToken ? { seatToken } : {}) };
 }
 
 /** The new-debate form, with the scenarios and the models the Ollama has, and an error when there is one. */

@@ -1,4 +1,5 @@
 /** The viewer's pages: the runs, one run, its export, the new-debate form, the leaderboard and the assets. */
+
 import { Hono } from 'hono';
 import { leaderboard } from '../analytics/leaderboard.js';
 import { FORMAT_NAMES } from '../config/scenario-schema.js';
@@ -17,6 +18,7 @@ import {
   runsRowsHtml,
   SIMULATED_RUN_BANNER,
 } from './pages.js';
+import { giveSeat } from './podium-seat.js';
 import type { ViewerEnv } from './request-guards.js';
 import { readStartRecord } from './start-record.js';
 import type { ViewerParts } from './viewer-options.js';
@@ -24,6 +26,7 @@ import { leaderboardOptions, listBatches } from './viewer-runs.js';
 
 const ASSET_TYPES = {
   'app.js': 'text/javascript; charset=utf-8',
+  'podium.js': 'text/javascript; charset=utf-8',
   'style.css': 'text/css; charset=utf-8',
 } as const;
 
@@ -35,7 +38,7 @@ export function pageRoutes(parts: ViewerParts) {
       const { runs: listed, filters } = await runs.filtered(query(c.req.url));
       return c.html(page('Runs', runsPage(listed, filters, [...FORMAT_NAMES]), pageOptions));
     })
-    .get('/assets/:file{app\\.js|style\\.css}', (c) => {
+    .get('/assets/:file{app\\.js|podium\\.js|style\\.css}', (c) => {
       const file = c.req.param('file') as keyof typeof ASSET_TYPES;
       return c.body(assets[file], 200, { 'content-type': ASSET_TYPES[file] });
     })
@@ -89,6 +92,7 @@ export function pageRoutes(parts: ViewerParts) {
       );
       try {
         const started = await startDebate(parts, fields);
+        if (started.seatToken) giveSeat(c, started.runId, started.seatToken);
         return c.redirect(`/runs/${encodeURIComponent(started.runId)}`, 303);
       } catch (error) {
         if (!(error instanceof AgoraError)) throw error;

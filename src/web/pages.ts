@@ -1,6 +1,8 @@
 /** The viewer's pages, rendered on the server. Every value from a run or a model goes through `html`. */
+
 import { argumentMap } from '../analytics/argument-map.js';
 import type { LeaderTable } from '../analytics/leaderboard.js';
+import { personSeats } from '../config/person-seats.js';
 import type { FormatName } from '../config/scenario-schema.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
 import { clipText } from '../core/text-layout.js';
@@ -117,6 +119,8 @@ export function spectatorHtml(view: RunView): SafeHtml {
 export interface StartRecordView {
   topic: string;
   notices: string[];
+  /** The worker's arguments: a debate started with `--human` seats a person before its log says so. */
+  args?: string[];
 }
 
 /** The blind arena's panel: beside the scoreboard, or at the top right after a vote revealed the names. */
@@ -141,6 +145,7 @@ ${
 <p id="control-message" role="status" class="muted"></p>
 <section class="panel map-panel"><h2>Argument map</h2><div id="argument-map">${argumentMapHtml(map)}</div></section>
 <div id="activity" class="activity" aria-live="polite"></div>
+${podiumHtml(view, start)}
 <div id="transcript">${transcriptHtml(view)}</div>
 <div id="generating"></div>
 </div>
@@ -220,6 +225,8 @@ ${form.modelsError ? html`<p class="notes">${form.modelsError}</p>` : ''}
 <input id="rounds" name="rounds" value="${value('rounds')}" inputmode="numeric">
 <label for="seed">Seed (optional)</label>
 <input id="seed" name="seed" value="${value('seed')}" inputmode="numeric">
+<label for="human">Debate in person (knockout)</label>
+<select id="human" name="human"><option value="">No: every seat is a model's</option><option value="x"${value('human') === 'x' ? trusted(' selected') : ''}>Yes: I take Position X and write my statements here</option></select>
 <p><button class="primary" type="submit">Start the debate</button></p>
 <p class="muted">The debate runs in its own process: closing this page, or stopping the viewer, does not stop it.</p>
 </form>`;
@@ -277,4 +284,17 @@ export function exportDocument(view: RunView, stylesheet: string): string {
 <section class="panel"><h2>Charts</h2>${chartsHtml(view)}</section></aside></div>
 <p class="notes">Exported from Agora's run log ${view.runId}, ${view.events.length} events.</p>
 </main></body></html>`}\n`;
+}
+
+/**
+ * The person's writing box: filled in by podium.js when the debate waits for the person and this
+ * browser holds the seat; nothing for a debate without a person's seat.
+ */
+function podiumHtml(view: RunView, start: StartRecordView | null): SafeHtml | string {
+  const seated = view.scenario
+    ? personSeats(view.scenario).length > 0
+    : start?.args?.includes('--human') === true;
+  if (!seated) return '';
+  return html`<section class="panel" id="podium" aria-live="polite"><h2>At the podium</h2><div id="podium-body"><p class="muted">Waiting for the debate…</p></div></section>
+<script src="/assets/podium.js" defer></script>`;
 }

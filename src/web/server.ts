@@ -4,6 +4,7 @@
  * the browser run in worker processes. Binds to loopback unless told otherwise, and then needs a
  * token. Every request passes the guards in `request-guards.ts` before it reaches a route.
  */
+
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +17,7 @@ import { readWebAsset } from './assets.js';
 import { isLoopback } from './host-header.js';
 import { pageRoutes } from './page-routes.js';
 import { messagePage, page } from './pages.js';
+import { podiumRoutes } from './podium-routes.js';
 import {
   accessGuard,
   HttpError,
@@ -51,6 +53,7 @@ export function viewerApp(parts: ViewerParts, open: OpenStreams, csrf: string, l
   });
   app.post('*', stateChangeGuard(csrf, loopbackOnly));
   app.route('/', arenaRoutes(parts));
+  app.route('/', podiumRoutes(parts));
   app.route('/', pageRoutes(parts));
   app.route('/api', apiRoutes(parts, open));
   app.notFound((c) =>
@@ -99,7 +102,11 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     pageOptions: { csrf },
     // The demo's notice belongs where simulated text is made or shown, not on real runs.
     formOptions: { csrf, banner: options.simulator?.banner },
-    assets: { 'app.js': readWebAsset('app.js'), 'style.css': readWebAsset('style.css') },
+    assets: {
+      'app.js': readWebAsset('app.js'),
+      'podium.js': readWebAsset('podium.js'),
+      'style.css': readWebAsset('style.css'),
+    },
   };
   const open = new OpenStreams();
   const app = viewerApp(parts, open, csrf, loopbackOnly);

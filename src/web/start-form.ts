@@ -3,11 +3,13 @@
  * except that an invalid optional parameter (rounds, seed, models) is replaced by its default with
  * a notice (seed 001, requirement 10.4). The format and the topic are required.
  */
+
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { defaultScenario } from '../config/default-scenario.js';
 import { applyLineup, parseLineup } from '../config/lineup.js';
 import { loadScenario } from '../config/load-scenario.js';
+import { seatPerson } from '../config/person-seats.js';
 import type { Scenario } from '../config/scenario.js';
 import { applyOverrides, settleSeed, withSeed } from '../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../config/scenario-schema.js';
@@ -162,6 +164,12 @@ export async function readStartRequest(
         `Models "${models}" could not be used (${(error as Error).message}): the default models are used.`,
       );
     }
+  }
+  const human = field(input, 'human');
+  if (human !== '') {
+    // The person speaks in the run page's writing box: the worker has no terminal.
+    scenario = seatPerson(scenario, human);
+    args.push('--human', human, '--speak-from', 'viewer');
   }
   return { scenario, args, notices, ...(givenModels ? { givenModels } : {}) };
 }

@@ -41,5 +41,5 @@ export interface ViewerParts {
   pageOptions: PageOptions;
   /** The new-debate form: the token and, in demo mode, the banner that says the text is simulated. */
   formOptions: PageOptions;
-  assets: { 'app.js': string; 'style.css': string };
+  assets: { 'app.js': string; 'podium.js': string; 'style.css': string };
 }

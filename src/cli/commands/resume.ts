@@ -8,7 +8,7 @@ import { claimSharedRun } from '../../session/shared-runs.js';
 import type { RunDatabase } from '../../store/postgres/run-database.js';
 import { runPlaces } from '../../store/run-places.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
-import { HOST, OUT, SIMULATED, TIMEOUT } from '../common-options.js';
+import { HOST, OUT, SIMULATED, SPEAK_FROM, TIMEOUT } from '../common-options.js';
 import { openDatabaseOption } from '../database-option.js';
 import { debateOnTerminal } from '../debate-on-terminal.js';
 import { findRunDir } from '../find-run.js';
@@ -35,6 +35,7 @@ const RESUME_OPTIONS = {
     help: "record the resumed part's model calls into a cassette folder (new or empty)",
   },
   simulated: SIMULATED,
+  'speak-from': SPEAK_FROM,
 } as const satisfies OptionSpecs;
 
 export const resumeCommand = defineCommand({

@@ -231,8 +231,16 @@ export function recording(values: { record?: string }, io: CliIo): { record?: st
 }
 
 /** How the terminal shows a debate, from the flags every debate-running command shares. */
-export function terminalFlags(values: DebateValues, io: CliIo): TerminalFlags {
+export function terminalFlags(
+  values: Pick<DebateValues, 'quiet' | 'json' | 'verbose' | 'output' | 'speak-from'>,
+  io: CliIo,
+): TerminalFlags {
+  const from = values['speak-from'];
+  if (from !== undefined && from !== 'terminal' && from !== 'viewer') {
+    throw new UsageError(`--speak-from must be terminal or viewer, got "${from}"`);
+  }
   return {
+    ...(from ? { speakFrom: from } : {}),
     quiet: values.quiet ?? false,
     json: values.json ?? false,
     verbose: values.verbose ?? false,

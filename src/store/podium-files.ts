@@ -1,0 +1,67 @@
+/**
+ * The viewer's side of a person's turn, kept in the run's folder: the run writes the turn it waits
+ * for (`podium-turn.json`), the viewer writes the person's statement for that turn
+ * (`podium-answer.json`), and the run takes it and removes both. The files say nothing the log
+ * does not: the statement becomes a `turn-end` event like any other, and a run that stops while
+ * waiting asks again for the turn when it resumes.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from './write-files.js';
+
+export const PODIUM_TURN_FILE = 'podium-turn.json';
+export const PODIUM_ANSWER_FILE = 'podium-answer.json';
+
+export interface PodiumTurn {
+  /** Names this turn, so an answer meant for an earlier one is never taken for it. */
+  id: string;
+  askedAt: string;
+  speaker: string;
+  /** The task as a person reads it (motion, side, opponent, task text). */
+  task: unknown;
+  /** The statement is cut after about this many words. */
+  limitWords: number;
+  /** Seconds of speaking time a word uses, when the debate has a speaking timer. */
+  secondsPerWord?: number;
+}
+
+export interface PodiumAnswer {
+  id: string;
+  text: string;
+}
+
+function readJson<T>(file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writePodiumTurn(runDir: string, turn: PodiumTurn): void {
+  rmSync(path.join(runDir, PODIUM_ANSWER_FILE), { force: true });
+  writeFileAtomic(path.join(runDir, PODIUM_TURN_FILE), `${JSON.stringify(turn, null, 2)}\n`);
+}
+
+export function readPodiumTurn(runDir: string): PodiumTurn | undefined {
+  return readJson<PodiumTurn>(path.join(runDir, PODIUM_TURN_FILE));
+}
+
+export function writePodiumAnswer(runDir: string, answer: PodiumAnswer): void {
+  writeFileAtomic(path.join(runDir, PODIUM_ANSWER_FILE), `${JSON.stringify(answer)}\n`);
+}
+
+/** The answer to turn `id`, when the viewer has written it; the turn is then over. */
+export function takePodiumAnswer(runDir: string, id: string): string | undefined {
+  const file = path.join(runDir, PODIUM_ANSWER_FILE);
+  if (!existsSync(file)) return undefined;
+  const answer = readJson<PodiumAnswer>(file);
+  if (answer?.id !== id || typeof answer.text !== 'string') return undefined;
+  clearPodium(runDir);
+  return answer.text;
+}
+
+export function clearPodium(runDir: string): void {
+  rmSync(path.join(runDir, PODIUM_TURN_FILE), { force: true });
+  rmSync(path.join(runDir, PODIUM_ANSWER_FILE), { force: true });
+}
