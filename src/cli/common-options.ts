@@ -66,7 +66,7 @@ export const DEBATE_OPTIONS = {
   'speak-from': SPEAK_FROM,
   human: {
     value: 'SEAT',
-    help: 'debate in person: take the seat x (Position X of a knockout) and type or pipe your statements; see docs/podium.md',
+    help: "debate in person: take a knockout's seat x (Position X) or a Position Y agent's name, and type or pipe your statements; see docs/podium.md",
   },
   record: {
     value: 'DIR',

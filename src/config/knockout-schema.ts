@@ -36,7 +36,7 @@ export const agentSchema = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      "A person speaks for this agent (typed at the terminal or piped in); the agent's model still does its other calls. Position X only.",
+      "A person speaks for this agent (typed at the terminal, piped in, or written in the viewer); the agent's model still does its other calls (a Position Y agent's judging).",
     ),
 });
 

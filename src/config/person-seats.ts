@@ -13,29 +13,28 @@ export function personSeats(scenario: Scenario): string[] {
 }
 
 /**
- * The scenario with `seat` taken by a person. In a knockout the seat is `x` (or Position X's
- * agent's name); a Position Y agent also judges the other Y debaters, which a person's seat does
- * not do, so Y seats are refused, as are the other formats' seats for now.
+ * The scenario with `seat` taken by a person. In a knockout the seat is `x` (Position X's agent) or
+ * a Position Y agent's name. Only the seat's statements are the person's: a Position Y agent who is
+ * not debating judges with its model, as before. The other formats' seats are all models' so far.
  */
 export function seatPerson(scenario: Scenario, seat: string): Scenario {
   const wanted = seat.trim().toLowerCase();
   if (scenario.format !== 'knockout') {
     throw new UsageError(
-      `--human ${seat}: a person can take Position X of a knockout debate (--human x); the ${scenario.format} format's seats are all models' so far`,
+      `--human ${seat}: a person can take a seat of a knockout debate (--human x, or a Position Y agent's name); the ${scenario.format} format's seats are all models' so far`,
     );
   }
-  const x = scenario.agents.find((agent) => agent.position === 'X');
-  if (!x) throw new UsageError(`--human ${seat}: the scenario has no Position X agent`);
-  if (wanted !== 'x' && wanted !== x.name.toLowerCase()) {
-    const y = scenario.agents.find((agent) => agent.position === 'Y' && agent.name.toLowerCase() === wanted);
+  const chosen = scenario.agents.find(
+    (agent) => (wanted === 'x' && agent.position === 'X') || agent.name.toLowerCase() === wanted,
+  );
+  if (!chosen) {
+    const names = scenario.agents.filter((agent) => agent.position === 'Y').map((agent) => agent.name);
     throw new UsageError(
-      y
-        ? `--human ${seat}: ${y.name} is a Position Y agent, who also judges the other Y debaters; a person can take Position X (--human x)`
-        : `--human ${seat}: a knockout's person seat is x (Position X, ${x.name}); got "${seat}"`,
+      `--human ${seat}: a knockout's seats are x (Position X) and the Position Y agents ${names.join(', ')}; got "${seat}"`,
     );
   }
   return {
     ...scenario,
-    agents: scenario.agents.map((agent) => (agent === x ? { ...agent, human: true } : agent)),
+    agents: scenario.agents.map((agent) => (agent === chosen ? { ...agent, human: true } : agent)),
   };
 }

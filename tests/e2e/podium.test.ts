@@ -92,11 +92,29 @@ describe('a person at the podium', () => {
     expect(readTranscript(runDir).rounds.every((round) => round.evaluations.length === 3)).toBe(true);
   });
 
-  it('refuses a seat a person cannot take, naming the one they can', async () => {
+  it('seats a person in Position Y, judged by the other Y agents on every criterion', async () => {
+    const server = await start();
     const { file, out } = scenarioFile();
-    const result = await runAgora(['run', file, '--out', out, '--human', 'Yara']);
+    const result = await runAgora(
+      ['run', file, '--host', server.url, '--out', out, '--human', 'Yara', '--rounds', '1', '--quiet'],
+      { input: `${FIRST}\n.\n` },
+    );
+    expect(result.code).toBe(0);
+    const events = readEvents(onlyRunDir(out));
+    const yara = events.filter((event) => event.type === 'turn-end' && event.agent === 'Yara');
+    expect(yara.map((turn) => [turn.model, turn.text])).toEqual([['person', FIRST]]);
+    const votes = events.filter((event) => event.type === 'vote-cast');
+    expect(votes).toHaveLength(3);
+    expect(votes.map((vote) => vote.judge)).not.toContain('Yara');
+    expect(result.stdout).toContain('Feedback for Yara, the person at the podium:');
+    expect(result.stdout.replace(/\s+/g, ' ')).toMatch(/argument strength \d/);
+  });
+
+  it('refuses a seat the debate does not have, naming the seats it has', async () => {
+    const { file, out } = scenarioFile();
+    const result = await runAgora(['run', file, '--out', out, '--human', 'Zed']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--human');
-    expect(result.stderr).toContain('--human x');
+    expect(result.stderr).toContain('--human Zed');
+    expect(result.stderr).toContain('Yara');
   });
 });
