@@ -6,10 +6,10 @@
  * `key-sentence-links.ts`); the map says which it shows.
  */
 import { addClaims, type LedgerClaim } from '../agents/claims-ledger.js';
-import { extractKeyPoints } from '../agents/key-points.js';
 import type { Scenario } from '../config/scenario.js';
 import type { ClaimsEvent, RunEvent, Stored } from '../core/events.js';
 import type { MapInput, RawClaim, Spoken } from './argument-map.js';
+import { statementClaims } from './key-sentence-claims.js';
 import { linkByWording, type StatementClaims } from './key-sentence-links.js';
 
 const FORMAL_ROWS: Record<string, string> = {
@@ -52,10 +52,11 @@ export function mapInputOf(events: readonly RunEvent[]): MapInput | null {
   if (!sides) return null;
   const statements = spokenStatements(events);
   const ledger = events.filter((event): event is Stored<ClaimsEvent> => event.type === 'claims');
+  const motion = [scenario.topic, ...sides.map((side) => side.label)].join(' ');
   if (scenario.format === 'knockout' && ledger.length > 0) {
-    return { ...fromLedger(ledger), sides, statements };
+    return { ...fromLedger(ledger), sides, statements, motion };
   }
-  return { ...fromKeySentences(events, scenario), sides, statements };
+  return { ...fromKeySentences(events, scenario), sides, statements, motion };
 }
 
 function spokenStatements(events: readonly RunEvent[]): Spoken[] {
@@ -138,10 +139,17 @@ function fromKeySentences(
       continue;
     }
     const prefix = sidePrefix(statement.side);
+    // Introductions left out; a sentence the speaker said before is merged into the claim it restates.
+    const own = spoken.flatMap((item) => item.claims.filter((claim) => claim.speaker === statement.speaker));
+    const { fresh, restated } = statementClaims(statement.text, own);
+    for (const claim of own) {
+      if (restated.includes(claim.id))
+        claim.restatedIn = [...(claim.restatedIn ?? []), `${prefix}${statement.round}`];
+    }
     spoken.push({
       phase: statement.phase,
       side: statement.side,
-      claims: extractKeyPoints(statement.text, 3).map((text, index) => ({
+      claims: fresh.map((text, index) => ({
         id: `${prefix}${statement.round}.${index + 1}`,
         side: statement.side,
         speaker: statement.speaker,
