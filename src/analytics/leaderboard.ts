@@ -354,7 +354,7 @@ function preferenceText(tally: { first: number; decided: number } | undefined): 
  * so a spreadsheet can read them.
  */
 export function csvTable(table: LeaderTable): LeaderTable {
-  const intervals = table.columns.flatMap((column, at) => (column === INTERVAL_COLUMN ? [at] : []));
+  const intervals = table.columns.flatMap((column, at) => (column.endsWith(INTERVAL_COLUMN) ? [at] : []));
   if (intervals.length === 0) return table;
   const ends = (cell: Cell): Cell[] => {
     if (typeof cell !== 'string') return [null, null];
@@ -363,9 +363,11 @@ export function csvTable(table: LeaderTable): LeaderTable {
   };
   return {
     ...table,
-    columns: table.columns.flatMap((column, at) =>
-      intervals.includes(at) ? ['95% low', '95% high'] : [column],
-    ),
+    columns: table.columns.flatMap((column, at) => {
+      if (!intervals.includes(at)) return [column];
+      const before = column.slice(0, column.length - INTERVAL_COLUMN.length);
+      return [`${before}95% low`, `${before}95% high`];
+    }),
     rows: table.rows.map((row) => row.flatMap((cell, at) => (intervals.includes(at) ? ends(cell) : [cell]))),
   };
 }

@@ -8,7 +8,7 @@ import { bradleyTerry } from '../../src/analytics/bradley-terry.js';
 import { cohenKappa, kappaWords } from '../../src/analytics/cohen-kappa.js';
 import { judgeVerdicts, modelVerdicts } from '../../src/analytics/debate-sides.js';
 import { proportionInterval } from '../../src/analytics/intervals.js';
-import { leaderboard } from '../../src/analytics/leaderboard.js';
+import { csvTable, leaderboard } from '../../src/analytics/leaderboard.js';
 import { kendallTauB } from '../../src/analytics/rank-correlation.js';
 import type { Scenario } from '../../src/config/scenario.js';
 import { castArenaVote, noteNamesSeen } from '../../src/store/arena-votes.js';
@@ -140,6 +140,16 @@ describe('the leaderboard: the blind arena, with the debate as the unit', () => 
         /^6 debates with both people's blind votes and judges' verdicts; 1 vote from browsers/,
       );
       expect(calibration?.note).toContain('over all judge models: 0, 0 of 1 pair');
+      // For CSV, both intervals become two columns of numbers.
+      const csv = calibration ? csvTable(calibration) : null;
+      expect(csv?.columns.slice(5, 10)).toEqual([
+        '95% low',
+        '95% high',
+        "Cohen's kappa",
+        'Kappa 95% low',
+        'Kappa 95% high',
+      ]);
+      expect(csv?.rows[0]?.slice(8, 10)).toEqual([low, high]);
 
       // The rankings compared: people put llama3 first (6 wins to 5); the judge models' verdicts put
       // mistral first (d1, d3 and judge-b on d5: 3 wins, to llama3's 2, with 2 ties): tau-b is -1.
