@@ -46,7 +46,7 @@ export function arenaRevealHtml(state: ArenaState): SafeHtml {
     (choice) =>
       `${choice.key === TIE ? 'a tie' : choice.label} ${state.votes.filter((vote) => vote.choice === choice.key).length}`,
   );
-  return html`${state.mine ? html`<p class="arena-mine">You voted: <strong>${choiceLabel(state, state.mine.choice)}</strong>.</p>` : ''}
+  return html`${state.mine ? html`<p class="arena-mine">You voted: <strong>${choiceLabel(state, state.mine.choice)}</strong>. <a href="/arena/next">Next debate</a></p>` : ''}
 <p>Who spoke for each side:</p>
 <ul class="arena-sides">${state.sides.map(
     (side) =>
