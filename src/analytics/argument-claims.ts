@@ -52,11 +52,10 @@ export function mapInputOf(events: readonly RunEvent[]): MapInput | null {
   if (!sides) return null;
   const statements = spokenStatements(events);
   const ledger = events.filter((event): event is Stored<ClaimsEvent> => event.type === 'claims');
-  const motion = [scenario.topic, ...sides.map((side) => side.label)].join(' ');
   if (scenario.format === 'knockout' && ledger.length > 0) {
-    return { ...fromLedger(ledger), sides, statements, motion };
+    return { ...fromLedger(ledger), sides, statements };
   }
-  return { ...fromKeySentences(events, scenario), sides, statements, motion };
+  return { ...fromKeySentences(events, scenario), sides, statements };
 }
 
 function spokenStatements(events: readonly RunEvent[]): Spoken[] {

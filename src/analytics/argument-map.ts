@@ -109,7 +109,11 @@ export interface MapInput {
 /** The map of a run, or null for a format without two sides to map (critique, council). */
 export function argumentMap(events: readonly RunEvent[]): ArgumentMap | null {
   const input = mapInputOf(events);
-  return input ? buildMap(input) : null;
+  if (!input) return null;
+  // Support links leave out the motion's and the sides' own words, as answers do.
+  const start = events[0];
+  const topic = start?.type === 'run-start' ? start.scenario.topic : '';
+  return buildMap({ ...input, motion: [topic, ...input.sides.map((side) => side.label)].join(' ') });
 }
 
 /** Links, statuses and scores from the claims as read. */
