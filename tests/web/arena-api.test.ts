@@ -235,6 +235,12 @@ describe('agora serve: the blind arena', () => {
       ['llama3', 1, 0],
       ['mistral', 0, 1],
     ]);
+    // The judges against the people: only the one blind vote makes the people's verdict.
+    const calibration = tables.find((table) => table.title.startsWith('Judges against people'));
+    expect(calibration?.note).toMatch(
+      /^1 debate with both people's blind votes and judges' verdicts; 1 vote from browsers that had seen the names first, kept apart and not counted/,
+    );
+    expect(calibration?.rows.map((row) => row[2])).toEqual([1]);
     const compared = tables.find((table) =>
       table.title.startsWith('Rankings by people and by judges compared'),
     );
