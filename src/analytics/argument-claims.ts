@@ -6,10 +6,10 @@
  * `key-sentence-links.ts`); the map says which it shows.
  */
 import { addClaims, type LedgerClaim } from '../agents/claims-ledger.js';
-import { extractKeyPoints } from '../agents/key-points.js';
 import type { Scenario } from '../config/scenario.js';
 import type { ClaimsEvent, RunEvent, Stored } from '../core/events.js';
 import type { MapInput, RawClaim, Spoken } from './argument-map.js';
+import { statementClaims } from './key-sentence-claims.js';
 import { linkByWording, type StatementClaims } from './key-sentence-links.js';
 
 const FORMAL_ROWS: Record<string, string> = {
@@ -138,10 +138,17 @@ function fromKeySentences(
       continue;
     }
     const prefix = sidePrefix(statement.side);
+    // Introductions left out; a sentence the speaker said before is merged into the claim it restates.
+    const own = spoken.flatMap((item) => item.claims.filter((claim) => claim.speaker === statement.speaker));
+    const { fresh, restated } = statementClaims(statement.text, own);
+    for (const claim of own) {
+      if (restated.includes(claim.id))
+        claim.restatedIn = [...(claim.restatedIn ?? []), `${prefix}${statement.round}`];
+    }
     spoken.push({
       phase: statement.phase,
       side: statement.side,
-      claims: extractKeyPoints(statement.text, 3).map((text, index) => ({
+      claims: fresh.map((text, index) => ({
         id: `${prefix}${statement.round}.${index + 1}`,
         side: statement.side,
         speaker: statement.speaker,

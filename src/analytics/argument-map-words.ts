@@ -22,11 +22,11 @@ export function mapSourceText(map: ArgumentMap): string {
         : '';
     return `Claims and links from the debate's claims ledger: after each statement the note-taker listed its claims and which claim of the other side each one answers.${unlinked}${unread}`;
   }
-  return `This debate kept no claims ledger, so each statement's key sentences stand for its claims, and a claim is linked to the claim of the other side it shares the most words with (at least ${MIN_SHARED_WORDS}, the motion's own words left out), among the statements the format had it answer. The links read the wording, not the meaning.${unread}`;
+  return `This debate kept no claims ledger, so each statement's key sentences stand for its claims (introductions and greetings left out; a sentence its speaker said before is merged into the earlier claim, marked restated), and a claim is linked to the claim of the other side it shares the most words with (at least ${MIN_SHARED_WORDS}, the motion's own words left out), among the statements the format had it answer; a cross-examination answer always answers a question. The links read the wording, not the meaning.${unread}`;
 }
 
-/** "22 claims, 15 answers: 7 answered, 10 left open, 5 dropped." */
+/** "22 claims, 15 answers, 6 supports: 7 answered, 10 left open, 5 dropped." */
 export function mapSummaryText(map: ArgumentMap): string {
   const count = (status: ClaimStatus) => map.claims.filter((claim) => claim.status === status).length;
-  return `${map.claims.length} claims, ${map.edges.length} answers: ${count('answered')} answered, ${count('open')} left open, ${count('dropped')} dropped.`;
+  return `${map.claims.length} claims, ${map.edges.length} answers, ${map.supports.length} support${map.supports.length === 1 ? '' : 's'}: ${count('answered')} answered, ${count('open')} left open, ${count('dropped')} dropped.`;
 }

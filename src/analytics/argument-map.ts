@@ -13,6 +13,7 @@
  */
 import type { RunEvent } from '../core/events.js';
 import { mapInputOf } from './argument-claims.js';
+import { supportLinks } from './key-sentence-links.js';
 
 export type ClaimStatus = 'open' | 'answered' | 'dropped';
 
@@ -35,6 +36,10 @@ export interface MapClaim {
   restated: boolean;
   /** The other side's claim it answers, or null. */
   answers: string | null;
+  /** Its own side's earlier claim it restates or extends (shares the most words with), or null. */
+  supports: string | null;
+  /** Key sentences only: the statements (`A7`) where its speaker said it again, merged into it. */
+  restatedIn: string[];
   /** The other side's claims that answer it, in the order made. */
   answeredBy: string[];
   status: ClaimStatus;
@@ -68,6 +73,8 @@ export interface ArgumentMap {
   claims: MapClaim[];
   /** Every "answers" link: `from` answers `to`. */
   edges: Array<{ from: string; to: string }>;
+  /** Every support link: `from` restates or extends `to`, an earlier claim of its own side. */
+  supports: Array<{ from: string; to: string }>;
   scores: ArgumentScore[];
   /** Statements whose claims could not be read (a failed extraction, an emergency statement). */
   unread: number;
@@ -75,8 +82,10 @@ export interface ArgumentMap {
   unlinked: number;
 }
 
-/** A claim before its status is known: what `argument-claims.ts` reads from the log. */
-export type RawClaim = Omit<MapClaim, 'answeredBy' | 'status'>;
+/** A claim before its status and support are known: what `argument-claims.ts` reads from the log. */
+export type RawClaim = Omit<MapClaim, 'answeredBy' | 'status' | 'supports' | 'restatedIn'> & {
+  restatedIn?: string[];
+};
 
 /** A statement, for when each side had the floor. */
 export interface Spoken {
@@ -93,12 +102,18 @@ export interface MapInput {
   statements: Spoken[];
   unread: number;
   unlinked: number;
+  /** The motion and the sides' own words, which a support link does not count. */
+  motion?: string;
 }
 
 /** The map of a run, or null for a format without two sides to map (critique, council). */
 export function argumentMap(events: readonly RunEvent[]): ArgumentMap | null {
   const input = mapInputOf(events);
-  return input ? buildMap(input) : null;
+  if (!input) return null;
+  // Support links leave out the motion's and the sides' own words, as answers do.
+  const start = events[0];
+  const topic = start?.type === 'run-start' ? start.scenario.topic : '';
+  return buildMap({ ...input, motion: [topic, ...input.sides.map((side) => side.label)].join(' ') });
 }
 
 /** Links, statuses and scores from the claims as read. */
@@ -114,22 +129,29 @@ export function buildMap(input: MapInput): ArgumentMap {
     const target = answers(claim);
     if (target) answeredBy.set(target, [...(answeredBy.get(target) ?? []), claim]);
   }
+  const supported = supportLinks(input.claims, input.motion ?? '');
   const claims: MapClaim[] = input.claims.map((claim) => {
     const by = answeredBy.get(claim.id) ?? [];
     return {
       ...claim,
       answers: answers(claim),
+      supports: supported.get(claim.id) ?? null,
+      restatedIn: claim.restatedIn ?? [],
       answeredBy: by.map((answer) => answer.id),
       status: statusOf(claim, by, input),
     };
   });
   const edges = claims.flatMap((claim) => (claim.answers ? [{ from: claim.id, to: claim.answers }] : []));
+  const supports = claims.flatMap((claim) =>
+    claim.supports ? [{ from: claim.id, to: claim.supports }] : [],
+  );
   return {
     source: input.source,
     sides: input.sides,
     rows: input.rows,
     claims,
     edges,
+    supports,
     scores: scoresOf(claims, input),
     unread: input.unread,
     unlinked: input.unlinked,

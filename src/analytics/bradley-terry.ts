@@ -11,6 +11,12 @@ export interface Match {
   a: string;
   b: string;
   winner: 'a' | 'b' | 'tie';
+  /**
+   * The debate the match comes from. When every match names one, the bootstrap resamples debates
+   * (each drawn debate brings all its matches), not matches: the matches of one debate are not
+   * independent of each other.
+   */
+  cluster?: string;
 }
 
 /** Tuning for {@link bradleyTerry}. */
@@ -64,17 +70,17 @@ export function bradleyTerry(matches: Match[], options: BradleyTerryOptions = {}
   const indexOf = new Map(players.map((player, index) => [player, index]));
   // A self-pairing says nothing about relative strength: its player is listed (at 1500 if that is all
   // they played) but the game is neither fitted nor counted in the record.
-  const encoded = matches
-    .map((match) => encodeMatch(match, indexOf))
-    .filter((match) => match.first !== match.second);
+  const kept = matches.filter((match) => match.a !== match.b);
+  const encoded = kept.map((match) => encodeMatch(match, indexOf));
+  const clusters = clustersOf(kept);
 
   const fitted = fitLogStrengths(aggregate(encoded, allIndices(encoded.length), players.length));
   const ratings = toRatings(fitted);
   const samples = players.map(() => new Float64Array(bootstrap));
   const random = createRandomStream(seed);
   for (let round = 0; round < bootstrap; round++) {
-    const drawn = new Uint32Array(encoded.length);
-    for (let k = 0; k < drawn.length; k++) drawn[k] = Math.floor(random() * encoded.length);
+    const drawn = clusters ? drawClusters(clusters, random) : new Uint32Array(encoded.length);
+    if (!clusters) for (let k = 0; k < drawn.length; k++) drawn[k] = Math.floor(random() * encoded.length);
     // Every player stays in each refit; one missing from a resample falls back to the prior (average),
     // which is exactly what the estimator would report from such data.
     // Starting from the full-data fit, which every resample is close to, saves most of the iterations.
@@ -103,6 +109,26 @@ export function bradleyTerry(matches: Match[], options: BradleyTerryOptions = {}
     const gap = y.rating - x.rating;
     return Math.abs(gap) > 1e-9 ? gap : compareText(x.player, y.player);
   });
+}
+
+/** The matches' indices grouped by debate, when every match names its debate; null otherwise. */
+function clustersOf(matches: readonly Match[]): number[][] | null {
+  if (matches.length === 0 || matches.some((match) => match.cluster === undefined)) return null;
+  const groups = new Map<string, number[]>();
+  matches.forEach((match, at) => {
+    const key = match.cluster as string;
+    groups.set(key, [...(groups.get(key) ?? []), at]);
+  });
+  return [...groups.keys()].sort(compareText).map((key) => groups.get(key) ?? []);
+}
+
+/** One bootstrap resample of debates: as many debates as there are, drawn with replacement. */
+function drawClusters(clusters: readonly number[][], random: () => number): Uint32Array {
+  const drawn: number[] = [];
+  for (let k = 0; k < clusters.length; k++) {
+    drawn.push(...(clusters[Math.floor(random() * clusters.length)] ?? []));
+  }
+  return Uint32Array.from(drawn);
 }
 
 function encodeMatch(match: Match, indexOf: ReadonlyMap<string, number>): EncodedMatch {

@@ -5,7 +5,12 @@
  * A judge's verdict on the debate: the formal verdict's winner; in a duel, the side the judge found
  * stronger in more rounds; in a knockout, where judges vote on each round whether Position Y's
  * debater keeps the floor, Position X when more of the judge's votes went against Y ("rotate")
- * than for it, Position Y when fewer. Equal counts are a tie.
+ * than for it, Position Y when fewer. Equal counts are a tie. A judge who debated in the debate
+ * gives none.
+ *
+ * Per judge model, one verdict per debate (`modelVerdicts`): the verdict most of that model's judges
+ * in it gave, a tie when two lead equally. And every format's verdicts on one scale (`onScale`):
+ * the first side, the second side, or a tie, so that X/Y, affirmative/negative and a/b pool.
  */
 import type { Scenario } from '../config/scenario.js';
 import type { RunEvent } from '../core/events.js';
@@ -86,8 +91,17 @@ export function debateSides(events: readonly RunEvent[]): DebateSide[] | null {
   }));
 }
 
-/** Each judge's verdict on the whole debate, in side keys; judges that gave none are left out. */
+/**
+ * Each judge's verdict on the whole debate, in side keys. Judges that gave none are left out, and so
+ * are judges who debated in it themselves (a knockout's Position Y agent that judged other rounds):
+ * their verdict would be on their own side.
+ */
 export function judgeVerdicts(events: readonly RunEvent[]): JudgeVerdict[] {
+  const debaters = new Set((debateSides(events) ?? []).flatMap((side) => side.speakers.map((s) => s.name)));
+  return everyJudgeVerdict(events).filter((verdict) => !debaters.has(verdict.judge));
+}
+
+function everyJudgeVerdict(events: readonly RunEvent[]): JudgeVerdict[] {
   const format = scenarioOf(events)?.format;
   if (format === 'formal') {
     return events.flatMap((event) =>
@@ -122,4 +136,45 @@ export function judgeVerdicts(events: readonly RunEvent[]): JudgeVerdict[] {
     verdict:
       tally.first > tally.second ? (first as string) : tally.second > tally.first ? (second as string) : TIE,
   }));
+}
+
+/** One judge model's verdict on one debate, from its judges in it. */
+export interface ModelVerdict {
+  model: string;
+  /** A side's key, or `tie`. */
+  verdict: string;
+  /** How many of the model's judges gave a verdict on the debate. */
+  judges: number;
+}
+
+/** The answer most of the given ones are; a tie when two lead equally; null for none. */
+export function majority(answers: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const answer of answers) counts.set(answer, (counts.get(answer) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1]);
+  const [top, next] = ranked;
+  if (!top) return null;
+  return next && next[1] === top[1] ? TIE : top[0];
+}
+
+/** Per judge model, its one verdict on the debate: the majority of its judges' verdicts. */
+export function modelVerdicts(verdicts: readonly JudgeVerdict[]): ModelVerdict[] {
+  const byModel = new Map<string, string[]>();
+  for (const verdict of verdicts)
+    byModel.set(verdict.model, [...(byModel.get(verdict.model) ?? []), verdict.verdict]);
+  return [...byModel].map(([model, answers]) => ({
+    model,
+    verdict: majority(answers) ?? TIE,
+    judges: answers.length,
+  }));
+}
+
+/** The one scale every format's verdicts are pooled on. */
+export type ScaleAnswer = 'first side' | 'second side' | 'tie';
+
+/** A side's key (or a tie) on the common scale: the first side (X, affirmative, a), the second, or a tie. */
+export function onScale(sides: readonly DebateSide[], key: string): ScaleAnswer {
+  if (key === sides[0]?.key) return 'first side';
+  if (key === sides[1]?.key) return 'second side';
+  return 'tie';
 }

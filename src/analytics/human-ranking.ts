@@ -22,7 +22,8 @@ export function arenaMatches(record: ArenaRecord): Array<Match & { vote: string 
     const winner = vote.choice === first.key ? 'a' : vote.choice === second.key ? 'b' : 'tie';
     for (const a of models(first)) {
       for (const b of models(second)) {
-        if (a !== b) matches.push({ a, b, winner, vote: `${record.runId}\u0000${vote.voter}` });
+        if (a !== b)
+          matches.push({ a, b, winner, cluster: record.runId, vote: `${record.runId}\u0000${vote.voter}` });
       }
     }
   }
@@ -39,6 +40,8 @@ export function humanRankingTable(index: RunIndex, runsIn: string, params: Cell[
     }
   }
   const votes = records.reduce((sum, record) => sum + record.votes.length, 0);
+  const notBlind = records.reduce((sum, record) => sum + record.notBlind, 0);
+  const voted = records.filter((record) => record.votes.length > 0).length;
   return {
     title: 'Ranking of models by people (blind arena, Bradley-Terry)',
     columns: ['Model', 'Rating', '95% interval', 'Wins', 'Losses', 'Ties', 'Votes'],
@@ -51,6 +54,6 @@ export function humanRankingTable(index: RunIndex, runsIn: string, params: Cell[
       player.ties,
       votesBehind.get(player.player)?.size ?? 0,
     ]),
-    note: `From ${votes} vote${votes === 1 ? '' : 's'} on ${records.length} debate${records.length === 1 ? '' : 's'} in the blind arena, one per debate per browser, apart from the judges' ranking. Fitted as the judges' ranking is (MM with a weak prior, 200 bootstrap resamples for the interval). A vote is a match between the two sides' models, won by the side voted for; in a knockout, Position X's model against each model that spoke for Position Y. Votes: the votes behind a model's rating.`,
+    note: `From ${votes} blind vote${votes === 1 ? '' : 's'} on ${voted} debate${voted === 1 ? '' : 's'} in the blind arena, one per debate per browser, apart from the judges' ranking${notBlind > 0 ? `; ${notBlind} vote${notBlind === 1 ? '' : 's'} from browsers that had seen the debate's names first are kept apart and not counted` : ''}. Fitted as the judges' ranking is (MM with a weak prior); the interval from 200 bootstrap resamples of the debates, each drawn debate with all its votes. A vote is a match between the two sides' models, won by the side voted for; in a knockout, Position X's model against each model that spoke for Position Y. Votes: the votes behind a model's rating.`,
   };
 }

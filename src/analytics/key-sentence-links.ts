@@ -5,7 +5,11 @@
  *   rebuttal: the opponent's statements so far; a cross-examination answer: the questions just
  *   put; an opening: nothing); in a duel or a knockout, the opponent's earlier statements;
  * - among those, a claim answers the opponent's claim it shares the most words with (at least
- *   two, leaving out short and common words and the motion's own words), the most recent on a tie.
+ *   two, leaving out short and common words and the motion's own words), the most recent on a tie;
+ *   a cross-examination answer answers a question in any case (the one it shares the most words
+ *   with, or the question in its place).
+ * Support links (a claim to its own side's earlier claim it restates or extends) follow the same
+ * wording rule.
  * No model is asked: the links are a reading of the wording, not of the meaning.
  */
 import type { RawClaim } from './argument-map.js';
@@ -62,6 +66,32 @@ function answerable(
   }
 }
 
+/**
+ * Support links: each claim to the earlier claim of its own side (made in an earlier statement) it
+ * shares the most words with, at least `MIN_SHARED_WORDS` (the motion's words left out), the most
+ * recent on a tie: the claim restates or extends it. For a ledger's claims and key sentences alike.
+ */
+export function supportLinks(claims: readonly RawClaim[], motion: string): Map<string, string> {
+  const excluded = contentWords(motion);
+  const words = new Map(claims.map((claim) => [claim.id, contentWords(claim.text, excluded)]));
+  const links = new Map<string, string>();
+  for (const claim of claims) {
+    const own = words.get(claim.id) ?? new Set<string>();
+    let best: { id: string; shared: number; seq: number } | null = null;
+    for (const earlier of claims) {
+      if (earlier.side !== claim.side || earlier.seq >= claim.seq) continue;
+      let shared = 0;
+      for (const word of words.get(earlier.id) ?? []) if (own.has(word)) shared += 1;
+      if (shared < MIN_SHARED_WORDS) continue;
+      if (!best || shared > best.shared || (shared === best.shared && earlier.seq > best.seq)) {
+        best = { id: earlier.id, shared, seq: earlier.seq };
+      }
+    }
+    if (best) links.set(claim.id, best.id);
+  }
+  return links;
+}
+
 /** The claims with their `answers` filled in, in speaking order. */
 export function linkByWording(statements: StatementClaims[], format: string, motion: string): RawClaim[] {
   const excluded = contentWords(motion);
@@ -77,19 +107,23 @@ export function linkByWording(statements: StatementClaims[], format: string, mot
   const linked: RawClaim[] = [];
   statements.forEach((statement, at) => {
     const candidates = answerable(format, statement, statements.slice(0, at)).flatMap((item) => item.claims);
-    for (const claim of statement.claims) {
+    // A cross-examination answer answers the questions just put, whatever words it uses: each of
+    // its claims the question it shares the most words with, or else the question in its place.
+    const answering = format === 'formal' && statement.phase === 'cross-answer';
+    statement.claims.forEach((claim, place) => {
       const own = wordsOf(claim);
       let best: { id: string; shared: number; seq: number } | null = null;
       for (const candidate of candidates) {
         let shared = 0;
         for (const word of wordsOf(candidate)) if (own.has(word)) shared += 1;
-        if (shared < MIN_SHARED_WORDS) continue;
+        if (shared < (answering ? 1 : MIN_SHARED_WORDS)) continue;
         if (!best || shared > best.shared || (shared === best.shared && candidate.seq > best.seq)) {
           best = { id: candidate.id, shared, seq: candidate.seq };
         }
       }
-      linked.push({ ...claim, answers: best?.id ?? null });
-    }
+      const question = answering ? candidates[Math.min(place, candidates.length - 1)] : undefined;
+      linked.push({ ...claim, answers: best?.id ?? question?.id ?? null });
+    });
   });
   return linked;
 }

@@ -13,6 +13,7 @@ import { bradleyTerry, type Match } from './bradley-terry.js';
 import { humanRankingTable } from './human-ranking.js';
 import { meanInterval, proportionInterval } from './intervals.js';
 import { judgeCalibrationTable } from './judge-calibration.js';
+import { rankingsComparedTable } from './rankings-compared.js';
 
 type Cell = string | number | null;
 export interface LeaderTable {
@@ -183,12 +184,13 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
         a: stint.x_model,
         b: stint.debater_model,
         winner: stint.decision === 'rotate' ? 'a' : 'b',
+        cluster: stint.run_id,
       });
     }
   }
-  const verdicts = rows<{ winner: string; a_model: string; b_model: string }>(
+  const verdicts = rows<{ run_id: string; winner: string; a_model: string; b_model: string }>(
     index,
-    `SELECT winner, a_model, b_model FROM judgements WHERE abstained = 0 AND run_id IN ${runsIn}`,
+    `SELECT run_id, winner, a_model, b_model FROM judgements WHERE abstained = 0 AND run_id IN ${runsIn}`,
     params,
   );
   for (const verdict of verdicts) {
@@ -199,7 +201,7 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
         : verdict.winner === 'b' || verdict.winner === 'negative'
           ? 'b'
           : 'tie';
-    matches.push({ a: verdict.a_model, b: verdict.b_model, winner });
+    matches.push({ a: verdict.a_model, b: verdict.b_model, winner, cluster: verdict.run_id });
   }
   const ranking = bradleyTerry(matches);
 
@@ -282,7 +284,7 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
         player.ties,
         player.matches,
       ]),
-      note: 'Bradley-Terry strengths on an Elo-like scale (mean 1500), fitted by MM with a weak prior; intervals from 200 bootstrap resamples of the matches. A match: a knockout round (X model against the debating Y model, Y wins by being kept), a duel round, or a formal verdict.',
+      note: 'Bradley-Terry strengths on an Elo-like scale (mean 1500), fitted by MM with a weak prior; intervals from 200 bootstrap resamples of the debates (each drawn debate brings all its matches). A match: a knockout round (X model against the debating Y model, Y wins by being kept), a duel round, or a formal verdict.',
     },
     {
       title: 'Judge agreement',
@@ -314,6 +316,7 @@ export function leaderboard(index: RunIndex, options: LeaderboardOptions = {}): 
     argumentScoresTable(index, runsIn, params),
     humanRankingTable(index, runsIn, params),
     judgeCalibrationTable(index, runsIn, params),
+    rankingsComparedTable(index, runsIn, params),
   ];
 }
 
@@ -351,7 +354,7 @@ function preferenceText(tally: { first: number; decided: number } | undefined): 
  * so a spreadsheet can read them.
  */
 export function csvTable(table: LeaderTable): LeaderTable {
-  const intervals = table.columns.flatMap((column, at) => (column === INTERVAL_COLUMN ? [at] : []));
+  const intervals = table.columns.flatMap((column, at) => (column.endsWith(INTERVAL_COLUMN) ? [at] : []));
   if (intervals.length === 0) return table;
   const ends = (cell: Cell): Cell[] => {
     if (typeof cell !== 'string') return [null, null];
@@ -360,9 +363,11 @@ export function csvTable(table: LeaderTable): LeaderTable {
   };
   return {
     ...table,
-    columns: table.columns.flatMap((column, at) =>
-      intervals.includes(at) ? ['95% low', '95% high'] : [column],
-    ),
+    columns: table.columns.flatMap((column, at) => {
+      if (!intervals.includes(at)) return [column];
+      const before = column.slice(0, column.length - INTERVAL_COLUMN.length);
+      return [`${before}95% low`, `${before}95% high`];
+    }),
     rows: table.rows.map((row) => row.flatMap((cell, at) => (intervals.includes(at) ? ends(cell) : [cell]))),
   };
 }

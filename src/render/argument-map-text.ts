@@ -26,7 +26,9 @@ export function argumentMapText(map: ArgumentMap | null): string {
     for (const claim of claims) {
       const links = [
         claim.answers ? `answers ${claim.answers}` : '',
+        claim.supports ? `supports ${claim.supports}` : '',
         claim.answeredBy.length > 0 ? `answered by ${claim.answeredBy.join(', ')}` : '',
+        claim.restatedIn.length > 0 ? `restated in ${claim.restatedIn.join(', ')}` : '',
       ].filter((part) => part !== '');
       lines.push(
         `- **${claim.id}** ${claim.speaker}, ${sideOf(claim.side)}${claim.restated ? ', restated' : ''}: "${claim.text.replace(/\s+/g, ' ')}"${claim.evidence ? ` (evidence: ${claim.evidence})` : ''}${links.length > 0 ? ` · ${links.join('; ')}` : ''} · **${claim.status}**`,

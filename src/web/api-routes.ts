@@ -6,6 +6,7 @@ import { AgoraError } from '../core/errors.js';
 import { lockOwner } from '../store/run-lock.js';
 import { appendSpectatorVote } from '../store/spectator-votes.js';
 import { requestStop } from '../store/stop-request.js';
+import { noteNamesShown } from './arena-routes.js';
 import { modelNames, resumeDebate, startDebate } from './debate-launch.js';
 import { giveSeat } from './podium-seat.js';
 import { HttpError, type ViewerEnv } from './request-guards.js';
@@ -22,6 +23,7 @@ export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
     .get('/runs/:runId', (c) => {
       const runId = c.req.param('runId');
       runs.runDir(runId);
+      noteNamesShown(c, parts, runId, 'data');
       const view = runs.view(runId);
       return c.json({
         runId: view.runId,
@@ -34,6 +36,7 @@ export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
     .get('/runs/:runId/stream', (c) => {
       const runId = c.req.param('runId');
       runs.runDir(runId);
+      noteNamesShown(c, parts, runId, 'data');
       return streamRun(c, runId, { runs, open, pollMs: options.pollMs ?? 200, logger: options.logger });
     })
     .get('/models', async (c) => c.json(await modelNames(parts)))

@@ -27,6 +27,9 @@ export function arenaQuestionHtml(state: ArenaState, csrf: string): SafeHtml {
   if (!state.open) {
     return html`<h2>Your vote</h2><p>This debate has not run to its end, so the arena is not open for it: a vote is on a whole debate.</p>${countLine(state)}`;
   }
+  if (state.seen) {
+    return html`<h2>Your vote</h2><p class="arena-not-blind">This browser opened this debate's page with the names (or its export or data) before voting, so a vote from it would not be blind: the arena takes none on this debate. <a href="/arena/next">A debate this browser has not seen</a>.</p>${countLine(state)}`;
+  }
   return html`<h2>Your vote</h2>
 <p>Which side had the better of this debate? Judge the arguments, not who you think the speakers are.</p>
 <form method="post" action="/runs/${encodeURIComponent(state.runId)}/arena-votes" class="arena-form">
@@ -43,7 +46,7 @@ export function arenaRevealHtml(state: ArenaState): SafeHtml {
     (choice) =>
       `${choice.key === TIE ? 'a tie' : choice.label} ${state.votes.filter((vote) => vote.choice === choice.key).length}`,
   );
-  return html`${state.mine ? html`<p class="arena-mine">You voted: <strong>${choiceLabel(state, state.mine.choice)}</strong>.</p>` : ''}
+  return html`${state.mine ? html`<p class="arena-mine">You voted: <strong>${choiceLabel(state, state.mine.choice)}</strong>. <a href="/arena/next">Next debate</a></p>` : ''}
 <p>Who spoke for each side:</p>
 <ul class="arena-sides">${state.sides.map(
     (side) =>
@@ -66,9 +69,11 @@ export function arenaPanelHtml(state: ArenaState | null): SafeHtml {
   const body = state.mine
     ? arenaRevealHtml(state)
     : html`${countLine(state)}${
-        state.open
-          ? html`<p><a class="button" href="/runs/${encodeURIComponent(state.runId)}?blind=1">Vote blind</a></p><p class="notes">Opens this debate with the debaters' names and models hidden until you have voted (to vote blind, open it there first). The other votes show after yours.</p>`
-          : html`<p class="notes">The arena opens once the debate has run to its end.</p>`
+        state.seen
+          ? html`<p class="notes arena-not-blind">This browser has seen this debate's names, so the arena takes no blind vote from it here. <a href="/arena/next">Vote on a debate it has not seen</a>.</p>`
+          : state.open
+            ? html`<p><a class="button" href="/runs/${encodeURIComponent(state.runId)}?blind=1">Vote blind</a></p><p class="notes">Opens this debate with the debaters' names and models hidden until you have voted (to vote blind, open it there first). The other votes show after yours.</p>`
+            : html`<p class="notes">The arena opens once the debate has run to its end.</p>`
       }`;
   return html`<section class="panel" id="arena"><h2>Blind arena</h2>${body}</section>`;
 }
@@ -94,17 +99,23 @@ export interface ArenaListing {
   run: RunListing;
   votes: number;
   voted: boolean;
+  /** This browser saw the debate's names before voting on it: no blind vote from it. */
+  seen: boolean;
 }
 
-/** The debates to vote on: topic, format and votes, never the models. */
-export function arenaListPage(listings: ArenaListing[]): SafeHtml {
+/** The debates to vote on, in this browser's own random order: topic, format and votes, never the models. */
+export function arenaListPage(listings: ArenaListing[], options: { exhausted?: boolean } = {}): SafeHtml {
+  const left = listings.filter((listing) => !listing.voted && !listing.seen).length;
   return html`<h1>Arena</h1>
 <p>Read a finished debate with the debaters' names and models hidden, say which side had the better of it, and see who they were. The people's votes rank the models on the <a href="/leaderboard">leaderboard</a>, apart from the judges' ranking, and measure how often each judge model agrees with people.</p>
+${options.exhausted ? html`<p class="notice" id="arena-exhausted">No debate is left that this browser has neither voted on nor seen with its names.</p>` : ''}
+${left > 0 ? html`<p><a class="button" id="arena-next" href="/arena/next">Next debate</a> <span class="muted">${left} left that this browser has not seen, in a random order of its own.</span></p>` : ''}
+<p class="notes">A vote is blind only from a browser that has not seen the debate's names: once this browser has opened a debate's ordinary page, its export or its data, the arena takes no vote from it on that debate. The arena counts browsers, not people.</p>
 <table class="stack" id="arena-runs"><thead><tr><th>Debate</th><th>Format</th><th>Votes</th><th>Your vote</th></tr></thead><tbody>
 ${listings.length === 0 ? html`<tr><td colspan="4" class="muted">No finished debate with two sides yet.</td></tr>` : ''}
 ${listings.map(
   (listing) =>
-    html`<tr><td data-label="Debate"><a class="run-topic" href="/runs/${encodeURIComponent(listing.run.runId)}?blind=1">${listing.run.topic || listing.run.runId}</a></td><td data-label="Format">${listing.run.format}${listing.run.simulated ? html` <span class="demo">(demo)</span>` : ''}</td><td data-label="Votes">${listing.votes}</td><td data-label="Your vote">${listing.voted ? 'cast' : '–'}</td></tr>`,
+    html`<tr><td data-label="Debate"><a class="run-topic" href="/runs/${encodeURIComponent(listing.run.runId)}?blind=1">${listing.run.topic || listing.run.runId}</a></td><td data-label="Format">${listing.run.format}${listing.run.simulated ? html` <span class="demo">(demo)</span>` : ''}</td><td data-label="Votes">${listing.votes}</td><td data-label="Your vote">${listing.voted ? 'cast' : listing.seen ? 'names seen: not blind' : '–'}</td></tr>`,
 )}
 </tbody></table>`;
 }

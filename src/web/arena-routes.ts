@@ -5,14 +5,14 @@
  * origin); it is taken only on a debate that has run to its end, from a browser that carries the
  * arena's voter cookie, once per debate: a second vote is refused, whatever it says.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { TWO_SIDED_FORMATS } from '../analytics/run-logs.js';
 import { isSimulated } from '../core/events.js';
 import { formatNamed } from '../formats/index.js';
-import { castArenaVote, readArenaVotes } from '../store/arena-votes.js';
-import { arenaListPage, arenaPanelHtml, blindRunPage } from './arena-html.js';
+import { castArenaVote, noteNamesSeen, readArenaVotes, readNamesSeen } from '../store/arena-votes.js';
+import { type ArenaListing, arenaListPage, arenaPanelHtml, blindRunPage } from './arena-html.js';
 import { arenaState, choiceLabel, VOTER_COOKIE, voterOf } from './arena-state.js';
 import { blindRunView } from './blind-view.js';
 import { page, runPage, SIMULATED_RUN_BANNER } from './pages.js';
@@ -23,13 +23,13 @@ import type { ViewerParts } from './viewer-options.js';
 const YEAR_SECONDS = 365 * 24 * 3600;
 
 /** This browser's voter id, given to it now when it has none. */
-function ensureVoter(c: Context<ViewerEnv>): string {
+export function ensureVoter(c: Context<ViewerEnv>): string {
   const known = voterOf(c);
   if (known) return known;
   const voter = randomBytes(18).toString('base64url');
   c.header(
     'set-cookie',
-    `${VOTER_COOKIE}=${voter}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${YEAR_SECONDS}`,
+    `${VOTER_COOKIE}=${voter}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${YEAR_SECONDS}`,
     {
       append: true,
     },
@@ -39,6 +39,31 @@ function ensureVoter(c: Context<ViewerEnv>): string {
 
 function pageOptionsFor(parts: ViewerParts, simulated: boolean) {
   return simulated ? { ...parts.pageOptions, banner: SIMULATED_RUN_BANNER } : parts.pageOptions;
+}
+
+/**
+ * Notes (and returns the voter id of) this browser being shown the debate's names (its run page, export or data), so that
+ * a vote it casts afterwards is refused as not blind. A page or an export gives a browser without a
+ * voter id one (it will keep it); the data (API) notes only a browser that has one already. Only a
+ * debate with two sides has an arena; a browser that voted already is not noted.
+ */
+export function noteNamesShown(
+  c: Context<ViewerEnv>,
+  parts: ViewerParts,
+  runId: string,
+  via: 'page' | 'export' | 'data',
+): string | undefined {
+  const format = parts.runs.view(runId).scenario?.format;
+  if (!format || !(TWO_SIDED_FORMATS as readonly string[]).includes(format)) return voterOf(c);
+  const voter = via === 'data' ? voterOf(c) : ensureVoter(c);
+  if (!voter) return voter;
+  try {
+    noteNamesSeen(parts.runs.runDir(runId), voter, via);
+  } catch (error) {
+    // The page is still shown; the vote, written to the same folder, would fail the same way.
+    parts.options.logger.warn({ runId, err: error }, 'could not note that names were shown');
+  }
+  return voter;
 }
 
 /**
@@ -87,25 +112,57 @@ function vote(parts: ViewerParts, c: Context<ViewerEnv>, runId: string) {
       `choice must be one of ${state.choices.map((candidate) => candidate.key).join(', ')}`,
     );
   }
+  if (!state.mine && readNamesSeen(runDir).has(voter)) {
+    throw new HttpError(
+      409,
+      "this browser opened this debate's page with the names (or its export or data) before voting, so its vote would not be blind and is not taken; the arena offers it the debates it has not seen (/arena/next)",
+    );
+  }
   const cast = castArenaVote(runDir, { choice, voter });
   return { ...cast, state: { ...state, votes: readArenaVotes(runDir), mine: cast.vote } };
+}
+
+/**
+ * The finished two-sided debates, in an order of this browser's own: sorted by a hash of its voter
+ * id and the run id, so the order is random, differs between browsers, and stays put between visits.
+ */
+async function arenaListings(parts: ViewerParts, voter: string): Promise<ArenaListing[]> {
+  const { runs } = await parts.runs.filtered(new URLSearchParams());
+  const formats: readonly string[] = TWO_SIDED_FORMATS;
+  const place = (runId: string) => createHash('sha256').update(`${voter}\u0000${runId}`).digest('hex');
+  return runs
+    .filter(
+      (run) => formats.includes(run.format) && (run.status === 'completed' || run.status === 'degraded'),
+    )
+    .map((run) => {
+      const runDir = parts.runs.runDir(run.runId);
+      const votes = readArenaVotes(runDir);
+      const voted = votes.some((cast) => cast.voter === voter);
+      return {
+        run,
+        votes: votes.length,
+        voted,
+        seen: !voted && readNamesSeen(runDir).has(voter),
+        place: place(run.runId),
+      };
+    })
+    .sort((a, b) => (a.place < b.place ? -1 : a.place > b.place ? 1 : 0))
+    .map(({ place: _place, ...listing }) => listing);
 }
 
 export function arenaRoutes(parts: ViewerParts) {
   return new Hono<ViewerEnv>()
     .get('/arena', async (c) => {
       const voter = ensureVoter(c);
-      const { runs } = await parts.runs.filtered(new URLSearchParams());
-      const formats: readonly string[] = TWO_SIDED_FORMATS;
-      const listings = runs
-        .filter(
-          (run) => formats.includes(run.format) && (run.status === 'completed' || run.status === 'degraded'),
-        )
-        .map((run) => {
-          const votes = readArenaVotes(parts.runs.runDir(run.runId));
-          return { run, votes: votes.length, voted: votes.some((cast) => cast.voter === voter) };
-        });
-      return c.html(page('Arena', arenaListPage(listings), parts.pageOptions));
+      return c.html(page('Arena', arenaListPage(await arenaListings(parts, voter)), parts.pageOptions));
+    })
+    .get('/arena/next', async (c) => {
+      // The next debate this browser has neither voted on nor seen with its names, in its own random order.
+      const voter = ensureVoter(c);
+      const listings = await arenaListings(parts, voter);
+      const next = listings.find((listing) => !listing.voted && !listing.seen);
+      if (next) return c.redirect(`/runs/${encodeURIComponent(next.run.runId)}?blind=1`, 303);
+      return c.html(page('Arena', arenaListPage(listings, { exhausted: true }), parts.pageOptions));
     })
     .post('/runs/:runId/arena-votes', (c) => {
       // The form: on success or after an earlier vote alike, back to the page, which now reveals the names.

@@ -11,7 +11,7 @@ import {
   judgeVerdicts,
   TIE,
 } from '../analytics/debate-sides.js';
-import { type ArenaVote, readArenaVotes } from '../store/arena-votes.js';
+import { type ArenaVote, readArenaVotes, readNamesSeen } from '../store/arena-votes.js';
 import { cookie, type ViewerEnv } from './request-guards.js';
 import { type RunView, statusOf } from './run-view.js';
 
@@ -27,6 +27,8 @@ export interface ArenaState {
   votes: ArenaVote[];
   /** This browser's vote on the run, if it cast one. */
   mine: ArenaVote | undefined;
+  /** This browser saw the debate's names (run page, export, data) before any vote of its own: it cannot vote blind. */
+  seen: boolean;
   /** The debate has ended (completed, or degraded but run to its end): votes can be cast. */
   open: boolean;
   verdicts: JudgeVerdict[];
@@ -45,13 +47,15 @@ export function arenaState(view: RunView, runDir: string, voter: string | undefi
   const sides = debateSides(view.events);
   if (!sides) return null;
   const votes = readArenaVotes(runDir);
+  const mine = voter === undefined ? undefined : votes.find((vote) => vote.voter === voter);
   const status = statusOf(view);
   return {
     runId: view.runId,
     choices: [...sides.map((side) => ({ key: side.key, label: side.label })), { key: TIE, label: TIE_LABEL }],
     sides,
     votes,
-    mine: voter === undefined ? undefined : votes.find((vote) => vote.voter === voter),
+    mine,
+    seen: voter !== undefined && mine === undefined && readNamesSeen(runDir).has(voter),
     open: status === 'completed' || status === 'degraded',
     verdicts: judgeVerdicts(view.events),
   };

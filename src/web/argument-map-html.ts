@@ -11,7 +11,7 @@ export function argumentMapHtml(map: ArgumentMap | null): SafeHtml {
   if (!map) return html`<p class="muted">This format has no two sides to map.</p>`;
   if (map.claims.length === 0) return html`<p class="muted">No claims yet.</p>`;
   return html`<p class="map-summary">${mapSummaryText(map)}</p>
-<p class="map-legend"><span class="legend-open">open</span> ${STATUS_MEANINGS.open} · <span class="legend-answered">answered</span> ${STATUS_MEANINGS.answered} · <span class="legend-dropped">dropped</span> ${STATUS_MEANINGS.dropped}. An arrow runs from a claim to the claim it answers.</p>
+<p class="map-legend"><span class="legend-open">open</span> ${STATUS_MEANINGS.open} · <span class="legend-answered">answered</span> ${STATUS_MEANINGS.answered} · <span class="legend-dropped">dropped</span> ${STATUS_MEANINGS.dropped}. An arrow runs from a claim to the claim it answers; a dashed green one to its own side's earlier claim it restates or extends.</p>
 <p class="notes">${mapSourceText(map)}</p>
 ${argumentMapSvg(map)}`;
 }

@@ -1,7 +1,9 @@
 /**
  * The argument map drawn as SVG on the server, in two layouts the stylesheet chooses between by the
  * width it has: side by side (each side a column, the answers crossing the gutter between them) and,
- * on a phone, one column in speaking order with the answers as arcs in the left margin. Presentation
+ * on a phone, one column in speaking order with the answers as arcs in the left margin. Support links
+ * (a claim restating or extending its own side's earlier one) are dashed green arcs beside the
+ * column. Presentation
  * attributes only (the pages allow no inline styles); every claim's text is escaped by `html`, and
  * its full text is in the node's title.
  */
@@ -73,7 +75,9 @@ interface Placed {
 function linksText(claim: MapClaim, chars: number): string {
   const parts = [
     claim.answers ? `answers ${claim.answers}` : '',
+    claim.supports ? `supports ${claim.supports}` : '',
     claim.answeredBy.length > 0 ? `answered by ${claim.answeredBy.join(', ')}` : '',
+    claim.restatedIn.length > 0 ? `restated in ${claim.restatedIn.join(', ')}` : '',
   ].filter((part) => part !== '');
   return clipText(parts.join(' · '), Math.round(chars * 1.15));
 }
@@ -141,10 +145,12 @@ function nodeSvg(map: ArgumentMap, node: Placed): SafeHtml {
   const look = STATUS_LOOK[claim.status];
   const colour = SIDE_COLOURS[sideIndex(map, claim.side)] ?? '#7c3aed';
   const sideLabel = map.sides.find((side) => side.key === claim.side)?.label ?? claim.side;
-  const status = `${claim.status}${claim.restated ? ' · restated' : ''}`;
-  const full = `${claim.id} · ${claim.speaker} · ${sideLabel} · ${claim.status}${claim.restated ? ' (restated)' : ''}: ${claim.text}${claim.evidence ? ` (evidence: ${claim.evidence})` : ''}`;
+  const restated = claim.restated || claim.restatedIn.length > 0;
+  const status = `${claim.status}${restated ? ' · restated' : ''}`;
+  const again = claim.restatedIn.length > 0 ? ` (said again in ${claim.restatedIn.join(', ')})` : '';
+  const full = `${claim.id} · ${claim.speaker} · ${sideLabel} · ${claim.status}${claim.restated ? ' (restated)' : ''}: ${claim.text}${claim.evidence ? ` (evidence: ${claim.evidence})` : ''}${again}`;
   const right = node.x + node.width - 8;
-  return html`<g class="claim" data-claim="${claim.id}" data-status="${claim.status}" data-side="${claim.side}"><title>${full}</title>
+  return html`<g class="claim" data-claim="${claim.id}" data-status="${claim.status}" data-side="${claim.side}"${claim.restatedIn.length > 0 ? html` data-restated-in="${claim.restatedIn.join(' ')}"` : ''}><title>${full}</title>
 <rect x="${node.x + 0.5}" y="${node.y + 0.5}" width="${node.width - 1}" height="${node.height - 1}" rx="5" fill="${look.fill}" stroke="${look.stroke}" stroke-width="${claim.status === 'open' ? 1.6 : 1}"${look.dash ? html` stroke-dasharray="${look.dash}"` : ''}/>
 <rect x="${node.x + 0.5}" y="${node.y + 0.5}" width="4" height="${node.height - 1}" fill="${colour}"/>
 <text x="${node.x + 10}" y="${node.y + 16}" font-size="11" font-weight="bold" fill="${colour}">${claim.id} · ${clipText(claim.speaker, 26)}</text>
@@ -173,12 +179,34 @@ function edgeSvg(map: ArgumentMap, layout: Layout, from: Placed, to: Placed): Sa
   return html`<path class="edge" data-from="${from.claim.id}" data-to="${to.claim.id}" d="${path}" fill="none" stroke="${colour}" stroke-width="1.3" stroke-opacity="0.75" marker-end="url(#map-${layout.name}-arrow-${side})"/>`;
 }
 
+const SUPPORT_COLOUR = '#059669';
+
+/** A support link: within its side's column (or the narrow layout's margin), dashed, green. */
+function supportSvg(map: ArgumentMap, layout: Layout, from: Placed, to: Placed): SafeHtml {
+  const side = sideIndex(map, from.claim.side);
+  const y1 = from.y + from.height - 10;
+  const y2 = to.y + to.height - 10;
+  const bulge = Math.min(GUTTER / 2 - 6, 10 + Math.abs(y1 - y2) / 40);
+  let path: string;
+  if (layout.name === 'wide') {
+    // Along the column's edge toward the gutter, bulging a little into it.
+    const x = side === 0 ? COLUMN : COLUMN + GUTTER;
+    const out = side === 0 ? bulge : -bulge;
+    path = `M${x},${y1} C${x + out},${y1} ${x + out},${y2} ${x + (side === 0 ? 4 : -4)},${y2}`;
+  } else {
+    const x = layout.width;
+    path = `M${x - 2},${y1} C${x - 2 - bulge},${y1} ${x - 2 - bulge},${y2} ${x - 6},${y2}`;
+  }
+  return html`<path class="support" data-from="${from.claim.id}" data-to="${to.claim.id}" d="${path}" fill="none" stroke="${SUPPORT_COLOUR}" stroke-width="1.2" stroke-dasharray="3 3" stroke-opacity="0.8" marker-end="url(#map-${layout.name}-arrow-support)"/>`;
+}
+
 function drawing(map: ArgumentMap, layout: Layout, label: string): SafeHtml {
   const { placed, titles, height } = place(map, layout);
   const markers = SIDE_COLOURS.map(
     (colour, side) =>
       html`<marker id="map-${layout.name}-arrow-${side}" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="${colour}"/></marker>`,
   );
+  const supportMarker = html`<marker id="map-${layout.name}-arrow-support" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="${SUPPORT_COLOUR}"/></marker>`;
   const heads =
     layout.name === 'wide'
       ? map.sides.map(
@@ -195,14 +223,19 @@ function drawing(map: ArgumentMap, layout: Layout, label: string): SafeHtml {
     const to = placed.get(edge.to);
     return from && to ? [edgeSvg(map, layout, from, to)] : [];
   });
-  return html`<svg class="map-${layout.name}" viewBox="0 0 ${layout.width} ${height}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg"><defs>${markers}</defs>
+  const supports = map.supports.flatMap((link) => {
+    const from = placed.get(link.from);
+    const to = placed.get(link.to);
+    return from && to ? [supportSvg(map, layout, from, to)] : [];
+  });
+  return html`<svg class="map-${layout.name}" viewBox="0 0 ${layout.width} ${height}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg"><defs>${markers}${supportMarker}</defs>
 ${heads}${rows}
 ${[...placed.values()].map((node) => nodeSvg(map, node))}
-<g class="edges">${edges}</g></svg>`;
+<g class="edges">${edges}</g><g class="supports">${supports}</g></svg>`;
 }
 
 /** Both layouts of the map; the stylesheet shows one. */
 export function argumentMapSvg(map: ArgumentMap): SafeHtml {
-  const label = `Argument map: ${map.claims.length} claims, ${map.edges.length} answers`;
+  const label = `Argument map: ${map.claims.length} claims, ${map.edges.length} answers, ${map.supports.length} supports`;
   return html`<div class="map-box">${drawing(map, WIDE, label)}${drawing(map, NARROW, label)}</div>`;
 }

@@ -3,7 +3,8 @@
  * give the model away) replaced by a neutral label for its seat: "Speaker X", "Speaker Y2",
  * "Affirmative speaker", "Speaker A". The run's events and scenario are rewritten, so every part
  * of the page drawn from them (transcript, argument map, scores) is blind alike. Names are
- * replaced in what the models wrote too: a debater introducing itself by name, or naming its model.
+ * replaced in what the models wrote too: a debater introducing itself by name, naming its model or
+ * a model family, or its maker ("trained by Meta AI", "Alibaba Cloud").
  */
 import type { Scenario } from '../config/scenario.js';
 import type { RunEvent } from '../core/events.js';
@@ -12,6 +13,57 @@ import type { FormatLookup } from '../formats/format-definition.js';
 import { buildRunView, type RunView } from './run-view.js';
 
 export const HIDDEN_MODEL = 'hidden model';
+export const HIDDEN_MAKER = 'hidden maker';
+
+/**
+ * Who made a model, as models say it about themselves ("trained by Meta AI", "developed by Alibaba
+ * Cloud"), longest first so "Mistral AI" goes before "Mistral". Matched with their capitals, so
+ * "meta-analysis" or "an apple" are left alone.
+ */
+const MAKERS = [
+  'Technology Innovation Institute',
+  'Allen Institute for AI',
+  'Facebook AI Research',
+  'Shanghai AI Laboratory',
+  'Microsoft Research',
+  'Google DeepMind',
+  'Meta Platforms',
+  'Alibaba Cloud',
+  'Alibaba Group',
+  'Hugging Face',
+  'Stability AI',
+  'Moonshot AI',
+  'DeepSeek AI',
+  'Google Brain',
+  'Mistral AI',
+  'Zhipu AI',
+  'Meta AI',
+  'Anthropic',
+  'Microsoft',
+  'DeepMind',
+  'Facebook',
+  'Baichuan',
+  'Alibaba',
+  'OpenAI',
+  'Google',
+  'Cohere',
+  'NVIDIA',
+  'Nvidia',
+  'Zhipu',
+  '01.AI',
+  'Meta',
+  'IBM',
+  'xAI',
+];
+
+/** Models' family names, whichever model the run used: a model may claim another's name. */
+const VERSION = String.raw`[- ]?\d(?:[\w.]*\w)?`;
+const VERSIONED_FAMILIES = new RegExp(
+  String.raw`(?<![\p{L}\p{N}])(?:GPT|Llama|LLaMA|Qwen|Gemma|Phi|DeepSeek|Mistral|Mixtral|Claude)${VERSION}(?![\p{L}\p{N}])`,
+  'gu',
+);
+const FAMILIES =
+  /(?<![\p{L}\p{N}])(?:ChatGPT|GPT|LLaMA|Llama|Qwen|Tongyi Qianwen|Gemma|Gemini|Mixtral|Mistral|Claude|DeepSeek|Vicuna|Command R\+?)(?![\p{L}\p{N}])/gu;
 
 /** Values that are the log's vocabulary, never a name: they are kept as they are. */
 const VOCABULARY = new Set([
@@ -136,12 +188,30 @@ export function blindText(scenario: Scenario, events: readonly RunEvent[]): (tex
   }
   for (const [part, label] of parts) if (label && !words.has(part)) words.set(part, label);
   const names = [...words.keys()].filter((name) => name.trim() !== '').sort((a, b) => b.length - a.length);
-  if (names.length === 0) return (text) => text;
-  const pattern = new RegExp(
-    `(?<![\\p{L}\\p{N}])(?:${names.map(escapeRegex).join('|')})(?![\\p{L}\\p{N}])`,
-    'giu',
+  const pattern =
+    names.length === 0
+      ? null
+      : new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.map(escapeRegex).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  // The motion and the sides may name a maker or a model ("Should Google be broken up?"): those stay.
+  const motion = [scenario.topic, ...('positions' in scenario ? Object.values(scenario.positions) : [])]
+    .join(' ')
+    .toLowerCase();
+  const named = (phrase: string) =>
+    new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegex(phrase.toLowerCase())}(?![\\p{L}\\p{N}])`, 'u').test(motion);
+  const makers = MAKERS.filter((maker) => !named(maker));
+  const makerPattern = new RegExp(
+    `(?<![\\p{L}\\p{N}-])(?:${makers.map(escapeRegex).join('|')})(?![\\p{L}\\p{N}-])`,
+    'gu',
   );
-  return (text) => text.replace(pattern, (match) => words.get(match.toLowerCase()) ?? match);
+  return (text) => {
+    const hide = (match: string) => (named(match) ? match : HIDDEN_MODEL);
+    // A family with its version ("Llama 3", "Qwen2.5") first, before "Llama" alone could be taken for a name.
+    const unmade = text.replace(makerPattern, HIDDEN_MAKER).replace(VERSIONED_FAMILIES, hide);
+    const renamed = pattern
+      ? unmade.replace(pattern, (match) => words.get(match.toLowerCase()) ?? match)
+      : unmade;
+    return renamed.replace(FAMILIES, hide);
+  };
 }
 
 function rewrite(value: unknown, blind: (text: string) => string, key = ''): unknown {

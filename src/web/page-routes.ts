@@ -6,8 +6,8 @@ import { FORMAT_NAMES } from '../config/scenario-schema.js';
 import { AgoraError } from '../core/errors.js';
 import { isSimulated } from '../core/events.js';
 import { arenaPanelHtml } from './arena-html.js';
-import { blindRunResponse } from './arena-routes.js';
-import { arenaState, voterOf } from './arena-state.js';
+import { blindRunResponse, noteNamesShown } from './arena-routes.js';
+import { arenaState } from './arena-state.js';
 import { newRunForm, startDebate } from './debate-launch.js';
 import {
   exportDocument,
@@ -66,12 +66,14 @@ export function pageRoutes(parts: ViewerParts) {
       if (c.req.query('blind') === '1') return blindRunResponse(c, parts, runId);
       const runDir = runs.runDir(runId);
       const view = runs.view(runId);
+      // A browser that sees the names here cannot vote blind on this debate afterwards.
+      const voter = noteNamesShown(c, parts, runId, 'page');
       const record = readStartRecord(runs.outDir, runId);
       const simulated = isSimulated(view.events) || record?.args.includes('--simulated');
       return c.html(
         page(
           view.progress?.topic ?? runId,
-          runPage(view, record, { panel: arenaPanelHtml(arenaState(view, runDir, voterOf(c))) }),
+          runPage(view, record, { panel: arenaPanelHtml(arenaState(view, runDir, voter)) }),
           simulated ? { ...pageOptions, banner: SIMULATED_RUN_BANNER } : pageOptions,
         ),
       );
@@ -79,6 +81,7 @@ export function pageRoutes(parts: ViewerParts) {
     .get('/runs/:runId/export', (c) => {
       const runId = c.req.param('runId');
       runs.runDir(runId);
+      noteNamesShown(c, parts, runId, 'export');
       return c.body(exportDocument(runs.view(runId), assets['style.css']), 200, {
         'content-type': 'text/html; charset=utf-8',
         'content-disposition': `attachment; filename="${runId}.html"`,

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { argumentMap } from '../../src/analytics/argument-map.js';
 import { mapSourceText } from '../../src/analytics/argument-map-words.js';
+import { isIntroduction } from '../../src/analytics/key-sentence-claims.js';
 import { contentWords } from '../../src/analytics/key-sentence-links.js';
 import { claims, logOf, scenarioOf, statement, turn } from '../helpers/run-events.js';
 
@@ -140,6 +141,112 @@ describe('the argument map from key sentences', () => {
     expect(status['A3.1']).toBe('answered');
     // Preparation is private to its side: never on the map.
     expect(map?.claims.some((claim) => claim.text.includes('Private notes'))).toBe(false);
+  });
+
+  it('counts arguments, not sentences: no introductions, a repeat merged into its claim, answers to questions, support links', async () => {
+    const scenario = await scenarioOf('formal');
+    const trams = 'Tram networks carry commuters faster than any parking garage.';
+    const map = argumentMap(
+      logOf(scenario, [
+        // The old rule took the introduction (it has "must") as the opening's claim.
+        statement(
+          3,
+          'opening',
+          'Ada',
+          'affirmative',
+          `I am Ada, and I will argue that trams must replace cars. ${trams}`,
+        ),
+        statement(
+          4,
+          'opening',
+          'Blaise',
+          'negative',
+          'Good evening, everyone. Parking garages fund tram networks through municipal revenue.',
+        ),
+        statement(
+          5,
+          'rebuttal',
+          'Ada',
+          'affirmative',
+          `${trams}\n\nElectric tram networks also cut roadside pollution near schools.`,
+        ),
+        statement(
+          6,
+          'rebuttal',
+          'Blaise',
+          'negative',
+          'Commuters still choose the garage when trams are late.',
+        ),
+        statement(
+          7,
+          'cross-question',
+          'Ada',
+          'affirmative',
+          'Why should drivers pay nothing for the kerb space they occupy?',
+        ),
+        // Not a word in common with the question, and still its answer.
+        statement(
+          8,
+          'cross-answer',
+          'Blaise',
+          'negative',
+          'Because residents already pay council taxes for those roads.',
+        ),
+        statement(11, 'closing', 'Ada', 'affirmative', trams),
+      ]),
+    );
+    const rows = map?.claims.map((claim) => [
+      claim.id,
+      claim.text,
+      claim.answers,
+      claim.supports,
+      claim.restatedIn,
+      claim.status,
+    ]);
+    expect(rows).toEqual([
+      // Said again word for word in the rebuttal and the closing: one claim, restated there.
+      ['A3.1', trams, null, null, ['A5', 'A11'], 'dropped'],
+      ['N4.1', 'Parking garages fund tram networks through municipal revenue.', null, null, [], 'dropped'],
+      // Shares "tram" and "network" with N4.1 (an answer) and with A3.1 (its own side's: a support).
+      [
+        'A5.1',
+        'Electric tram networks also cut roadside pollution near schools.',
+        'N4.1',
+        'A3.1',
+        [],
+        'open',
+      ],
+      // "commuter", "garage", "tram" with A3.1; "garage", "tram" with its own side's N4.1.
+      ['N6.1', 'Commuters still choose the garage when trams are late.', 'A3.1', 'N4.1', [], 'open'],
+      ['A7.1', 'Why should drivers pay nothing for the kerb space they occupy?', null, null, [], 'dropped'],
+      ['N8.1', 'Because residents already pay council taxes for those roads.', 'A7.1', null, [], 'open'],
+    ]);
+    expect(map?.edges).toEqual([
+      { from: 'A5.1', to: 'N4.1' },
+      { from: 'N6.1', to: 'A3.1' },
+      { from: 'N8.1', to: 'A7.1' },
+    ]);
+    expect(map?.supports).toEqual([
+      { from: 'A5.1', to: 'A3.1' },
+      { from: 'N6.1', to: 'N4.1' },
+    ]);
+    // Three claims a side, where the sentences were five and three.
+    expect(
+      map?.scores.map((score) => [
+        score.speaker,
+        score.made,
+        score.answersGiven,
+        score.leftOpen,
+        score.dropped,
+      ]),
+    ).toEqual([
+      ['Ada', 3, 1, 1, 2],
+      ['Blaise', 3, 2, 2, 1],
+    ]);
+    expect(isIntroduction('I am Blaise, and I will argue that the motion fails.')).toBe(true);
+    expect(isIntroduction('Speaking as Ada, I want to make the case for the motion plainly.')).toBe(true);
+    expect(isIntroduction('I will argue that cars must go because the air kills.')).toBe(false);
+    expect(isIntroduction('As London shows, cars must go.')).toBe(false);
   });
 
   it("maps a knockout that kept no ledger from its statements' key sentences, each answering the opponent's earlier ones", async () => {

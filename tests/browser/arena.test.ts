@@ -1,8 +1,9 @@
 /**
  * The blind arena in a real headless Chromium: people in two browsers vote on three debates whose
  * judges' votes the test scripts; the names are hidden before each vote and shown after it, a
- * second vote is refused, and the leaderboard's people's ranking and judges-against-people figures
- * are the ones those votes make.
+ * second vote is refused, a browser that opened a debate's ordinary page first cannot vote blind on
+ * it, and the leaderboard's people's ranking, judges-against-people figures and rank correlation are
+ * the ones those votes make.
  */
 import path from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
@@ -133,6 +134,31 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the blind arena in Chrom
       await page.close();
     }
 
+    // A browser that opened a debate's ordinary page (names, models, verdicts) cannot vote blind on it.
+    const peek = await browsers[1].newPage();
+    await peek.goto(`${web.url}/runs/d2`);
+    expect(await peek.textContent('#arena')).toContain("has seen this debate's names");
+    await peek.goto(`${web.url}/runs/d2?blind=1`);
+    for (const name of NAMES) expect(await peek.content(), name).not.toContain(name);
+    expect(await peek.locator('button[data-arena-vote]').count()).toBe(0);
+    expect(await peek.textContent('#arena-vote .arena-not-blind')).toContain('would not be blind');
+    const peekToken = (await peek.getAttribute('meta[name="agora-token"]', 'content')) ?? '';
+    const refused = await peek.request.post(`${web.url}/api/runs/d2/arena-votes`, {
+      data: { choice: 'X' },
+      headers: { 'x-agora-token': peekToken, origin: web.url },
+    });
+    expect(refused.status()).toBe(409);
+    expect(((await refused.json()) as { error: string }).error).toContain('would not be blind');
+    // The arena's list names no model, marks d2 as seen, and has no debate left for this browser.
+    await peek.goto(`${web.url}/arena`);
+    const list = await peek.content();
+    for (const name of NAMES) expect(list, name).not.toContain(name);
+    expect(await peek.textContent('#arena-runs')).toContain('names seen: not blind');
+    expect(await peek.locator('#arena-next').count()).toBe(0);
+    await peek.goto(`${web.url}/arena/next`);
+    expect(await peek.locator('#arena-exhausted').count()).toBe(1);
+    await peek.close();
+
     const board = `${web.url}/leaderboard`;
     // The people's ranking: llama3 (X) won both d1 votes and one of d3's; mistral (Y) d2's and the other of d3's.
     const people = await tableRows(browsers[0], board, 'Ranking of models by people');
@@ -142,38 +168,55 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the blind arena in Chrom
     ]);
     expect(Number(people[0]?.[1])).toBeGreaterThan(Number(people[1]?.[1]));
 
-    // The people's verdicts: d1 X, d2 Y, d3 a tie. mistral judged (Yusuf): X, Y, Y: 2 of 3 agree, kappa 0.5.
-    // qwen2.5 (Yvonne, Yannick): X and Y, X and Y, Y and Y: 2 of 6 agree, kappa 0.
+    // The people's verdicts: d1 X, d2 Y, d3 a tie. One verdict per judge model per debate:
+    // mistral (Yusuf): X, Y, Y: 2 of 3 agree, kappa 0.5 (p_o 2/3, p_e 1/3).
+    // qwen2.5 (Yvonne and Yannick, the majority of the two): a tie, a tie, Y: 0 of 3, kappa -0.5 (p_o 0, p_e 1/3).
+    // The two judge models agree on d3 only: 1 of 3 unordered pairs.
     const round2 = (value: number) => String(Math.round(value * 100) / 100);
     const interval = (agreed: number, of: number) => {
       const found = proportionInterval(agreed, of);
       return `${round2(found?.low ?? 0)}–${round2(found?.high ?? 0)}`;
     };
     const calibration = await tableRows(browsers[1], board, 'Judges against people');
+    const few = 'too few votes to tell (3 of the 10 debates needed)';
     expect(calibration).toEqual([
       [
         'mistral',
-        '3',
+        'knockout',
         '3',
         '2',
         '0.67',
         interval(2, 3),
         '0.5',
-        '0.67 (4 of 6)',
-        'too few votes to tell (3 of the 10 debates needed)',
+        expect.any(String),
+        '0.33 (1 of 3)',
+        few,
       ],
       [
         'qwen2.5',
+        'knockout',
         '3',
-        '6',
-        '2',
-        '0.33',
-        interval(2, 6),
         '0',
-        '0.5 (6 of 12)',
-        'too few votes to tell (3 of the 10 debates needed)',
+        '0',
+        interval(0, 3),
+        '-0.5',
+        expect.any(String),
+        '0.33 (1 of 3)',
+        few,
       ],
     ]);
+    // The people put llama3 first, the judge models mistral: the rank correlation is -1, with its interval.
+    const compared = await tableRows(browsers[0], board, 'Rankings by people and by judges compared');
+    expect(compared).toEqual([
+      ['llama3', expect.any(String), '1', expect.any(String), '2'],
+      ['mistral', expect.any(String), '2', expect.any(String), '1'],
+    ]);
+    const boardPage = await browsers[0].newPage();
+    await boardPage.goto(board);
+    expect(await boardPage.textContent('body')).toMatch(
+      /Kendall tau-b -1 \(95% interval -?[0-9.]+–-?[0-9.]+\)/,
+    );
+    await boardPage.close();
     // The judges' own ranking stands apart: it counts the rounds the judges decided, not the people's votes.
     const judges = await tableRows(browsers[0], board, 'Ranking of models (Bradley-Terry)');
     expect(judges.map((row) => [row[0], row[6]])).toEqual([

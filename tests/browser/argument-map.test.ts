@@ -86,7 +86,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the argument map in Chro
       }
     }
     expect(await page390Summary(browser, `${web.url}/runs/knockout`)).toMatch(
-      /^\d+ claims, \d+ answers: \d+ answered, \d+ left open, \d+ dropped\.$/,
+      /^\d+ claims, \d+ answers, \d+ supports?: \d+ answered, \d+ left open, \d+ dropped\.$/,
     );
 
     // The export: the same map, static, opened from a file with no server and no script.

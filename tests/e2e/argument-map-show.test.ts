@@ -2,7 +2,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { extractKeyPoints } from '../../src/agents/key-points.js';
 import { argumentMap } from '../../src/analytics/argument-map.js';
+import { isIntroduction } from '../../src/analytics/key-sentence-claims.js';
 import type { RunEvent } from '../../src/core/events.js';
 import { runAgora, writeFiles } from '../helpers/cli.js';
 import { SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
@@ -60,5 +62,39 @@ describe('agora show: the argument map', () => {
     expect(shown).toContain('kept no claims ledger');
     expect(shown).toContain('### Opening statements');
     expect(shown).toContain('### Closing statements');
+  });
+
+  it('maps a formal debate and a duel with no introduction and no sentence said again as a claim of its own', async () => {
+    const server = await mock();
+    const before = { introductions: 0, repeats: 0 };
+    for (const scenario of [SMALL_SCENARIOS.formal?.() ?? {}, SMALL_SCENARIOS.duel?.() ?? {}]) {
+      const { shown, events } = await runAndShow(scenario, server.url);
+      const map = argumentMap(events);
+      expect(map?.source).toBe('key-sentences');
+      const said = new Set<string>();
+      for (const claim of map?.claims ?? []) {
+        expect(isIntroduction(claim.text), claim.text).toBe(false);
+        const key = `${claim.speaker}\u0000${claim.text.toLowerCase().replace(/[^a-z0-9]+/g, ' ')}`;
+        expect(said.has(key), claim.text).toBe(false);
+        said.add(key);
+      }
+      for (const claim of map?.claims ?? []) {
+        if (claim.restatedIn.length > 0)
+          expect(shown).toContain(`restated in ${claim.restatedIn.join(', ')}`);
+      }
+      // What the statements' first key sentences held, as the map once took them.
+      const seen = new Set<string>();
+      for (const event of events) {
+        if (event.type !== 'statement' || event.phase === 'preparation') continue;
+        for (const sentence of extractKeyPoints(event.text, 3)) {
+          if (isIntroduction(sentence)) before.introductions += 1;
+          const key = `${event.speaker}\u0000${sentence.toLowerCase()}`;
+          if (seen.has(key)) before.repeats += 1;
+          seen.add(key);
+        }
+      }
+    }
+    // The simulated debaters do introduce themselves and repeat themselves: the check above had work to do.
+    expect(before.introductions + before.repeats).toBeGreaterThan(0);
   });
 });

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { ARENA_FILE } from '../../src/store/arena-votes.js';
+import { ARENA_FILE, ARENA_SEEN_FILE, castArenaVote } from '../../src/store/arena-votes.js';
 import { runAgora, writeFiles } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
 import { logOf, scenarioOf, turn } from '../helpers/run-events.js';
@@ -157,5 +157,93 @@ describe('agora serve: the blind arena', () => {
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe('/runs/voted?blind=1');
     expect(await browser.reload()).toContain('You voted: <strong>Position Y (Car-friendly)</strong>');
+  }, 60_000);
+
+  it("refuses a blind vote from a browser that saw the debate's names first (page, export or data), and ranks without it", async () => {
+    const server = await mock();
+    const outDir = await finishedKnockout(server.url);
+    const web = await viewer({ outDir, ollamaHost: server.url });
+    const seenFile = path.join(outDir, 'voted', ARENA_SEEN_FILE);
+
+    // A browser that voted first keeps its vote when it reads the names afterwards.
+    const early = await browserAt(web.url, 'voted');
+    expect((await early.vote('X')).status).toBe(201);
+    const named = await fetch(`${web.url}/runs/voted`, { headers: { cookie: early.cookie } });
+    expect(await named.text()).toContain('You voted');
+
+    // The data without a voter id notes nobody; the names page gives the browser an id and notes it.
+    expect((await fetch(`${web.url}/api/runs/voted`)).status).toBe(200);
+    expect(existsSync(seenFile)).toBe(false);
+    const page = await fetch(`${web.url}/runs/voted`);
+    const pageCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(page.headers.get('set-cookie')).toContain('SameSite=Lax');
+    expect(await page.text()).toContain("has seen this debate's names");
+    // The export, and the data fetched by a browser that has an id, do the same.
+    const exported = await fetch(`${web.url}/runs/voted/export`);
+    const exportCookie = (exported.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const arena = await fetch(`${web.url}/arena`);
+    const dataCookie = (arena.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect((await fetch(`${web.url}/api/runs/voted`, { headers: { cookie: dataCookie } })).status).toBe(200);
+    expect(
+      readFileSync(seenFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).via),
+    ).toEqual(['page', 'export', 'data']);
+
+    for (const cookie of [pageCookie, exportCookie, dataCookie]) {
+      const blind = await (await fetch(`${web.url}/runs/voted?blind=1`, { headers: { cookie } })).text();
+      for (const name of NAMES) expect(blind, name).not.toContain(name);
+      expect(blind).not.toContain('data-arena-vote');
+      expect(blind).toContain('would not be blind');
+      const token = /name="agora-token" content="([^"]+)"/.exec(blind)?.[1] ?? '';
+      const refused = await fetch(`${web.url}/api/runs/voted/arena-votes`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-agora-token': token, cookie },
+        body: JSON.stringify({ choice: 'Y' }),
+      });
+      expect(refused.status).toBe(409);
+      expect(((await refused.json()) as { error: string }).error).toContain('would not be blind');
+      // Nothing left for this browser: the arena says so instead of sending it back.
+      const next = await fetch(`${web.url}/arena/next`, { headers: { cookie }, redirect: 'manual' });
+      expect(next.status).toBe(200);
+      expect(await next.text()).toContain('id="arena-exhausted"');
+    }
+    expect(
+      readFileSync(path.join(outDir, 'voted', ARENA_FILE), 'utf8')
+        .trim()
+        .split('\n'),
+    ).toHaveLength(1);
+
+    // A new browser is sent to the debate it has not seen.
+    const next = await fetch(`${web.url}/arena/next`, { redirect: 'manual' });
+    expect(next.status).toBe(303);
+    expect(next.headers.get('location')).toBe('/runs/voted?blind=1');
+
+    // A vote that got past the refusal (written after its browser's note) counts nowhere.
+    const late = dataCookie.slice('agora_voter='.length);
+    castArenaVote(path.join(outDir, 'voted'), { choice: 'Y', voter: late });
+    const tables = (await (await fetch(`${web.url}/api/leaderboard`)).json()) as Array<{
+      title: string;
+      rows: unknown[][];
+      note?: string;
+    }>;
+    const people = tables.find((table) => table.title.startsWith('Ranking of models by people'));
+    expect(people?.note).toMatch(/^From 1 blind vote on 1 debate/);
+    expect(people?.note).toContain('1 vote from browsers that had seen');
+    expect(people?.rows.map((row) => [row[0], row[3], row[4]])).toEqual([
+      ['llama3', 1, 0],
+      ['mistral', 0, 1],
+    ]);
+    // The judges against the people: only the one blind vote makes the people's verdict.
+    const calibration = tables.find((table) => table.title.startsWith('Judges against people'));
+    expect(calibration?.note).toMatch(
+      /^1 debate with both people's blind votes and judges' verdicts; 1 vote from browsers that had seen the names first, kept apart and not counted/,
+    );
+    expect(calibration?.rows.map((row) => row[2])).toEqual([1]);
+    const compared = tables.find((table) =>
+      table.title.startsWith('Rankings by people and by judges compared'),
+    );
+    expect(compared?.title).toContain('Kendall tau-b');
   }, 60_000);
 });

@@ -31,7 +31,7 @@ describe('the argument map as HTML', () => {
       expect(drawing.match(/class="claim"/g)).toHaveLength(2);
       expect(drawing.match(/class="edge" data-from="Y1.1" data-to="X1.1"/g)).toHaveLength(1);
     }
-    expect(out).toContain('2 claims, 1 answers: 1 answered, 1 left open, 0 dropped.');
+    expect(out).toContain('2 claims, 1 answers, 0 supports: 1 answered, 1 left open, 0 dropped.');
 
     const scores = argumentScoresHtml(map, events).value;
     // Y's judges' score beside its argument scores: the mean of the round's weighted totals.

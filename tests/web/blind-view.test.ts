@@ -1,7 +1,7 @@
 /** The blind arena's rewriting of a run: seats for names, models hidden, the log's vocabulary kept. */
 import { describe, expect, it } from 'vitest';
 import { formatNamed } from '../../src/formats/index.js';
-import { blindRunView, blindText, HIDDEN_MODEL, seatLabels } from '../../src/web/blind-view.js';
+import { blindRunView, blindText, HIDDEN_MAKER, HIDDEN_MODEL, seatLabels } from '../../src/web/blind-view.js';
 import { buildRunView } from '../../src/web/run-view.js';
 import { logOf, scenarioOf, turn, vote } from '../helpers/run-events.js';
 
@@ -53,6 +53,22 @@ describe('the blind view of a run', () => {
     // Words of the motion and the sides are never taken for a name, nor parts of other words.
     expect(blind('Car-free centres for Maxwell and the llamas')).toBe(
       'Car-free centres for Maxwell and the llamas',
+    );
+  });
+
+  it("hides the makers and model families models name about themselves, but not the motion's own words", async () => {
+    const scenario = await scenarioOf('knockout', { topic: 'Should Google be broken up?' });
+    const blind = blindText(scenario, logOf(scenario, []));
+    expect(
+      blind(
+        'As a large language model trained by Meta AI, and not by Alibaba Cloud, OpenAI, Mistral AI or Google DeepMind, I am Llama 3, not ChatGPT, Qwen2.5 or Gemma.',
+      ),
+    ).toBe(
+      `As a large language model trained by ${HIDDEN_MAKER}, and not by ${HIDDEN_MAKER}, ${HIDDEN_MAKER}, ${HIDDEN_MAKER} or ${HIDDEN_MAKER}, I am ${HIDDEN_MODEL}, not ${HIDDEN_MODEL}, ${HIDDEN_MODEL} or ${HIDDEN_MODEL}.`,
+    );
+    // Ordinary words stay: a meta-analysis, the metaverse, an alibi; and the motion's Google.
+    expect(blind('A meta-analysis of the metaverse is no alibi for Google.')).toBe(
+      'A meta-analysis of the metaverse is no alibi for Google.',
     );
   });
 

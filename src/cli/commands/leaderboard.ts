@@ -19,6 +19,7 @@ const TABLES = [
   'arguments',
   'people',
   'calibration',
+  'rankings',
 ] as const;
 
 const LEADERBOARD_OPTIONS = {
@@ -26,7 +27,7 @@ const LEADERBOARD_OPTIONS = {
   'include-demo': { help: 'also count runs on the built-in simulator (left out by default)' },
   table: {
     value: 'NAME',
-    help: 'one table: models, agents, ranking, judges, reliability, arguments, people or calibration',
+    help: 'one table: models, agents, ranking, judges, reliability, arguments, people, calibration or rankings',
   },
   out: OUT,
   database: DATABASE,
@@ -41,12 +42,12 @@ export const leaderboardCommand = defineCommand({
     term: 'leaderboard',
     text: [
       "models, agents, a Bradley-Terry ranking, judge agreement, argument scores, people's ranking",
-      'and judges against people (--batch ID, --json, --csv --table NAME: models|agents|ranking|',
-      'judges|reliability|arguments|people|calibration)',
+      'judges against people, the two rankings compared (--batch ID, --json, --csv --table NAME:',
+      'models|agents|ranking|judges|reliability|arguments|people|calibration|rankings)',
     ],
   },
   description:
-    "Models, agents, a Bradley-Terry ranking, judge agreement, argument scores, the people's ranking from the blind arena and judges against people, across indexed runs.",
+    "Models, agents, a Bradley-Terry ranking, judge agreement, argument scores, the people's ranking from the blind arena, judges against people and the two rankings compared, across indexed runs.",
   options: LEADERBOARD_OPTIONS,
   readsDatabaseCopy: true,
   run: showLeaderboard,
