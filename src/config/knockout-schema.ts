@@ -65,6 +65,19 @@ export const knockoutSchema = z
           .describe('Speaking rate used to turn tokens into seconds.'),
       })
       .default({ seconds_per_side: 300, tokens_per_second: 3.75 }),
+    round_time_limit: z
+      .strictObject({
+        seconds: positiveNumber
+          .default(30)
+          .describe('Real time a round should take at most, from the previous round’s end to its own.'),
+        mode: z
+          .enum(['report', 'keep'])
+          .default('report')
+          .describe(
+            "'report' flags the rounds that went over; 'keep' also shortens the speeches still to come in a round running late, from the rate the model's earlier statements were written at.",
+          ),
+      })
+      .default({ seconds: 30, mode: 'report' }),
     model_options: z
       .strictObject({
         temperature: temperatureSchema.default(0.7),

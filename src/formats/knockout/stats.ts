@@ -1,7 +1,7 @@
 /** Statistics for the final tables and transcript.json, computed from the state alone. */
 
 import type { KnockoutState } from './state.js';
-import { SLOW_ROUND_MS } from './thresholds.js';
+import { roundLimitMs } from './thresholds.js';
 
 export interface AgentStats {
   name: string;
@@ -36,7 +36,10 @@ export interface KnockoutStats {
   abstentions: number;
   degradedTurns: number;
   fallbackCalls: number;
+  /** Rounds that took longer than the round time limit. */
   slowRounds: number[];
+  /** The round time limit those rounds went over, in seconds. */
+  roundTimeLimitSeconds: number;
   /**
    * The claims ledger, when a model keeps it: claims recorded, claims dropped because their
    * statement does not say them, and extractions that fell back to key sentences (no usable answer).
@@ -113,8 +116,9 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
     degradedTurns: statements.filter((statement) => statement.degraded).length,
     fallbackCalls: [...statements, ...votes].filter((item) => item.fallbackFrom).length,
     slowRounds: state.rounds
-      .filter((round) => (round.end?.realMs ?? 0) > SLOW_ROUND_MS)
+      .filter((round) => (round.end?.realMs ?? 0) > roundLimitMs(state.scenario))
       .map((round) => round.number),
+    roundTimeLimitSeconds: roundLimitMs(state.scenario) / 1000,
     claims:
       state.scenario.memory.claims === 'model'
         ? {
