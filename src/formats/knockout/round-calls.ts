@@ -90,7 +90,7 @@ export function claimsCall(
   return {
     model,
     tokenLimit: scenario.memory.claims_max_tokens,
-    messages: scenario.memory.claims === 'model' ? claimsMessages(state, round, agent, position) : [],
+    messages: scenario.memory.claims === 'model' ? claimsMessages(state, round, agent, position, model) : [],
     answerIds: answerableClaims(state.ledger.filter((claim) => claim.position !== position)).map(
       (claim) => claim.id,
     ),

@@ -62,5 +62,5 @@ export function summaryMessages(state: KnockoutState, plan: FoldPlan): ChatMessa
   ]
     .filter((line) => line !== '')
     .join('\n');
-  return knockoutMessages(scenario, transcriptUpTo(state, through), task);
+  return knockoutMessages(scenario, transcriptUpTo(state, through), task, plan.model);
 }
