@@ -4,8 +4,8 @@
  * and answers with statements of 350-650 words, on the desktop profiles: a GPU with two models
  * resident, the same GPU holding one model at a time (to count loads) and the CPU. Prints every
  * round's simulated seconds by call kind beside its decode floor, the headline figures, the same
- * debate with every agent on one model (llama3, then mistral) on the GPU, and the cache share of
- * every shipped knockout scenario. Results also go to bench/rounds-results.json.
+ * debate with every agent on one model (llama3, then mistral) on the GPU, the same debates with
+ * their folds written from the claims ledger, and the cache share of every shipped knockout scenario. Results also go to bench/rounds-results.json.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,6 +79,17 @@ const everyAgentOn = (model: string): KnockoutScenario => ({
   ...reference,
   agents: reference.agents.map((agent) => ({ ...agent, model })),
 });
+/** The reference debate with its folds written from the claims ledger (`context.summary: ledger`). */
+const fromLedger = (scenario: KnockoutScenario): KnockoutScenario => ({
+  ...scenario,
+  context: { ...scenario.context, summary: 'ledger' },
+});
+const ledgerFolds = [
+  { model: 'llama3 (X), mistral (Y)', figures: await measure(fromLedger(reference), 'desktop-gpu') },
+  { model: 'llama3', figures: await measure(fromLedger(everyAgentOn('llama3')), 'desktop-gpu') },
+  { model: 'mistral', figures: await measure(fromLedger(everyAgentOn('mistral')), 'desktop-gpu') },
+];
+const ledgerCpu = await measure(fromLedger(reference), 'desktop-cpu');
 const sameModel = [
   { model: 'llama3', figures: await measure(everyAgentOn('llama3'), 'desktop-gpu') },
   { model: 'mistral', figures: await measure(everyAgentOn('mistral'), 'desktop-gpu') },
@@ -126,6 +137,20 @@ for (const { model, figures } of sameModel) {
   out(roundsTable(figures));
 }
 out();
+out('### Folds written from the claims ledger (context.summary: ledger), desktop-gpu');
+out();
+out(sameModelTable(ledgerFolds));
+for (const { model, figures } of ledgerFolds) {
+  out();
+  out(`#### ${model}, folds from the ledger`);
+  out();
+  out(roundsTable(figures));
+}
+out();
+out(`#### desktop-cpu, folds from the ledger`);
+out();
+out(roundsTable(ledgerCpu));
+out();
 out('### Every shipped knockout scenario on desktop-gpu');
 out();
 out(scenariosTable(shipped));
@@ -133,5 +158,5 @@ process.stderr.write(`(${((Date.now() - started) / 1000).toFixed(0)} s of real t
 
 writeFileSync(
   new URL('./rounds-results.json', import.meta.url),
-  `${JSON.stringify({ speed: SPEED, speech: SPEECH, gpu, cpu, oneModel, sameModel, shipped }, null, 2)}\n`,
+  `${JSON.stringify({ speed: SPEED, speech: SPEECH, gpu, cpu, oneModel, sameModel, ledgerFolds, ledgerCpu, shipped }, null, 2)}\n`,
 );

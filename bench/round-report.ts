@@ -130,7 +130,7 @@ export function scenariosTable(
   );
 }
 
-/** The reference debate with every agent on one model: one line per model. */
+/** The reference debate with every agent on one model (or another variant): one line each. */
 export function sameModelTable(rows: Array<{ model: string; figures: DebateFigures }>): string {
   return table(
     ['every agent on', 'cache share', 'slowest round s', 'median round s', 'steady / floor'],

@@ -1,6 +1,7 @@
 /** Statistics for the final tables and transcript.json, computed from the state alone. */
 
 import type { KnockoutState } from './state.js';
+import { LEDGER_SUMMARY_MODEL } from './summary-prompts.js';
 import { roundLimitMs } from './thresholds.js';
 
 export interface AgentStats {
@@ -108,7 +109,7 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
     modelCalls:
       statements.reduce((sum, statement) => sum + (statement.attempts ?? 1), 0) +
       votes.reduce((sum, vote) => sum + vote.attempts, 0) +
-      state.summaries.length +
+      state.summaries.filter((summary) => summary.model !== LEDGER_SUMMARY_MODEL).length +
       extraCalls.reduce((sum, call) => sum + call.attempts, 0),
     promptTokens: calls.reduce((sum, item) => sum + item.promptTokens, 0),
     outputTokens: calls.reduce((sum, item) => sum + item.outputTokens, 0),
