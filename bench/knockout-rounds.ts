@@ -3,8 +3,9 @@
  * `scenarios/abortion.yaml` against the simulator, which applies each model family's chat template
  * and answers with statements of 350-650 words, on the desktop profiles: a GPU with two models
  * resident, the same GPU holding one model at a time (to count loads) and the CPU. Prints every
- * round's simulated seconds by call kind beside its decode floor, the headline figures, and the
- * cache share of every shipped knockout scenario. Results also go to bench/rounds-results.json.
+ * round's simulated seconds by call kind beside its decode floor, the headline figures, the same
+ * debate with every agent on one model (llama3, then mistral) on the GPU, the same debates with
+ * their folds written from the claims ledger, and the cache share of every shipped knockout scenario. Results also go to bench/rounds-results.json.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,13 @@ import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
 import { PROFILES, type ProfileName, startMockOllama } from '../src/mock-ollama/index.js';
 import { type DebateFigures, debateFigures } from './round-figures.js';
 import { RoundRecorder } from './round-recorder.js';
-import { describeProfile, headlineTable, roundsTable, scenariosTable } from './round-report.js';
+import {
+  describeProfile,
+  headlineTable,
+  roundsTable,
+  sameModelTable,
+  scenariosTable,
+} from './round-report.js';
 
 /** Real seconds waited per simulated second: small, but enough for slots and queues to matter. */
 const SPEED = 0.0005;
@@ -67,6 +74,26 @@ const reference = (await loadScenario(REFERENCE)) as KnockoutScenario;
 const gpu = await measure(reference, 'desktop-gpu');
 const cpu = await measure(reference, 'desktop-cpu');
 const oneModel = await measure(reference, 'desktop-gpu-small');
+/** The reference debate with every agent on `model`: one cache holds every participant's prompts. */
+const everyAgentOn = (model: string): KnockoutScenario => ({
+  ...reference,
+  agents: reference.agents.map((agent) => ({ ...agent, model })),
+});
+/** The reference debate with its folds written from the claims ledger (`context.summary: ledger`). */
+const fromLedger = (scenario: KnockoutScenario): KnockoutScenario => ({
+  ...scenario,
+  context: { ...scenario.context, summary: 'ledger' },
+});
+const ledgerFolds = [
+  { model: 'llama3 (X), mistral (Y)', figures: await measure(fromLedger(reference), 'desktop-gpu') },
+  { model: 'llama3', figures: await measure(fromLedger(everyAgentOn('llama3')), 'desktop-gpu') },
+  { model: 'mistral', figures: await measure(fromLedger(everyAgentOn('mistral')), 'desktop-gpu') },
+];
+const ledgerCpu = await measure(fromLedger(reference), 'desktop-cpu');
+const sameModel = [
+  { model: 'llama3', figures: await measure(everyAgentOn('llama3'), 'desktop-gpu') },
+  { model: 'mistral', figures: await measure(everyAgentOn('mistral'), 'desktop-gpu') },
+];
 
 const shipped: Array<{ file: string; rounds: number; figures: DebateFigures }> = [];
 for (const name of readdirSync('scenarios')
@@ -100,6 +127,30 @@ out('### Headline figures (gpu: desktop-gpu, cpu: desktop-cpu; one model residen
 out();
 out(headlineTable({ gpu, cpu, oneModel }));
 out();
+out('### Every agent on one model, desktop-gpu');
+out();
+out(sameModelTable(sameModel));
+for (const { model, figures } of sameModel) {
+  out();
+  out(`#### Every agent on ${model}`);
+  out();
+  out(roundsTable(figures));
+}
+out();
+out('### Folds written from the claims ledger (context.summary: ledger), desktop-gpu');
+out();
+out(sameModelTable(ledgerFolds));
+for (const { model, figures } of ledgerFolds) {
+  out();
+  out(`#### ${model}, folds from the ledger`);
+  out();
+  out(roundsTable(figures));
+}
+out();
+out(`#### desktop-cpu, folds from the ledger`);
+out();
+out(roundsTable(ledgerCpu));
+out();
 out('### Every shipped knockout scenario on desktop-gpu');
 out();
 out(scenariosTable(shipped));
@@ -107,5 +158,5 @@ process.stderr.write(`(${((Date.now() - started) / 1000).toFixed(0)} s of real t
 
 writeFileSync(
   new URL('./rounds-results.json', import.meta.url),
-  `${JSON.stringify({ speed: SPEED, speech: SPEECH, gpu, cpu, oneModel, shipped }, null, 2)}\n`,
+  `${JSON.stringify({ speed: SPEED, speech: SPEECH, gpu, cpu, oneModel, sameModel, ledgerFolds, ledgerCpu, shipped }, null, 2)}\n`,
 );

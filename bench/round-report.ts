@@ -129,3 +129,17 @@ export function scenariosTable(
     ]),
   );
 }
+
+/** The reference debate with every agent on one model (or another variant): one line each. */
+export function sameModelTable(rows: Array<{ model: string; figures: DebateFigures }>): string {
+  return table(
+    ['every agent on', 'cache share', 'slowest round s', 'median round s', 'steady / floor'],
+    rows.map(({ model, figures }) => [
+      model,
+      figures.cacheShare.toFixed(2),
+      `${seconds(figures.slowest.totalSeconds)} (round ${figures.slowest.round})`,
+      seconds(figures.medianSeconds),
+      steady(figures),
+    ]),
+  );
+}

@@ -6,6 +6,7 @@
  */
 import type { ContextFile } from '../config/scenario.js';
 import type { ChatMessage } from '../llm/provider.js';
+import type { RulesPlacement } from './message-layout.js';
 
 export interface TranscriptRound {
   number: number;
@@ -82,9 +83,18 @@ export function transcriptText(view: TranscriptView): string {
   return parts.join('\n\n');
 }
 
-export function buildMessages(system: string, transcript: string, task: string): ChatMessage[] {
+/**
+ * [rules, transcript, task]. The rules are a system message, or the first user message for models
+ * whose template would move a system message after the conversation (see `message-layout.ts`).
+ */
+export function buildMessages(
+  system: string,
+  transcript: string,
+  task: string,
+  placement: RulesPlacement = 'system',
+): ChatMessage[] {
   return [
-    { role: 'system', content: system },
+    { role: placement === 'system' ? 'system' : 'user', content: system },
     { role: 'user', content: transcript },
     { role: 'user', content: task },
   ];

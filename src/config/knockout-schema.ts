@@ -71,6 +71,19 @@ export const knockoutSchema = z
           .describe('Speaking rate used to turn tokens into seconds.'),
       })
       .default({ seconds_per_side: 300, tokens_per_second: 3.75 }),
+    round_time_limit: z
+      .strictObject({
+        seconds: positiveNumber
+          .default(30)
+          .describe('Real time a round should take at most, from the previous round’s end to its own.'),
+        mode: z
+          .enum(['report', 'keep'])
+          .default('report')
+          .describe(
+            "'report' flags the rounds that went over; 'keep' also shortens the speeches still to come in a round running late, from the rate the model's earlier statements were written at.",
+          ),
+      })
+      .default({ seconds: 30, mode: 'report' }),
     model_options: z
       .strictObject({
         temperature: temperatureSchema.default(0.7),
@@ -121,6 +134,12 @@ export const knockoutSchema = z
       .strictObject({
         margin_tokens: nonNegativeInteger.default(256).describe('Tokens kept free besides the answer.'),
         summary_max_tokens: positiveInteger.default(512).describe('Token cap for one running summary.'),
+        summary: z
+          .enum(['model', 'ledger'])
+          .default('model')
+          .describe(
+            "How a fold writes its part of the running summary: 'model' asks a model for it; 'ledger' writes each folded statement's claims from the claims ledger (the speakers' own sentences), with no model call (a rewrite of all parts still asks a model; with memory.claims off, every fold does).",
+          ),
         summariser_model: z
           .string()
           .optional()
@@ -128,7 +147,7 @@ export const knockoutSchema = z
             "Model that writes summaries; default: the model of the round's last call (the judges' as a rule), which is loaded.",
           ),
       })
-      .default({ margin_tokens: 256, summary_max_tokens: 512 }),
+      .default({ margin_tokens: 256, summary_max_tokens: 512, summary: 'model' }),
   })
   .describe('An Agora knockout debate scenario.');
 

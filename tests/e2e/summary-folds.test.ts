@@ -160,3 +160,40 @@ describe('the running summary', () => {
     expect(transcript(later as ChatBody)).toContain(SUMMARY_CUT_NOTE);
   });
 });
+
+describe('folds written from the claims ledger', () => {
+  it('writes each folded statement’s claims in the speaker’s own sentences, with no model call, and the prompts read them', async () => {
+    const base = await loadScenario('scenarios/abortion.yaml');
+    if (base.format !== 'knockout') throw new Error('expected a knockout scenario');
+    const scenario = { ...base, context: { ...base.context, summary: 'ledger' as const } };
+    const { events, chats } = await debate(scenario);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+    const summaries = events.filter((event): event is Summary => event.type === 'summary');
+    expect(summaries.length).toBeGreaterThan(0);
+    // No model was asked for a summary.
+    expect(chats.some((body) => /^## Your task: the summary of/.test(task(body)))).toBe(false);
+    const claims = events.filter(
+      (event): event is Extract<RunEvent, { type: 'claims' }> => event.type === 'claims',
+    );
+    for (const summary of summaries) {
+      expect(summary).toMatchObject({ model: 'claims ledger', promptTokens: 0, outputTokens: 0 });
+      // Between rounds, after the round it folds.
+      expect(events[events.indexOf(summary) - 1]).toMatchObject({
+        type: 'round-end',
+        round: summary.throughRound,
+      });
+      const from = summary.fromRound ?? 1;
+      for (let round = from; round <= summary.throughRound; round += 1) {
+        expect(summary.text).toContain(`Round ${round}:`);
+        for (const extraction of claims.filter((item) => item.round === round)) {
+          for (const claim of extraction.claims) expect(summary.text).toContain(`"${claim.claim.trim()}"`);
+        }
+      }
+      // The next round's speakers read it in their transcript.
+      const next = chats.find((body) =>
+        new RegExp(`## Your task: round ${summary.throughRound + 1} of`).test(task(body)),
+      ) as ChatBody;
+      expect(transcript(next)).toContain(summary.text);
+    }
+  });
+});

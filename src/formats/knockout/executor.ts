@@ -35,17 +35,34 @@ export async function executeKnockoutStep(
       return extractClaims(step, state, context);
     case 'comment':
       return comment(step, state, context);
-    case 'decide': {
-      const round = state.rounds.find((candidate) => candidate.number === step.event.round);
-      const speaking = round?.statements.reduce((sum, statement) => sum + statement.realMs, 0) ?? 0;
-      const votes = round?.votes ?? [];
-      const judgingStart = Math.min(...votes.map((vote) => Date.parse(vote.at) - vote.realMs));
-      const judgingEnd = Math.max(...votes.map((vote) => Date.parse(vote.at)));
-      const judging = votes.length > 0 ? Math.max(0, judgingEnd - judgingStart) : 0;
-      context.append({ ...step.event, realMs: Math.round(speaking + judging) });
+    case 'decide':
+      context.append({ ...step.event, realMs: roundRealMs(state, step.event.round, context) });
       return;
-    }
   }
+}
+
+/**
+ * A round's real time: everything between the previous round's end (for round 1, the start of its
+ * first step, after the models were loaded) and now, the summary folded before it and the
+ * commentary on the round before included, without the time the run was down. A state without a
+ * round clock (none of its events timed) falls back to the round's speaking and judging.
+ */
+export function roundRealMs(
+  state: KnockoutState,
+  number: number,
+  context: Pick<StepContext, 'clock'>,
+): number {
+  if (state.roundClockMs !== null) {
+    const sinceLastEvent = Math.max(0, context.clock.now().getTime() - Date.parse(state.updatedAt));
+    return Math.max(0, Math.round(state.activeMs + sinceLastEvent - state.roundClockMs));
+  }
+  const round = state.rounds.find((candidate) => candidate.number === number);
+  const speaking = round?.statements.reduce((sum, statement) => sum + statement.realMs, 0) ?? 0;
+  const votes = round?.votes ?? [];
+  const judgingStart = Math.min(...votes.map((vote) => Date.parse(vote.at) - vote.realMs));
+  const judgingEnd = Math.max(...votes.map((vote) => Date.parse(vote.at)));
+  const judging = votes.length > 0 ? Math.max(0, judgingEnd - judgingStart) : 0;
+  return Math.round(speaking + judging);
 }
 
 /** The SRS's emergency response: clearly marked, and not counted as an argument. */

@@ -28,7 +28,7 @@ import {
   statementTokenLimit,
 } from './round-calls.js';
 import { type KnockoutState, summariserModel, summaryChain } from './state.js';
-import { type FoldPlan, summaryMessages } from './summary-prompts.js';
+import { type FoldPlan, foldsFromLedger, ledgerSummary, summaryMessages } from './summary-prompts.js';
 
 /** Words a part of the summary is asked for per round it folds (up to the summary's usual length). */
 export const WORDS_PER_ROUND = 60;
@@ -111,7 +111,7 @@ function historyAfter(state: KnockoutState, plan: FoldPlan, finished: number): n
     type: 'summary',
     fromRound: plan.fromRound,
     throughRound: plan.throughRound,
-    text: 'x'.repeat(plan.words * CHARS_PER_WORD),
+    text: plan.text ?? 'x'.repeat(plan.words * CHARS_PER_WORD),
     model: plan.model,
     promptTokens: 0,
     promptChars: 0,
@@ -160,13 +160,15 @@ function foldThrough(state: KnockoutState, through: number, model: string, roomC
   const words = Math.min(most, WORDS_PER_ROUND * (through - covered));
   const partsChars = chain.reduce((sum, part) => sum + part.text.length, 0);
   const rewrite = chain.length > 0 && partsChars + words * CHARS_PER_WORD > PARTS_SHARE * roomChars;
-  return rewrite
-    ? { fromRound: 1, throughRound: through, words: most, model }
-    : { fromRound: covered + 1, throughRound: through, words, model };
+  if (rewrite) return { fromRound: 1, throughRound: through, words: most, model };
+  const part = { fromRound: covered + 1, throughRound: through, words, model };
+  return foldsFromLedger(state) ? { ...part, text: ledgerSummary(state, covered + 1, through) } : part;
 }
 
 /** The summariser's call for `plan`, folding fewer rounds while its own prompt does not fit. */
 function summariseStep(state: KnockoutState, plan: FoldPlan) {
+  // A part written from the ledger needs no prompt of its own.
+  if (plan.text !== undefined) return { kind: 'summarise' as const, ...plan, messages: [] };
   const chain = summaryChain(state.summaries);
   const covered = chain.at(-1)?.throughRound ?? 0;
   const cap = state.scenario.context.summary_max_tokens;

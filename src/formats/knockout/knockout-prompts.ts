@@ -9,6 +9,7 @@ import {
 } from '../../agents/claims-ledger.js';
 import { extractKeyPoints } from '../../agents/key-points.js';
 import { buildMemory, describeMemory, type SpokenStatement } from '../../agents/memory.js';
+import { rulesPlacementFor } from '../../agents/message-layout.js';
 import {
   backgroundText,
   buildMessages,
@@ -140,7 +141,7 @@ export function debaterMessages(
   ]
     .filter((line, index, lines) => !(line === '' && lines[index - 1] === ''))
     .join('\n');
-  return knockoutMessages(scenario, transcriptUpTo(state, round), task);
+  return knockoutMessages(scenario, transcriptUpTo(state, round), task, agent.model);
 }
 
 /**
@@ -249,7 +250,10 @@ function buildJudgeMessages(
     'Reply with the JSON object only.',
   ].join('\n');
   return [
-    { role: 'system', content: knockoutSystemPrompt(scenario) },
+    {
+      role: rulesPlacementFor(judge.model) === 'system' ? 'system' : 'user',
+      content: knockoutSystemPrompt(scenario),
+    },
     { role: 'user', content: transcriptUpTo(state, round) },
     { role: 'user', content: judgingRubric(scenario, round, debater) },
     { role: 'user', content: task },
@@ -265,6 +269,7 @@ export function claimsMessages(
   round: number,
   agent: string,
   position: 'X' | 'Y',
+  model: string,
 ): ChatMessage[] {
   const task = claimsTask({
     agent,
@@ -274,7 +279,7 @@ export function claimsMessages(
     ownSideClaims: state.ledger.filter((claim) => claim.position === position),
     maxTokens: state.scenario.memory.claims_max_tokens,
   });
-  return knockoutMessages(state.scenario, transcriptUpTo(state, round), task);
+  return knockoutMessages(state.scenario, transcriptUpTo(state, round), task, model);
 }
 
 /**
@@ -294,7 +299,7 @@ export function commentaryMessages(state: KnockoutState, round: number): ChatMes
   ]
     .filter((line) => line !== '')
     .join('\n');
-  return knockoutMessages(scenario, transcriptUpTo(state, round), task);
+  return knockoutMessages(scenario, transcriptUpTo(state, round), task, commentary?.model ?? '');
 }
 
 /** The transcript message through `round`, built once per state and round. */
@@ -331,10 +336,12 @@ export function knockoutSystemPrompt(scenario: KnockoutScenario): string {
   ].join('\n');
 }
 
+/** A knockout prompt for `model`: the rules where its template keeps them first, the transcript, the task. */
 export function knockoutMessages(
   scenario: KnockoutScenario,
   transcript: string,
   task: string,
+  model: string,
 ): ChatMessage[] {
-  return buildMessages(knockoutSystemPrompt(scenario), transcript, task);
+  return buildMessages(knockoutSystemPrompt(scenario), transcript, task, rulesPlacementFor(model));
 }

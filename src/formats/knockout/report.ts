@@ -83,7 +83,9 @@ export function resultSummary(transcript: KnockoutTranscript): string {
       : '',
     `Simulated speaking time: ${transcript.positions.x} (X) ${stats.simulatedSecondsPerSide.X.toFixed(1)} s, ${transcript.positions.y} (Y) ${stats.simulatedSecondsPerSide.Y.toFixed(1)} s.`,
     `Model calls: ${stats.modelCalls}; prompt tokens ${stats.promptTokens}; output tokens ${stats.outputTokens}; abstentions ${stats.abstentions}.`,
-    stats.slowRounds.length > 0 ? `Rounds over the 30 s target: ${stats.slowRounds.join(', ')}.` : '',
+    stats.slowRounds.length > 0
+      ? `Rounds over the ${stats.roundTimeLimitSeconds} s target: ${stats.slowRounds.join(', ')}.`
+      : '',
     stats.claims
       ? `Claims ledger: ${plural(stats.claims.recorded, 'claim')} recorded; ${stats.claims.notInStatement} dropped as not in their statement; ${plural(stats.claims.fellBack, 'extraction')} fell back to key sentences.`
       : '',

@@ -13,6 +13,7 @@ import { claimsMessages, debaterMessages, judgeMessages } from './knockout-promp
 import type { PlannedCall } from './prompt-fits.js';
 import type { KnockoutState } from './state.js';
 import { xAgentOf, yAgentNames } from './state.js';
+import { keepsRoundLimit, roundLimitMs } from './thresholds.js';
 
 /** The positions in the order they speak in every round. */
 export function speakingOrder(scenario: KnockoutScenario): Array<'X' | 'Y'> {
@@ -43,7 +44,7 @@ export function statementCall(
   debater: string,
 ): PlannedCall & { agent: AgentConfig } {
   const agent = speakerOf(state.scenario, position, debater);
-  const tokenLimit = statementTokenLimit(state.scenario);
+  const tokenLimit = lateRoundTokenLimit(state, round, agent.model, statementTokenLimit(state.scenario));
   return {
     agent,
     // A person's statements are theirs, recorded under the person's name for a model.
@@ -91,7 +92,7 @@ export function claimsCall(
   return {
     model,
     tokenLimit: scenario.memory.claims_max_tokens,
-    messages: scenario.memory.claims === 'model' ? claimsMessages(state, round, agent, position) : [],
+    messages: scenario.memory.claims === 'model' ? claimsMessages(state, round, agent, position, model) : [],
     answerIds: answerableClaims(state.ledger.filter((claim) => claim.position !== position)).map(
       (claim) => claim.id,
     ),
@@ -107,4 +108,54 @@ export function judgeCall(state: KnockoutState, name: string, round: number, deb
     tokenLimit: state.scenario.judging.max_tokens,
     messages: judgeMessages(state, judge, round, debater),
   };
+}
+
+/** The shortest statement a round running late asks for, in tokens (about 90 words). */
+export const SHORTEST_STATEMENT_TOKENS = 120;
+
+/** Tokens per ms the model's earlier statements were written at (their prompts read too), or null. */
+function statementRate(state: KnockoutState, model: string): number | null {
+  let tokens = 0;
+  let ms = 0;
+  for (const round of state.rounds) {
+    for (const statement of round.statements) {
+      if (statement.model !== model || statement.degraded || statement.realMs <= 0) continue;
+      tokens += statement.outputTokens - (statement.thinkingTokens ?? 0);
+      ms += statement.realMs;
+    }
+  }
+  return tokens > 0 && ms > 0 ? tokens / ms : null;
+}
+
+/** What the last finished round spent besides its speeches: extractions, judging, a fold. */
+function restOfRoundMs(state: KnockoutState): number {
+  const last = state.rounds.filter((round) => round.end).at(-1);
+  if (!last?.end) return 0;
+  const speaking = last.statements.reduce((sum, statement) => sum + statement.realMs, 0);
+  return Math.max(0, last.end.realMs - speaking);
+}
+
+/**
+ * A statement's token limit when the scenario keeps its round time limit (`round_time_limit.mode:
+ * keep`): the time the round has left, less what the last round spent besides its speeches, shared
+ * by the speeches still to come, at the rate this model wrote its earlier statements. Never more
+ * than `normal`, never less than SHORTEST_STATEMENT_TOKENS; with nothing measured yet (round 1) it
+ * is `normal`. A pure function of the state, so a resumed run plans the same limits.
+ */
+export function lateRoundTokenLimit(
+  state: KnockoutState,
+  round: number,
+  model: string,
+  normal: number,
+): number {
+  const { scenario } = state;
+  if (!keepsRoundLimit(scenario) || state.roundClockMs === null) return normal;
+  const rate = statementRate(state, model);
+  if (rate === null) return normal;
+  const spoken = state.rounds.find((candidate) => candidate.number === round)?.statements.length ?? 0;
+  const left = Math.max(1, speakingOrder(scenario).length - spoken);
+  const elapsed = Math.max(0, state.activeMs - state.roundClockMs);
+  const available = roundLimitMs(scenario) - elapsed - restOfRoundMs(state);
+  const tokens = Math.floor((available / left) * rate);
+  return Math.max(Math.min(normal, SHORTEST_STATEMENT_TOKENS), Math.min(normal, tokens));
 }

@@ -48,6 +48,13 @@ export interface KnockoutState {
   /** Real time the run has been active, summed over its segments (the start and each resume). */
   activeMs: number;
   segmentStartedAt: string;
+  /**
+   * Active time (as in `activeMs`) at which the round in progress began: the previous round's end,
+   * or the start of the first step (after the models were loaded) for round 1; null before it.
+   * A round's clock covers everything between the two: statements, claims, the summary folded
+   * before it, the commentary on the round before, judging and the engine's own time.
+   */
+  roundClockMs: number | null;
   /** Failed steps in a row per agent and per model: degraded turns, judges whose model could not be called, failed summaries. */
   failures: FailureStreaks;
   lastEvent: RunEvent['type'];
@@ -107,6 +114,7 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       outputTokens: 0,
       activeMs: 0,
       segmentStartedAt: event.at,
+      roundClockMs: null,
       failures: NO_FAILURES,
       lastEvent: 'run-start',
       summaryFailed: false,
@@ -127,6 +135,10 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
     };
   }
   next.activeMs = state.activeMs + Math.max(0, Date.parse(event.at) - Date.parse(state.updatedAt));
+  // Round 1's clock starts with the first step, not with the run (the models load in between).
+  if (state.roundClockMs === null && 'realMs' in event && typeof event.realMs === 'number') {
+    next.roundClockMs = Math.max(state.activeMs, next.activeMs - event.realMs);
+  }
   switch (event.type) {
     case 'turn-end':
       next.rounds = withRound(state, event.round, (round) => ({
@@ -157,6 +169,7 @@ export function foldKnockout(state: KnockoutState | undefined, event: RunEvent):
       return next;
     case 'round-end':
       next.rounds = withRound(state, event.round, (round) => ({ ...round, end: event }));
+      next.roundClockMs = next.activeMs;
       if (event.rotation) {
         next.currentDebater = event.rotation.to;
         next.debated = [...state.debated, event.rotation.to];

@@ -2,7 +2,8 @@
 
 import { PERSON_MODEL } from '../../core/person-seat.js';
 import type { KnockoutState } from './state.js';
-import { SLOW_ROUND_MS } from './thresholds.js';
+import { LEDGER_SUMMARY_MODEL } from './summary-prompts.js';
+import { roundLimitMs } from './thresholds.js';
 
 export interface AgentStats {
   name: string;
@@ -37,7 +38,10 @@ export interface KnockoutStats {
   abstentions: number;
   degradedTurns: number;
   fallbackCalls: number;
+  /** Rounds that took longer than the round time limit. */
   slowRounds: number[];
+  /** The round time limit those rounds went over, in seconds. */
+  roundTimeLimitSeconds: number;
   /**
    * The claims ledger, when a model keeps it: claims recorded, claims dropped because their
    * statement does not say them, and extractions that fell back to key sentences (no usable answer).
@@ -106,7 +110,7 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
     modelCalls:
       statements.reduce((sum, statement) => sum + (statement.attempts ?? 1), 0) +
       votes.reduce((sum, vote) => sum + vote.attempts, 0) +
-      state.summaries.length +
+      state.summaries.filter((summary) => summary.model !== LEDGER_SUMMARY_MODEL).length +
       extraCalls.reduce((sum, call) => sum + call.attempts, 0),
     promptTokens: calls.reduce((sum, item) => sum + item.promptTokens, 0),
     outputTokens: calls.reduce((sum, item) => sum + item.outputTokens, 0),
@@ -114,8 +118,9 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
     degradedTurns: statements.filter((statement) => statement.degraded).length,
     fallbackCalls: [...statements, ...votes].filter((item) => item.fallbackFrom).length,
     slowRounds: state.rounds
-      .filter((round) => (round.end?.realMs ?? 0) > SLOW_ROUND_MS)
+      .filter((round) => (round.end?.realMs ?? 0) > roundLimitMs(state.scenario))
       .map((round) => round.number),
+    roundTimeLimitSeconds: roundLimitMs(state.scenario) / 1000,
     claims:
       state.scenario.memory.claims === 'model'
         ? {

@@ -35,5 +35,7 @@ export type KnockoutStep =
       words: number;
       model: string;
       messages: ChatMessage[];
+      /** The part as written from the claims ledger (`context.summary: ledger`): no model call. */
+      text?: string;
     }
   | { kind: 'decide'; event: Omit<RoundEndEvent, 'realMs'> };

@@ -19,6 +19,46 @@ export interface FoldPlan {
   /** The length asked for, in words. */
   words: number;
   model: string;
+  /** The part as written from the claims ledger, when the scenario folds that way. */
+  text?: string;
+}
+
+/** The `model` a summary written from the claims ledger records: no model wrote it. */
+export const LEDGER_SUMMARY_MODEL = 'claims ledger';
+
+/** Whether this run's folds write their parts from the claims ledger instead of asking a model. */
+export function foldsFromLedger(state: KnockoutState): boolean {
+  const { scenario } = state;
+  return (scenario.context as { summary?: string }).summary === 'ledger' && scenario.memory.claims !== 'off';
+}
+
+/**
+ * A part of the running summary written from the claims ledger: each statement of the folded
+ * rounds by its claims, in the speaker's own sentences, and what they answered. No model call, so
+ * a fold costs the round after it nothing but the reading of the part.
+ */
+export function ledgerSummary(state: KnockoutState, from: number, through: number): string {
+  const { scenario } = state;
+  const rounds = state.rounds.filter((round) => round.number >= from && round.number <= through);
+  const agentOf = (id: string) => state.ledger.find((claim) => claim.id === id)?.agent;
+  return rounds
+    .map((round) => {
+      const lines = round.statements
+        .filter((statement) => !statement.degraded)
+        .map((statement) => {
+          const side = statement.position === 'X' ? scenario.positions.x : scenario.positions.y;
+          const claims = state.ledger.filter(
+            (claim) => claim.round === round.number && claim.agent === statement.agent,
+          );
+          const said = claims.map((claim) => {
+            const answered = claim.answers ? agentOf(claim.answers) : undefined;
+            return `"${claim.claim.trim()}"${claim.kind === 'restated' ? ' (restated)' : ''}${answered ? ` (answering ${answered})` : ''}`;
+          });
+          return `- ${statement.agent} (Position ${statement.position}, ${side}): ${said.length > 0 ? said.join(' ') : 'no claim was recorded.'}`;
+        });
+      return [`Round ${round.number}:`, ...lines].join('\n');
+    })
+    .join('\n');
 }
 
 /** How long a claim line in the summariser's list may be. */
@@ -62,5 +102,5 @@ export function summaryMessages(state: KnockoutState, plan: FoldPlan): ChatMessa
   ]
     .filter((line) => line !== '')
     .join('\n');
-  return knockoutMessages(scenario, transcriptUpTo(state, through), task);
+  return knockoutMessages(scenario, transcriptUpTo(state, through), task, plan.model);
 }

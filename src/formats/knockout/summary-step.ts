@@ -12,7 +12,7 @@ import type { StepContext } from '../format-definition.js';
 import { call, fallbacksOf } from './model-call.js';
 import type { KnockoutState } from './state.js';
 import type { KnockoutStep } from './steps.js';
-import { summaryMessages } from './summary-prompts.js';
+import { LEDGER_SUMMARY_MODEL, summaryMessages } from './summary-prompts.js';
 
 /** The note a summary still cut at its cap ends with. */
 export const SUMMARY_CUT_NOTE = '[The summary was cut off here at its length limit.]';
@@ -24,6 +24,21 @@ type SummariseStep = Extract<KnockoutStep, { kind: 'summarise' }>;
 
 export async function summarise(step: SummariseStep, state: KnockoutState, context: StepContext) {
   const { scenario } = state;
+  if (step.text !== undefined) {
+    // Written from the claims ledger: no model call, nothing to wait for.
+    context.append({
+      type: 'summary',
+      ...(step.fromRound > 1 ? { fromRound: step.fromRound } : {}),
+      throughRound: step.throughRound,
+      text: step.text,
+      model: LEDGER_SUMMARY_MODEL,
+      promptTokens: 0,
+      promptChars: 0,
+      outputTokens: 0,
+      realMs: 0,
+    });
+    return;
+  }
   context.notify({ type: 'summary-start', throughRound: step.throughRound, model: step.model });
   const started = context.clock.monotonicMs();
   const ask = (messages: SummariseStep['messages'], attempt: number) =>

@@ -3,7 +3,7 @@
 import { knockoutResult } from './result.js';
 import { type KnockoutState, rotationsOf, statusOf } from './state.js';
 import { type KnockoutStats, knockoutStats } from './stats.js';
-import { SLOW_ROUND_MS } from './thresholds.js';
+import { roundLimitMs } from './thresholds.js';
 
 export function knockoutTranscript(state: KnockoutState) {
   const { scenario } = state;
@@ -64,7 +64,7 @@ export function knockoutTranscript(state: KnockoutState) {
         : null,
       transition: round.end?.transition ?? null,
       realMs: round.end?.realMs ?? null,
-      slow: (round.end?.realMs ?? 0) > SLOW_ROUND_MS,
+      slow: (round.end?.realMs ?? 0) > roundLimitMs(scenario),
     })),
     rotations: rotationsOf(state),
     summaries: state.summaries.map((summary) => ({
