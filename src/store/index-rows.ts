@@ -32,6 +32,7 @@ function modelsOf(scenario: Scenario): string[] {
     case 'formal':
       return (scenario.debaters ?? []).map((debater) => debater.model);
     case 'duel':
+    case 'truth':
       return [scenario.debaters.a.model, scenario.debaters.b.model, scenario.judge.model];
     case 'critique':
       return [...scenario.agents.map((agent) => agent.model), scenario.judge.model];

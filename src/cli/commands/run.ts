@@ -12,6 +12,7 @@ import type { Scenario } from '../../config/scenario.js';
 import { applyOverrides, checkTopicFlag, parsePositions } from '../../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
+import { applyQuestionsOption, TRUTH_TOPIC } from '../../formats/truth/questions-option.js';
 import type { SessionServers } from '../../session/debate-session.js';
 import { lineupModels } from '../../session/given-models.js';
 import { SESSION_LEASE_SECONDS, sessionOwner } from '../../session/shared-runs.js';
@@ -63,11 +64,11 @@ export async function scenarioFromArguments(
     if (!(FORMAT_NAMES as string[]).includes(values.format)) {
       throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')}, got "${values.format}"`);
     }
-    if (topic === undefined) {
+    if (topic === undefined && values.format !== 'truth') {
       throw new UsageError(`--format ${values.format} needs --topic "the motion" (or --problem-file)`);
     }
-    checkTopicFlag(topic, values.format);
-    scenario = await defaultScenario(values.format as FormatName, topic.trim(), io.cwd);
+    if (topic !== undefined) checkTopicFlag(topic, values.format);
+    scenario = await defaultScenario(values.format as FormatName, (topic ?? TRUTH_TOPIC).trim(), io.cwd);
   }
   const overridden = applyLineup(
     applyOverrides(
@@ -82,7 +83,8 @@ export async function scenarioFromArguments(
     ),
     values.models ? parseLineup(values.models) : null,
   );
-  return values.agents ? filterAgents(overridden, values.agents, io) : overridden;
+  const asked = await applyQuestionsOption(overridden, values.questions, io.cwd);
+  return values.agents ? filterAgents(asked, values.agents, io) : asked;
 }
 
 /** A problem statement is a page or two of text; a larger one could not fit a model's prompt. */
