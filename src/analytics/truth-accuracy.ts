@@ -50,7 +50,10 @@ export function pairedDifference(pairs: ReadonlyArray<[boolean, boolean]>): Pair
   const w1 = proportionInterval(both + firstOnly, n) as ProportionInterval;
   const w2 = proportionInterval(both + secondOnly, n) as ProportionInterval;
   const margins = (both + firstOnly) * (secondOnly + neither) * (both + secondOnly) * (firstOnly + neither);
-  const phi = margins === 0 ? 0 : (both * neither - firstOnly * secondOnly) / Math.sqrt(margins);
+  // Newcombe's correlation, its numerator pulled towards 0 by n/2 when positive (as in his paper).
+  const cross = both * neither - firstOnly * secondOnly;
+  const numerator = cross > 0 ? Math.max(cross - n / 2, 0) : cross;
+  const phi = margins === 0 ? 0 : numerator / Math.sqrt(margins);
   const difference = p1 - p2;
   const below = Math.sqrt(
     Math.max(0, (p1 - w1.low) ** 2 - 2 * phi * (p1 - w1.low) * (w2.high - p2) + (w2.high - p2) ** 2),

@@ -5,7 +5,7 @@
  */
 import { differenceText, percentWithInterval } from '../../analytics/truth-accuracy.js';
 import { plural } from '../../core/plural.js';
-import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
+import type { TextLayout } from '../../core/text-layout.js';
 import { renderTextTable } from '../../render/text-table.js';
 import { fallbackNote } from '../shared/fallback-note.js';
 import { degradedNote, type RunEnding, unfinishedSentence } from '../shared/run-ending.js';
@@ -162,7 +162,7 @@ export function truthMarkdown(state: TruthState): string {
     '## Results',
     '',
     '```',
-    truthReport(state, WIDE_LAYOUT).split('\n').slice(1).join('\n'),
+    truthReport(state, { width: Number.POSITIVE_INFINITY, borders: false }).split('\n').slice(1).join('\n'),
     '```',
   ];
   for (const question of recordedQuestions(state)) {
