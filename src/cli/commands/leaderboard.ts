@@ -1,4 +1,5 @@
 import { csvTable, leaderboard } from '../../analytics/leaderboard.js';
+import { truthTable } from '../../analytics/truth-leaderboard.js';
 import { UsageError } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { openRunIndex } from '../../manager/indexing.js';
@@ -19,6 +20,7 @@ const TABLES = [
   'arguments',
   'people',
   'calibration',
+  'truth',
 ] as const;
 
 const LEADERBOARD_OPTIONS = {
@@ -26,7 +28,7 @@ const LEADERBOARD_OPTIONS = {
   'include-demo': { help: 'also count runs on the built-in simulator (left out by default)' },
   table: {
     value: 'NAME',
-    help: 'one table: models, agents, ranking, judges, reliability, arguments, people or calibration',
+    help: 'one table: models, agents, ranking, judges, reliability, arguments, people, calibration or truth',
   },
   out: OUT,
   database: DATABASE,
@@ -42,7 +44,7 @@ export const leaderboardCommand = defineCommand({
     text: [
       "models, agents, a Bradley-Terry ranking, judge agreement, argument scores, people's ranking",
       'and judges against people (--batch ID, --json, --csv --table NAME: models|agents|ranking|',
-      'judges|reliability|arguments|people|calibration)',
+      'judges|reliability|arguments|people|calibration|truth)',
     ],
   },
   description:
@@ -72,10 +74,11 @@ async function showLeaderboard(
         outDir,
       );
     }
-    const tables = leaderboard(index, {
+    const options = {
       ...(values.batch ? { batchId: values.batch } : {}),
       ...(values['include-demo'] ? { includeDemo: true } : {}),
-    });
+    };
+    const tables = [...leaderboard(index, options), truthTable(index, outDir, options)];
     const chosen = picked === -1 ? tables : [tables[picked] as (typeof tables)[number]];
     if (values.json) {
       io.stdout.write(
