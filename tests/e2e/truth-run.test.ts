@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -223,5 +223,75 @@ describe('format: truth', () => {
     expect(comparable(readJson(runDir) as never)).toEqual(
       comparable(readJson(onlyRunDir(reference)) as never),
     );
+  });
+  it('leaderboard --table truth gives accuracy per judge model and condition over several runs', async () => {
+    const server = await mock();
+    const out = path.join(tempDir(), 'runs');
+    const lineups = [
+      ['1', 'judge=qwen2.5'],
+      ['2', 'judge=qwen2.5'],
+      ['3', 'judge=llama3'],
+    ];
+    for (const [seed, models] of lineups) {
+      const run = await runAgora([
+        'run',
+        '--format',
+        'truth',
+        '--questions',
+        '3',
+        '--seed',
+        String(seed),
+        '--models',
+        String(models),
+        '--rounds',
+        '1',
+        '--host',
+        server.url,
+        '--out',
+        out,
+        '--quiet',
+      ]);
+      expect(run.code).toBe(0);
+    }
+    // What the runs' own records say, summed by judge model and condition.
+    const expected = new Map<string, { judged: number; right: number }>();
+    for (const name of readdirSync(out).filter((entry) => statSync(path.join(out, entry)).isDirectory())) {
+      const record = readJson(path.join(out, name)) as ReturnType<typeof readJson> & {
+        judge: { model: string };
+      };
+      for (const question of record.questions) {
+        for (const verdict of question.verdicts) {
+          const key = `${record.judge.model}/${verdict.condition}`;
+          const row = expected.get(key) ?? { judged: 0, right: 0 };
+          row.judged += 1;
+          if (verdict.correct) row.right += 1;
+          expected.set(key, row);
+        }
+      }
+    }
+    const board = await runAgora(['leaderboard', '--table', 'truth', '--json', '--out', out]);
+    expect(board.code).toBe(0);
+    const [table] = JSON.parse(board.stdout) as Array<{
+      rows: Array<Record<string, string | number | null>>;
+    }>;
+    const rows = table?.rows ?? [];
+    expect(rows.map((row) => `${row['Judge model']}/${row.Condition}`)).toEqual([
+      'llama3/direct',
+      'llama3/consultancy',
+      'llama3/debate',
+      'qwen2.5/direct',
+      'qwen2.5/consultancy',
+      'qwen2.5/debate',
+    ]);
+    for (const row of rows) {
+      const sums = expected.get(`${row['Judge model']}/${row.Condition}`);
+      expect(row).toMatchObject({
+        Judged: sums?.judged,
+        Right: sums?.right,
+        Runs: row['Judge model'] === 'llama3' ? 1 : 2,
+      });
+      expect(row['95% interval']).toMatch(/^\d+–\d+$/);
+      expect(row['vs direct (points)'] === null).toBe(row.Condition === 'direct');
+    }
   });
 });
