@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -224,38 +224,41 @@ describe('format: truth', () => {
       comparable(readJson(onlyRunDir(reference)) as never),
     );
   });
-  it('leaderboard --table truth gives accuracy per judge model and condition over several runs', async () => {
+  it('a batch over line-ups, and leaderboard --table truth over its runs per judge model and condition', async () => {
     const server = await mock();
-    const out = path.join(tempDir(), 'runs');
-    const lineups = [
-      ['1', 'judge=qwen2.5'],
-      ['2', 'judge=qwen2.5'],
-      ['3', 'judge=llama3'],
-    ];
-    for (const [seed, models] of lineups) {
-      const run = await runAgora([
-        'run',
-        '--format',
-        'truth',
-        '--questions',
-        '3',
-        '--seed',
-        String(seed),
-        '--models',
-        String(models),
-        '--rounds',
-        '1',
-        '--host',
-        server.url,
-        '--out',
-        out,
-        '--quiet',
-      ]);
-      expect(run.code).toBe(0);
-    }
+    const dir = tempDir();
+    const scenario = path.join(dir, 'truth.yaml');
+    writeFileSync(
+      scenario,
+      stringify({
+        format: 'truth',
+        questions: 3,
+        max_rounds: 1,
+        debaters: { a: { model: 'llama3' }, b: { model: 'mistral' } },
+        judge: { model: 'qwen2.5' },
+      }),
+    );
+    const out = path.join(dir, 'runs');
+    const batch = await runAgora([
+      'batch',
+      scenario,
+      '--seeds',
+      '1,2',
+      '--models',
+      'judge=qwen2.5',
+      '--models',
+      'judge=llama3',
+      '--host',
+      server.url,
+      '--out',
+      out,
+    ]);
+    expect(batch.code).toBe(0);
+    const batchId = batch.stdout.match(/Batch (batch-[0-9a-f]+): 4 completed/)?.[1];
+    expect(batchId).toBeDefined();
     // What the runs' own records say, summed by judge model and condition.
     const expected = new Map<string, { judged: number; right: number }>();
-    for (const name of readdirSync(out).filter((entry) => statSync(path.join(out, entry)).isDirectory())) {
+    for (const name of readdirSync(out).filter((entry) => entry.startsWith('batch-'))) {
       const record = readJson(path.join(out, name)) as ReturnType<typeof readJson> & {
         judge: { model: string };
       };
@@ -269,7 +272,16 @@ describe('format: truth', () => {
         }
       }
     }
-    const board = await runAgora(['leaderboard', '--table', 'truth', '--json', '--out', out]);
+    const board = await runAgora([
+      'leaderboard',
+      '--table',
+      'truth',
+      '--json',
+      '--batch',
+      String(batchId),
+      '--out',
+      out,
+    ]);
     expect(board.code).toBe(0);
     const [table] = JSON.parse(board.stdout) as Array<{
       rows: Array<Record<string, string | number | null>>;
@@ -288,7 +300,7 @@ describe('format: truth', () => {
       expect(row).toMatchObject({
         Judged: sums?.judged,
         Right: sums?.right,
-        Runs: row['Judge model'] === 'llama3' ? 1 : 2,
+        Runs: 2,
       });
       expect(row['95% interval']).toMatch(/^\d+–\d+$/);
       expect(row['vs direct (points)'] === null).toBe(row.Condition === 'direct');
