@@ -193,6 +193,41 @@ describe('format: truth', () => {
     expect(result.stderr).toMatch(/mine\.yaml:\d+:1: \[2\]\.wrong_answer: is the same as answer \("2"\)/);
   });
 
+  it('ends degraded (exit 9) when the judge gives no usable verdict, and counts it apart from right and wrong', async () => {
+    const server = await mock({
+      script: [{ match: { prompt: 'Answer the question yourself.' }, reply: 'Hard to say.' }],
+    });
+    const dir = tempDir();
+    const scenario = path.join(dir, 'truth.yaml');
+    writeFileSync(
+      scenario,
+      stringify({
+        format: 'truth',
+        seed: 3,
+        questions: 2,
+        max_rounds: 1,
+        debaters: { a: { model: 'llama3' }, b: { model: 'mistral' } },
+        judge: { model: 'qwen2.5' },
+        reliability: { attempts: 2, backoff_ms: 5, max_backoff_ms: 10 },
+      }),
+    );
+    const out = path.join(dir, 'runs');
+    const result = await runAgora(['run', scenario, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.code).toBe(9);
+    const transcript = readJson(onlyRunDir(out));
+    expect(transcript.status).toBe('degraded');
+    for (const question of transcript.questions) {
+      const direct = question.verdicts.find((verdict) => verdict.condition === 'direct');
+      expect(direct).toMatchObject({ believed: null, correct: null });
+      expect(question.verdicts.filter((verdict) => verdict.correct !== null)).toHaveLength(2);
+    }
+    expect(transcript.summary.conditions.find((row) => row.condition === 'direct')).toMatchObject({
+      accuracy: null,
+      noVerdict: 2,
+    });
+    expect(result.stdout).toMatch(/direct +0 +0 +— +2/);
+  });
+
   it('resumes after kill -9 to the same results as an uninterrupted run', async () => {
     const server = await mock({ speed: 0.05 });
     const dir = tempDir();
