@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { runProgress } from '../../core/run-progress.js';
-import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
+import { clipText, type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import { answerJsonSchema, boundedInteger, boundedText, charsFor } from '../../judging/answer-fields.js';
 import { retryPolicyOf } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
@@ -44,6 +44,13 @@ async function executeTruthStep(step: TruthStep, state: TruthState, context: Ste
   const question = recordedQuestions(state).find((item) => item.number === step.question);
   if (!question) throw new Error(`question ${step.question} is not in the run's question set`);
   const policy = retryPolicyOf(scenario.reliability);
+  // The question is shown once, with the first step taken on it.
+  const opening =
+    !state.statements.some((item) => item.round === question.number) &&
+    !state.assessments.some((item) => item.round === question.number && item.phase === 'verdict');
+  const asked = opening
+    ? `Question ${question.number}: ${clipText(question.question, 300)}\n  Answer 1: ${question.options[0]} · Answer 2: ${question.options[1]}\n`
+    : '';
   const common = {
     temperature: scenario.model_options.temperature,
     contextWindow: scenario.model_options.context_window,
@@ -65,7 +72,7 @@ async function executeTruthStep(step: TruthStep, state: TruthState, context: Ste
             : condition === 'debate'
               ? `Debater ${step.side.toUpperCase()}`
               : 'consultant',
-          heading: `Question ${question.number}, ${condition} ${asking ? 'question' : 'statement'} ${step.turn}`,
+          heading: `${asked}Question ${question.number}, ${condition} ${asking ? 'question' : 'statement'} ${step.turn}`,
           model: person.model,
           fallbackModels: person.fallback_models,
           ...(person.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
@@ -107,7 +114,7 @@ async function executeTruthStep(step: TruthStep, state: TruthState, context: Ste
     type: 'judging-start',
     round: question.number,
     judges: [scenario.judge.name],
-    subject: `question ${question.number} (${step.condition})`,
+    subject: `${asked}question ${question.number} (${step.condition})`,
   });
   const schema = truthVerdictSchema(scenario.judge_max_tokens);
   context.append(
