@@ -55,12 +55,33 @@ function questionsOf(scenario: TruthScenario): TruthQuestion[] {
   return generateQuestions(scenario.seed, scenario.questions, scenario.question_kinds);
 }
 
-/** Every question with its draws: the options' order and the sides, each drawn by seed per question. */
+/**
+ * `count` sides, half of them true (the odd one out drawn), in an order drawn by seed: over a run,
+ * the right answer is offered first, argued by Debater A and argued by the consultant for as close
+ * to half the questions as the count allows, so no lean of the judge's can pass for accuracy.
+ */
+function balancedDraw(seed: number, what: string, count: number): boolean[] {
+  const extra = seededFraction(seed, `truth:${what}:odd`) < 0.5 ? 1 : 0;
+  const sides = Array.from({ length: count }, (_, at) => at < Math.floor(count / 2) + (count % 2) * extra);
+  for (let at = count - 1; at > 0; at -= 1) {
+    const other = Math.floor(seededFraction(seed, `truth:${what}:shuffle-${at}`) * (at + 1));
+    [sides[at], sides[other]] = [sides[other] as boolean, sides[at] as boolean];
+  }
+  return sides;
+}
+
+/** Every question with its draws: the options' order and the sides, balanced over the run by seed. */
 export function planQuestions(scenario: TruthScenario): PlannedQuestion[] {
-  const draw = (question: TruthQuestion, what: string) =>
-    seededFraction(scenario.seed, `truth:${question.id}:${what}`) < 0.5;
-  return questionsOf(scenario).map((question, at) => {
-    const rightFirst = draw(question, 'order');
+  const questions = questionsOf(scenario);
+  const draw = (what: string) => balancedDraw(scenario.seed, what, questions.length);
+  const [order, debate, consultant, consultantRight] = [
+    draw('order'),
+    draw('debate'),
+    draw('consultant'),
+    draw('consultant-answer'),
+  ];
+  return questions.map((question, at) => {
+    const rightFirst = order[at] === true;
     return {
       ...question,
       number: at + 1,
@@ -68,9 +89,9 @@ export function planQuestions(scenario: TruthScenario): PlannedQuestion[] {
         ? [question.answer, question.wrong_answer]
         : [question.wrong_answer, question.answer],
       rightOption: rightFirst ? 1 : 2,
-      debateRight: draw(question, 'debate') ? 'a' : 'b',
-      consultant: draw(question, 'consultant') ? 'a' : 'b',
-      consultantRight: draw(question, 'consultant-answer'),
+      debateRight: debate[at] ? 'a' : 'b',
+      consultant: consultant[at] ? 'a' : 'b',
+      consultantRight: consultantRight[at] === true,
     };
   });
 }
