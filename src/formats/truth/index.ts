@@ -30,7 +30,8 @@ import { truthMarkdown, truthReport, truthTranscript } from './truth-report.js';
 export function truthVerdictSchema(maxTokens: number) {
   return z.object({
     reasoning: boundedText(charsFor(maxTokens, 0.6, 800)),
-    answer: z.enum(['1', '2']),
+    // Small models write the number as a number now and then: 1 is read as "1".
+    answer: z.preprocess((value) => (typeof value === 'number' ? String(value) : value), z.enum(['1', '2'])),
     confidence: boundedInteger(50, 100),
   });
 }

@@ -102,7 +102,7 @@ export function recordedQuestions(state: TruthState): PlannedQuestion[] {
   return (artifact?.data.questions as PlannedQuestion[] | undefined) ?? [];
 }
 
-export function questionSetEvent(scenario: TruthScenario): Omit<ArtifactEvent, never> {
+export function questionSetEvent(scenario: TruthScenario): ArtifactEvent {
   return { type: 'artifact', name: QUESTION_SET, data: { questions: planQuestions(scenario) }, files: [] };
 }
 
@@ -186,11 +186,8 @@ export function nextTruthStep(state: TruthState): TruthStep | DoneStep {
 
 /** Verdicts given (or voided) so far, and how many the run will ask for. */
 export function verdictCount(state: TruthState): { done: number; total: number } {
-  const total = recordedQuestions(state).length * state.scenario.conditions.length;
+  const { scenario } = state;
+  const questions = Array.isArray(scenario.questions) ? scenario.questions.length : scenario.questions;
   const done = state.assessments.filter((item) => item.phase === 'verdict').length;
-  return { done, total: total || state.scenario.conditions.length * questionTotal(state.scenario) };
-}
-
-function questionTotal(scenario: TruthScenario): number {
-  return Array.isArray(scenario.questions) ? scenario.questions.length : scenario.questions;
+  return { done, total: questions * scenario.conditions.length };
 }
