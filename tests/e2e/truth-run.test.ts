@@ -340,5 +340,8 @@ describe('format: truth', () => {
       expect(row['95% interval']).toMatch(/^\d+–\d+$/);
       expect(row['vs direct (points)'] === null).toBe(row.Condition === 'direct');
     }
+    // A truth verdict names an answer, not a winner between the debaters' models: no ranking match.
+    const ranking = await runAgora(['leaderboard', '--table', 'ranking', '--json', '--out', out]);
+    expect(JSON.parse(ranking.stdout)[0].rows).toEqual([]);
   });
 });
