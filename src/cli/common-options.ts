@@ -49,9 +49,13 @@ export const DEBATE_OPTIONS = {
   positions: { value: '"X,Y"', help: "with --topic: the two positions' labels (default: For, Against)" },
   format: {
     value: 'NAME',
-    help: 'knockout, formal, duel, critique or council; with --topic, no scenario file is needed',
+    help: 'knockout, formal, duel, critique, council or truth; with --topic, no scenario file is needed',
   },
   'problem-file': { value: 'FILE', help: 'the problem (topic) from a text file' },
+  questions: {
+    value: 'N|FILE',
+    help: 'truth: how many questions to generate from the seed, or a YAML/JSONL file of questions',
+  },
   out: OUT,
   quiet: { help: 'no live transcript; only the final tables' },
   json: { help: 'print a machine-readable summary on stdout and nothing else' },

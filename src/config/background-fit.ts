@@ -35,6 +35,7 @@ function reserved(scenario: ScenarioFile): { answer: number; field: string; marg
       ];
       break;
     case 'duel':
+    case 'truth':
       caps = [
         ['debater_max_tokens', scenario.debater_max_tokens],
         ['judge_max_tokens', scenario.judge_max_tokens],

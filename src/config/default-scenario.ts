@@ -42,6 +42,13 @@ export function defaultScenarioData(format: FormatName, topic: string): Record<s
         // A judge on a debater's model may favour its own side: the judge gets a third model.
         judge: { name: 'Judge', model: 'qwen2.5' },
       };
+    case 'truth':
+      return {
+        format,
+        topic,
+        debaters: { a: { name: 'Ada', model: 'llama3' }, b: { name: 'Blaise', model: 'mistral' } },
+        judge: { name: 'Judge', model: 'qwen2.5' },
+      };
   }
 }
 

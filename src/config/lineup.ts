@@ -23,6 +23,7 @@ export function parseLineup(text: string): Lineup {
 export const LINEUP_KEYS: Record<Scenario['format'], string[]> = {
   knockout: ['x', 'y', 'all'],
   duel: ['a', 'b', 'judge', 'all'],
+  truth: ['a', 'b', 'judge', 'all'],
   formal: ['a', 'b', 'all'],
   // Roles name the agents' models: architect=llama3; judge= names the judge's.
   critique: ['judge', 'all'],
@@ -49,6 +50,15 @@ export function applyLineup(scenario: Scenario, lineup: Lineup | null): Scenario
         })),
       };
     case 'duel':
+      return {
+        ...scenario,
+        debaters: {
+          a: { ...scenario.debaters.a, model: pick('a', scenario.debaters.a.model) },
+          b: { ...scenario.debaters.b, model: pick('b', scenario.debaters.b.model) },
+        },
+        judge: { ...scenario.judge, model: pick('judge', scenario.judge.model) },
+      };
+    case 'truth':
       return {
         ...scenario,
         debaters: {

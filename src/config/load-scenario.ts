@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { resolveRolePrompt } from '../agents/role-prompts.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { readQuestionFile } from '../formats/truth/question-file.js';
 import { checkBackgroundFits } from './background-fit.js';
 import { closestName } from './closest-name.js';
 import { DEFAULT_CRITIQUE_AGENTS } from './critique-schema.js';
@@ -138,6 +139,14 @@ export async function parseScenario(text: string, absolute: string, shown = abso
       agents.push({ ...agent, system_prompt: prompt.text, prompt_source: prompt.source });
     }
     data = { ...data, agents };
+  }
+  if (data.format === 'truth' && data.questions_file) {
+    const shownFile = path.join(path.dirname(shown), data.questions_file);
+    const questions = await readQuestionFile(
+      path.resolve(path.dirname(absolute), data.questions_file),
+      shownFile,
+    );
+    data = { ...data, questions };
   }
   const seed = data.seed === undefined ? { seed: BATCH_BASE_SEED, randomSeed: true } : { seed: data.seed };
   return { ...data, ...seed, file: absolute, contextFiles: files, warnings } as Scenario;

@@ -67,7 +67,8 @@ export function applyOverrides(
   if (overrides.rounds !== undefined) {
     if (result.format === 'knockout')
       result = { ...result, debate: { ...result.debate, rounds: overrides.rounds } };
-    else if (result.format === 'duel') result = { ...result, max_rounds: overrides.rounds };
+    else if (result.format === 'duel' || result.format === 'truth')
+      result = { ...result, max_rounds: overrides.rounds };
     else if (result.format === 'critique') result = { ...result, rounds: overrides.rounds };
     else if (result.format === 'council')
       throw new UsageError('--rounds does not apply to a council: its three rounds are fixed');
@@ -112,5 +113,7 @@ export function describeScenario(scenario: Scenario): string {
         .join('/')}, ${scenario.output_type}`;
     case 'critique':
       return `critique, "${clipText(scenario.topic, 60)}", ${scenario.agents.map((agent) => agent.role).join(', ')}, ${plural(scenario.rounds, 'round')}`;
+    case 'truth':
+      return `truth, ${Array.isArray(scenario.questions) ? plural(scenario.questions.length, 'question') : `${plural(scenario.questions, 'generated question')}`} under ${scenario.conditions.join(', ')}, ${scenario.debaters.a.model} and ${scenario.debaters.b.model} debating, judged by ${scenario.judge.model}`;
   }
 }

@@ -8,6 +8,7 @@ import { type CritiqueFile, critiqueSchema } from './critique-schema.js';
 import { type DuelFile, duelSchema } from './duel-schema.js';
 import { type FormalFile, formalSchema } from './formal-schema.js';
 import { type KnockoutFile, knockoutSchema } from './knockout-schema.js';
+import { type TruthFile, truthSchema } from './truth-schema.js';
 
 export { type AgentConfig, agentSchema, type Position, positionSchema } from './knockout-schema.js';
 export { type Criterion, DEFAULT_CRITERIA } from './schema-parts.js';
@@ -18,6 +19,7 @@ export const FORMAT_SCHEMAS = {
   duel: duelSchema,
   critique: critiqueSchema,
   council: councilSchema,
+  truth: truthSchema,
 } as const;
 export type FormatName = keyof typeof FORMAT_SCHEMAS;
 export const FORMAT_NAMES = Object.keys(FORMAT_SCHEMAS) as FormatName[];
@@ -29,7 +31,8 @@ export const scenarioSchema = z.union([
   duelSchema,
   critiqueSchema,
   councilSchema,
+  truthSchema,
 ]);
 
-export type ScenarioFile = KnockoutFile | FormalFile | DuelFile | CritiqueFile | CouncilFile;
-export type { CouncilFile, CritiqueFile, DuelFile, FormalFile, KnockoutFile };
+export type ScenarioFile = KnockoutFile | FormalFile | DuelFile | CritiqueFile | CouncilFile | TruthFile;
+export type { CouncilFile, CritiqueFile, DuelFile, FormalFile, KnockoutFile, TruthFile };

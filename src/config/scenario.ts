@@ -1,6 +1,13 @@
 /** The scenario as the engine uses it: validated, defaults filled, context files read. */
 import type { ConfigIssue } from '../core/errors.js';
-import type { CouncilFile, CritiqueFile, DuelFile, FormalFile, KnockoutFile } from './scenario-schema.js';
+import type {
+  CouncilFile,
+  CritiqueFile,
+  DuelFile,
+  FormalFile,
+  KnockoutFile,
+  TruthFile,
+} from './scenario-schema.js';
 
 export interface ContextFile {
   /** Path relative to the scenario's folder. */
@@ -29,4 +36,11 @@ export type FormalScenario = Seeded<FormalFile> & ScenarioExtras;
 export type DuelScenario = Seeded<DuelFile> & ScenarioExtras;
 export type CritiqueScenario = Seeded<CritiqueFile> & ScenarioExtras;
 export type CouncilScenario = Seeded<CouncilFile> & ScenarioExtras;
-export type Scenario = KnockoutScenario | FormalScenario | DuelScenario | CritiqueScenario | CouncilScenario;
+export type TruthScenario = Seeded<TruthFile> & ScenarioExtras;
+export type Scenario =
+  | KnockoutScenario
+  | FormalScenario
+  | DuelScenario
+  | CritiqueScenario
+  | CouncilScenario
+  | TruthScenario;

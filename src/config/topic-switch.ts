@@ -96,6 +96,10 @@ export function switchTopic(
       next = { ...rest, topic, constraints: [], ...withoutBackground() };
       break;
     }
+    case 'truth':
+      // The questions carry their own text: the topic only names the set.
+      next = { ...scenario, topic };
+      break;
     case 'critique':
       // The experts' roles (architect, security, ...) are not about one problem: they stay.
       next = { ...scenario, topic, ...withoutBackground() };

@@ -6,6 +6,7 @@ import { formalFormat } from './formal/index.js';
 import type { AnyFormat } from './format-definition.js';
 import { knockoutFormat } from './knockout/index.js';
 import { withTokenUsage } from './token-usage-report.js';
+import { truthFormat } from './truth/index.js';
 
 const FORMATS: Record<string, AnyFormat> = {
   knockout: withTokenUsage(knockoutFormat) as unknown as AnyFormat,
@@ -13,6 +14,7 @@ const FORMATS: Record<string, AnyFormat> = {
   formal: withTokenUsage(formalFormat) as unknown as AnyFormat,
   critique: withTokenUsage(critiqueFormat) as unknown as AnyFormat,
   council: withTokenUsage(councilFormat) as unknown as AnyFormat,
+  truth: withTokenUsage(truthFormat) as unknown as AnyFormat,
 };
 
 export function formatNamed(name: string): AnyFormat | undefined {

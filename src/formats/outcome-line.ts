@@ -10,6 +10,7 @@ import { critiqueOutcome } from './critique/critique-outcome.js';
 import { duelOutcome } from './duel/duel-outcome.js';
 import { formalOutcome } from './formal/formal-outcome.js';
 import { knockoutOutcome } from './knockout/knockout-outcome.js';
+import { truthOutcome } from './truth/truth-report.js';
 
 const SENTENCES: Record<string, (transcript: unknown) => string> = {
   knockout: knockoutOutcome,
@@ -17,6 +18,7 @@ const SENTENCES: Record<string, (transcript: unknown) => string> = {
   formal: formalOutcome,
   critique: critiqueOutcome,
   council: councilOutcome,
+  truth: truthOutcome,
 };
 
 /**

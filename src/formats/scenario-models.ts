@@ -29,6 +29,7 @@ export function scenarioModels(scenario: Scenario): { required: string[]; fallba
       required.add(scenario.judge.model);
       break;
     case 'duel':
+    case 'truth':
       add(scenario.debaters.a);
       add(scenario.debaters.b);
       add(scenario.judge);

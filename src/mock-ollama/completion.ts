@@ -12,6 +12,7 @@ import { createRng, hashOf } from './random.js';
 import type { ScriptRule } from './script.js';
 import { TemplateChoice } from './template-choice.js';
 import { tokenize as defaultTokenize, type Tokenizer } from './tokens.js';
+import { truthJudgeAnswer } from './truth-judge.js';
 
 /** The two text-generation endpoints. */
 export type Endpoint = 'chat' | 'generate';
@@ -188,6 +189,8 @@ function composeContent(
   const rng = createRng(seed, 'content');
   const hints = extractHints(request.messages);
   if (isRecord(request.format)) {
+    const verdict = truthJudgeAnswer(request.format, request.messages, rng);
+    if (verdict !== null) return verdict;
     const text = (property: string | undefined, r: typeof rng) => fieldText(hints, property, r);
     // Far more than the cap allows, in any vocabulary: the answer is cut inside this string.
     const room = (request.numPredict ?? request.numCtx ?? 4096) * 8;

@@ -21,6 +21,9 @@ export function duelRoundText(scenario: Scenario | undefined, round: number, res
 
 /** "Blaise (affirmative, Ban cars) wins; weighted scores: affirmative 2.40, negative 3.40". */
 export function formalVerdictText(scenario: Scenario | undefined, result: Result): string {
+  // A truth verdict names the answer the judge believes.
+  if (typeof result.answer === 'string' && typeof result.confidence === 'number')
+    return `believes Answer ${result.answer}, confidence ${result.confidence}%`;
   const winner = result.winner;
   const totals = result.totals as Record<string, unknown> | undefined;
   const score = (side: string) =>

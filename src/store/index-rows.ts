@@ -32,6 +32,7 @@ function modelsOf(scenario: Scenario): string[] {
     case 'formal':
       return (scenario.debaters ?? []).map((debater) => debater.model);
     case 'duel':
+    case 'truth':
       return [scenario.debaters.a.model, scenario.debaters.b.model, scenario.judge.model];
     case 'critique':
       return [...scenario.agents.map((agent) => agent.model), scenario.judge.model];
@@ -241,8 +242,9 @@ export function indexRows(
     if ('attempts' in event && typeof event.attempts === 'number') modelCalls += event.attempts;
     else if (event.type === 'summary') modelCalls += 1;
   }
-  // The models behind each side: a/b in a duel, affirmative/negative in a formal debate.
-  for (const judgement of judgements) {
+  // The models behind each side: a/b in a duel, affirmative/negative in a formal debate. A truth
+  // verdict is no match between its debaters' models (it names an answer), so it names none.
+  for (const judgement of scenario.format === 'truth' ? [] : judgements) {
     judgement.a_model = sideModels.get('a') ?? sideModels.get('affirmative') ?? null;
     judgement.b_model = sideModels.get('b') ?? sideModels.get('negative') ?? null;
   }

@@ -66,6 +66,20 @@ export function participants(scenario: Scenario): Array<{ name: string; role: st
         role,
         model: participant.model,
       }));
+    case 'truth':
+      return [
+        {
+          name: scenario.debaters.a.name,
+          role: 'debater (answer drawn by seed)',
+          model: scenario.debaters.a.model,
+        },
+        {
+          name: scenario.debaters.b.name,
+          role: 'debater (answer drawn by seed)',
+          model: scenario.debaters.b.model,
+        },
+        { name: scenario.judge.name, role: 'judge', model: scenario.judge.model },
+      ];
   }
 }
 

@@ -33,7 +33,7 @@ describe('schemas/scenario.schema.json', () => {
     };
     const schema = JSON.parse(scenarioJsonSchemaText()) as { anyOf: Variant[] };
     const formats = schema.anyOf.map((variant) => variant.properties.format?.const);
-    expect(formats).toEqual(['knockout', 'formal', 'duel', 'critique', 'council']);
+    expect(formats).toEqual(['knockout', 'formal', 'duel', 'critique', 'council', 'truth']);
     const knockout = schema.anyOf[0] as Variant;
     expect(knockout.required).toEqual(expect.arrayContaining(['topic', 'positions', 'agents']));
     expect(knockout.properties.debate?.properties?.rounds?.default).toBe(6);

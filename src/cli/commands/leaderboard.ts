@@ -1,4 +1,5 @@
 import { csvTable, leaderboard } from '../../analytics/leaderboard.js';
+import { truthTable } from '../../analytics/truth-leaderboard.js';
 import { UsageError } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { openRunIndex } from '../../manager/indexing.js';
@@ -20,6 +21,7 @@ const TABLES = [
   'people',
   'calibration',
   'rankings',
+  'truth',
 ] as const;
 
 const LEADERBOARD_OPTIONS = {
@@ -27,7 +29,7 @@ const LEADERBOARD_OPTIONS = {
   'include-demo': { help: 'also count runs on the built-in simulator (left out by default)' },
   table: {
     value: 'NAME',
-    help: 'one table: models, agents, ranking, judges, reliability, arguments, people, calibration or rankings',
+    help: 'one table: models, agents, ranking, judges, reliability, arguments, people, calibration, rankings or truth',
   },
   out: OUT,
   database: DATABASE,
@@ -42,8 +44,9 @@ export const leaderboardCommand = defineCommand({
     term: 'leaderboard',
     text: [
       "models, agents, a Bradley-Terry ranking, judge agreement, argument scores, people's ranking",
-      'judges against people, the two rankings compared (--batch ID, --json, --csv --table NAME:',
-      'models|agents|ranking|judges|reliability|arguments|people|calibration|rankings)',
+      'judges against people, the two rankings compared, judges against known answers (--batch ID,',
+      '--json, --csv --table NAME: models|agents|ranking|judges|reliability|arguments|people|',
+      'calibration|rankings|truth)',
     ],
   },
   description:
@@ -73,10 +76,11 @@ async function showLeaderboard(
         outDir,
       );
     }
-    const tables = leaderboard(index, {
+    const options = {
       ...(values.batch ? { batchId: values.batch } : {}),
       ...(values['include-demo'] ? { includeDemo: true } : {}),
-    });
+    };
+    const tables = [...leaderboard(index, options), truthTable(index, outDir, options)];
     const chosen = picked === -1 ? tables : [tables[picked] as (typeof tables)[number]];
     if (values.json) {
       io.stdout.write(

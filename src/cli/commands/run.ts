@@ -13,6 +13,7 @@ import type { Scenario } from '../../config/scenario.js';
 import { applyOverrides, checkTopicFlag, parsePositions } from '../../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
 import { ConfigError, UsageError } from '../../core/errors.js';
+import { applyQuestionsOption, TRUTH_TOPIC } from '../../formats/truth/questions-option.js';
 import type { SessionServers } from '../../session/debate-session.js';
 import { lineupModels } from '../../session/given-models.js';
 import { SESSION_LEASE_SECONDS, sessionOwner } from '../../session/shared-runs.js';
@@ -64,11 +65,11 @@ export async function scenarioFromArguments(
     if (!(FORMAT_NAMES as string[]).includes(values.format)) {
       throw new UsageError(`--format must be one of ${FORMAT_NAMES.join(', ')}, got "${values.format}"`);
     }
-    if (topic === undefined) {
+    if (topic === undefined && values.format !== 'truth') {
       throw new UsageError(`--format ${values.format} needs --topic "the motion" (or --problem-file)`);
     }
-    checkTopicFlag(topic, values.format);
-    scenario = await defaultScenario(values.format as FormatName, topic.trim(), io.cwd);
+    if (topic !== undefined) checkTopicFlag(topic, values.format);
+    scenario = await defaultScenario(values.format as FormatName, (topic ?? TRUTH_TOPIC).trim(), io.cwd);
   }
   const overridden = applyLineup(
     applyOverrides(
@@ -83,7 +84,8 @@ export async function scenarioFromArguments(
     ),
     values.models ? parseLineup(values.models) : null,
   );
-  const filtered = values.agents ? filterAgents(overridden, values.agents, io) : overridden;
+  const asked = await applyQuestionsOption(overridden, values.questions, io.cwd);
+  const filtered = values.agents ? filterAgents(asked, values.agents, io) : asked;
   return values.human === undefined ? filtered : seatPerson(filtered, values.human);
 }
 

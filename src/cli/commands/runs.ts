@@ -21,7 +21,7 @@ const RUNS_OPTIONS = {
     value: 'STATUS',
     help: 'running, completed, degraded, stopped, failed, interrupted or damaged',
   },
-  format: { value: 'NAME', help: 'knockout, formal, duel, critique or council' },
+  format: { value: 'NAME', help: 'knockout, formal, duel, critique, council or truth' },
   topic: { value: 'TEXT', help: 'topics containing this text' },
   model: { value: 'NAME', help: 'runs that used this model' },
   batch: { value: 'ID', help: 'runs of this batch (see `agora leaderboard` or transcripts/batches/)' },

@@ -1,0 +1,115 @@
+/**
+ * The truth table of the leaderboard: over every indexed truth run, each judge model's accuracy
+ * per condition with its 95% Wilson interval, and its difference from the same judge alone
+ * (`direct`) on the same questions, paired question by question (Newcombe's interval).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { RunIndex } from '../store/run-index.js';
+import type { LeaderboardOptions, LeaderTable } from './leaderboard.js';
+import { accuracyInterval, type PairedDifference, pairedDifference } from './truth-accuracy.js';
+
+interface TruthRecord {
+  judge?: { model?: string };
+  questions?: Array<{ id?: string; verdicts?: Array<{ condition?: string; correct?: boolean | null }> }>;
+}
+
+const CONDITION_ORDER = ['direct', 'consultancy', 'debate'];
+
+/** The transcript.json of a run folder, or null when it cannot be read (a run being written, say). */
+function readRecord(outDir: string, runDir: string): TruthRecord | null {
+  try {
+    return JSON.parse(readFileSync(path.join(path.resolve(outDir, runDir), 'transcript.json'), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const points = (value: number) => {
+  const rounded = Math.round(value * 100);
+  return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : '0';
+};
+
+function differenceCell(difference: PairedDifference | null): string | null {
+  if (!difference) return null;
+  return `${points(difference.difference)} (${points(difference.low)} to ${points(difference.high)})`;
+}
+
+export function truthTable(index: RunIndex, outDir: string, options: LeaderboardOptions = {}): LeaderTable {
+  const filters = [
+    "format = 'truth'",
+    ...(options.batchId ? ['batch_id = ?'] : []),
+    ...(options.includeDemo ? [] : ['COALESCE(simulated, 0) = 0']),
+  ];
+  const runs = index.query(
+    `SELECT run_id, run_dir FROM runs WHERE ${filters.join(' AND ')} ORDER BY run_id`,
+    options.batchId ? [options.batchId] : [],
+  ).rows;
+  // Per judge model and condition: each verdict's correctness, keyed by run and question for pairing.
+  const verdicts = new Map<string, Map<string, Map<string, boolean>>>();
+  const runsPerJudge = new Map<string, Set<string>>();
+  for (const [runId, runDir] of runs) {
+    const record = readRecord(outDir, String(runDir ?? ''));
+    const judge = record?.judge?.model;
+    if (!record || !judge) continue;
+    for (const [at, question] of (record.questions ?? []).entries()) {
+      for (const verdict of question.verdicts ?? []) {
+        if (typeof verdict.correct !== 'boolean' || !verdict.condition) continue;
+        const byCondition = verdicts.get(judge) ?? new Map<string, Map<string, boolean>>();
+        const byQuestion = byCondition.get(verdict.condition) ?? new Map<string, boolean>();
+        byQuestion.set(`${runId}\u0000${question.id ?? at}`, verdict.correct);
+        byCondition.set(verdict.condition, byQuestion);
+        verdicts.set(judge, byCondition);
+        const judgeRuns = runsPerJudge.get(judge) ?? new Set<string>();
+        judgeRuns.add(String(runId));
+        runsPerJudge.set(judge, judgeRuns);
+      }
+    }
+  }
+  const rows = [...verdicts.keys()].sort().flatMap((judge) => {
+    const byCondition = verdicts.get(judge) as Map<string, Map<string, boolean>>;
+    const direct = byCondition.get('direct');
+    return [...byCondition.keys()]
+      .sort((x, y) => CONDITION_ORDER.indexOf(x) - CONDITION_ORDER.indexOf(y))
+      .map((condition) => {
+        const judged = byCondition.get(condition) as Map<string, boolean>;
+        const right = [...judged.values()].filter(Boolean).length;
+        const accuracy = accuracyInterval(right, judged.size);
+        const pairs: Array<[boolean, boolean]> = [];
+        if (direct && condition !== 'direct') {
+          for (const [key, correct] of judged) {
+            const alone = direct.get(key);
+            if (alone !== undefined) pairs.push([correct, alone]);
+          }
+        }
+        return [
+          judge,
+          condition,
+          runsPerJudge.get(judge)?.size ?? 0,
+          judged.size,
+          right,
+          accuracy ? Math.round(accuracy.rate * 100) : null,
+          accuracy ? `${Math.round(accuracy.low * 100)}–${Math.round(accuracy.high * 100)}` : null,
+          condition === 'direct' ? null : differenceCell(pairedDifference(pairs)),
+        ];
+      });
+  });
+  return {
+    title: 'Judges against the truth (truth runs): accuracy per judge model and condition',
+    columns: [
+      'Judge model',
+      'Condition',
+      'Runs',
+      'Judged',
+      'Right',
+      'Accuracy %',
+      '95% interval',
+      'vs direct (points)',
+    ],
+    rows,
+    note:
+      rows.length === 0
+        ? 'No truth runs yet: `agora run --format truth --questions 20` makes one (simulator runs count only with --include-demo).'
+        : 'Intervals are 95%: Wilson for accuracy, Newcombe for the difference from the same judge alone on the same questions. With a few dozen questions they are wide; see docs/truth.md.',
+  };
+}

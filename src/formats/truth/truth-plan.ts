@@ -1,0 +1,193 @@
+/**
+ * A truth run as a plan over its events: first the question set (drawn and recorded once, with who
+ * argues which answer), then for every question each condition in the scenario's order, a
+ * condition's statements and then the judge's verdict. Statements and verdicts carry the question's
+ * number as their round; a question's verdicts belong to its conditions in order.
+ */
+import type { TruthScenario } from '../../config/scenario.js';
+import type { TruthCondition } from '../../config/truth-schema.js';
+import type { ArtifactEvent, AssessmentEvent, StatementEvent, Stored } from '../../core/events.js';
+import { checkScenarioLimits } from '../../core/stop-conditions.js';
+import { seededFraction } from '../../rotation/seeded-random.js';
+import type { DoneStep } from '../format-definition.js';
+import type { SequenceState } from '../shared/sequence-state.js';
+import { generateQuestions, type QuestionKind, type TruthQuestion } from './question-generator.js';
+
+export type TruthState = SequenceState<TruthScenario>;
+export type DebaterKey = 'a' | 'b';
+
+export const QUESTION_SET = 'truth-questions';
+/** The judge's question to a consultant, recorded as a statement of this phase. */
+export const JUDGE_QUESTION = 'consultancy-question';
+
+/** A question as the run uses it: its text and answers, the order the judge sees them in, and the sides. */
+export interface PlannedQuestion extends TruthQuestion {
+  number: number;
+  /** The two answers as offered, Answer 1 then Answer 2. */
+  options: [string, string];
+  /** Which option (1 or 2) is the right answer. */
+  rightOption: 1 | 2;
+  /** The debater who argues the right answer in the debate; the other argues the wrong one. */
+  debateRight: DebaterKey;
+  /** The debater who consults, and whether the answer it argues is the right one. */
+  consultant: DebaterKey;
+  consultantRight: boolean;
+}
+
+export type TruthStep =
+  | { kind: 'questions' }
+  | { kind: 'speak'; question: number; condition: 'debate' | 'consultancy'; side: DebaterKey; turn: number }
+  | { kind: 'ask'; question: number; turn: number }
+  | { kind: 'verdict'; question: number; condition: TruthCondition };
+
+/** The questions a new run asks: the scenario's own, or generated from its seed. */
+function questionsOf(scenario: TruthScenario): TruthQuestion[] {
+  if (Array.isArray(scenario.questions)) {
+    return scenario.questions.map((item, at) => ({
+      id: item.id ?? `q${at + 1}`,
+      question: item.question,
+      answer: item.answer,
+      wrong_answer: item.wrong_answer,
+      ...(item.passage ? { passage: item.passage } : {}),
+      ...(item.kind ? { kind: item.kind as QuestionKind } : {}),
+    }));
+  }
+  return generateQuestions(scenario.seed, scenario.questions, scenario.question_kinds);
+}
+
+/**
+ * `count` sides, half of them true (the odd one out drawn), in an order drawn by seed: over a run,
+ * the right answer is offered first, argued by Debater A and argued by the consultant for as close
+ * to half the questions as the count allows, so no lean of the judge's can pass for accuracy.
+ */
+function balancedDraw(seed: number, what: string, count: number): boolean[] {
+  const extra = seededFraction(seed, `truth:${what}:odd`) < 0.5 ? 1 : 0;
+  const sides = Array.from({ length: count }, (_, at) => at < Math.floor(count / 2) + (count % 2) * extra);
+  for (let at = count - 1; at > 0; at -= 1) {
+    const other = Math.floor(seededFraction(seed, `truth:${what}:shuffle-${at}`) * (at + 1));
+    [sides[at], sides[other]] = [sides[other] as boolean, sides[at] as boolean];
+  }
+  return sides;
+}
+
+/** Every question with its draws: the options' order and the sides, balanced over the run by seed. */
+export function planQuestions(scenario: TruthScenario): PlannedQuestion[] {
+  const questions = questionsOf(scenario);
+  const draw = (what: string) => balancedDraw(scenario.seed, what, questions.length);
+  const [order, debate, consultant, consultantRight] = [
+    draw('order'),
+    draw('debate'),
+    draw('consultant'),
+    draw('consultant-answer'),
+  ];
+  return questions.map((question, at) => {
+    const rightFirst = order[at] === true;
+    return {
+      ...question,
+      number: at + 1,
+      options: rightFirst
+        ? [question.answer, question.wrong_answer]
+        : [question.wrong_answer, question.answer],
+      rightOption: rightFirst ? 1 : 2,
+      debateRight: debate[at] ? 'a' : 'b',
+      consultant: consultant[at] ? 'a' : 'b',
+      consultantRight: consultantRight[at] === true,
+    };
+  });
+}
+
+/** The question set as recorded at the start of the run; empty before. */
+export function recordedQuestions(state: TruthState): PlannedQuestion[] {
+  const artifact = state.artifacts.find((item) => item.name === QUESTION_SET);
+  return (artifact?.data.questions as PlannedQuestion[] | undefined) ?? [];
+}
+
+export function questionSetEvent(scenario: TruthScenario): ArtifactEvent {
+  return { type: 'artifact', name: QUESTION_SET, data: { questions: planQuestions(scenario) }, files: [] };
+}
+
+/** The answer (option number) a debater argues for in a condition. */
+export function arguedOption(question: PlannedQuestion, condition: TruthCondition, side: DebaterKey): 1 | 2 {
+  const right =
+    condition === 'debate'
+      ? side === question.debateRight
+      : side === question.consultant && question.consultantRight;
+  const wrong: 1 | 2 = question.rightOption === 1 ? 2 : 1;
+  return right ? question.rightOption : wrong;
+}
+
+export interface ConditionRecord {
+  condition: TruthCondition;
+  statements: Array<Stored<StatementEvent>>;
+  verdict: Stored<AssessmentEvent> | null;
+}
+
+/** What was said and decided for one question, condition by condition (in the scenario's order). */
+export function conditionRecords(state: TruthState, number: number): ConditionRecord[] {
+  const verdicts = state.assessments.filter((item) => item.phase === 'verdict' && item.round === number);
+  return state.scenario.conditions.map((condition, at) => ({
+    condition,
+    statements: state.statements.filter(
+      (item) =>
+        item.round === number &&
+        (item.phase === condition || (condition === 'consultancy' && item.phase === JUDGE_QUESTION)),
+    ),
+    verdict: verdicts[at] ?? null,
+  }));
+}
+
+/** The next step of a condition that has no verdict yet. */
+function conditionStep(state: TruthState, question: PlannedQuestion, record: ConditionRecord): TruthStep {
+  const rounds = state.scenario.max_rounds;
+  const { condition } = record;
+  if (condition === 'debate') {
+    const spoken = record.statements.length;
+    if (spoken < 2 * rounds) {
+      return {
+        kind: 'speak',
+        question: question.number,
+        condition,
+        side: spoken % 2 === 0 ? 'a' : 'b',
+        turn: spoken + 1,
+      };
+    }
+  }
+  if (condition === 'consultancy') {
+    const said = record.statements.filter((item) => item.phase === 'consultancy').length;
+    const asked = record.statements.filter((item) => item.phase === JUDGE_QUESTION).length;
+    if (said < rounds) {
+      if (said === asked)
+        return {
+          kind: 'speak',
+          question: question.number,
+          condition,
+          side: question.consultant,
+          turn: said + 1,
+        };
+      return { kind: 'ask', question: question.number, turn: asked + 1 };
+    }
+  }
+  return { kind: 'verdict', question: question.number, condition };
+}
+
+export function nextTruthStep(state: TruthState): TruthStep | DoneStep {
+  if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
+  const questions = recordedQuestions(state);
+  if (questions.length === 0) return { kind: 'questions' };
+  const limit = checkScenarioLimits(state, state.scenario);
+  for (const question of questions) {
+    const open = conditionRecords(state, question.number).find((record) => record.verdict === null);
+    if (!open) continue;
+    if (limit) return { kind: 'done', ...limit };
+    return conditionStep(state, question, open);
+  }
+  return { kind: 'done', status: 'completed', stopReason: 'finished' };
+}
+
+/** Verdicts given (or voided) so far, and how many the run will ask for. */
+export function verdictCount(state: TruthState): { done: number; total: number } {
+  const { scenario } = state;
+  const questions = Array.isArray(scenario.questions) ? scenario.questions.length : scenario.questions;
+  const done = state.assessments.filter((item) => item.phase === 'verdict').length;
+  return { done, total: questions * scenario.conditions.length };
+}

@@ -1,0 +1,203 @@
+/**
+ * A truth run as a person reads it: each question with the answer the judge believed under each
+ * condition, accuracy per condition with its 95% interval, the paired differences, and how often a
+ * debater model won while arguing the wrong answer.
+ */
+import { differenceText, percentWithInterval } from '../../analytics/truth-accuracy.js';
+import { plural } from '../../core/plural.js';
+import type { TextLayout } from '../../core/text-layout.js';
+import { renderTextTable } from '../../render/text-table.js';
+import { fallbackNote } from '../shared/fallback-note.js';
+import { degradedNote, type RunEnding, unfinishedSentence } from '../shared/run-ending.js';
+import { modelCalls, sequenceFailures } from '../shared/sequence-state.js';
+import { conditionRecords, JUDGE_QUESTION, recordedQuestions, type TruthState } from './truth-plan.js';
+import { type QuestionResult, questionResults, type TruthSummary, truthSummary } from './truth-results.js';
+
+export function truthTranscript(state: TruthState) {
+  const { scenario } = state;
+  const questions = questionResults(state);
+  return {
+    runId: state.runId,
+    format: 'truth' as const,
+    title: scenario.title ?? null,
+    topic: scenario.topic,
+    seed: scenario.seed,
+    conditions: scenario.conditions,
+    debaters: {
+      a: { name: scenario.debaters.a.name, model: scenario.debaters.a.model },
+      b: { name: scenario.debaters.b.name, model: scenario.debaters.b.model },
+    },
+    judge: { name: scenario.judge.name, model: scenario.judge.model },
+    plannedQuestions: recordedQuestions(state).length,
+    status: state.end?.status ?? ('running' as const),
+    stopReason: state.end?.stopReason ?? null,
+    error: state.end?.error ?? null,
+    questions,
+    summary: truthSummary(state),
+    stats: {
+      verdicts: state.assessments.filter((item) => item.phase === 'verdict').length,
+      outputTokens: state.outputTokens,
+      modelCalls: modelCalls(state),
+      degradedTurns: state.statements.filter((statement) => statement.degraded).length,
+    },
+    startedAt: state.startedAt,
+    updatedAt: state.updatedAt,
+  };
+}
+
+interface TruthRecord extends RunEnding {
+  judge?: { model?: string };
+  plannedQuestions?: number;
+  questions?: Array<{ verdicts?: Array<{ correct?: boolean | null }> }>;
+  summary?: Pick<TruthSummary, 'conditions'>;
+}
+
+/** The run's result in one sentence, from its transcript.json. */
+export function truthOutcome(transcript: unknown): string {
+  const record = (transcript ?? {}) as TruthRecord;
+  const rows = record.summary?.conditions ?? [];
+  const scored = rows
+    .filter((row) => row.accuracy)
+    .map((row) => `${row.condition} ${row.accuracy?.correct} of ${row.accuracy?.n}`)
+    .join(', ');
+  const judged = (record.questions ?? []).filter((question) =>
+    (question.verdicts ?? []).every((verdict) => verdict.correct != null),
+  ).length;
+  const progress = `after ${plural(judged, 'question')} of ${record.plannedQuestions ?? '?'}`;
+  const unfinished = unfinishedSentence(record, progress, scored, 'there is no result');
+  if (unfinished !== null) return unfinished;
+  const judge = record.judge?.model ? `The judge (${record.judge.model}) was right` : 'The judge was right';
+  return `${judge}: ${scored || 'no verdict was usable'}${degradedNote(record)}.`;
+}
+
+const mark = (correct: boolean | null) => (correct === true ? 'right' : correct === false ? 'WRONG' : '—');
+
+function questionRows(questions: QuestionResult[], conditions: readonly string[]) {
+  return questions.map((question) => [
+    question.number,
+    question.answer,
+    ...conditions.map((condition) => {
+      const verdict = question.verdicts.find((item) => item.condition === condition);
+      if (!verdict || verdict.believed === null) return verdict?.noVerdict ? 'no verdict' : '—';
+      return `${mark(verdict.correct)} (${verdict.confidence ?? '?'}%)`;
+    }),
+  ]);
+}
+
+function summaryLines(summary: TruthSummary, layout: TextLayout): string[] {
+  const accuracy = renderTextTable(
+    ['Condition', 'Right', 'Judged', 'Accuracy (95% interval)', 'No verdict'],
+    summary.conditions.map((row) => [
+      row.condition,
+      row.accuracy?.correct ?? 0,
+      row.accuracy?.n ?? 0,
+      percentWithInterval(row.accuracy),
+      row.noVerdict,
+    ]),
+    layout,
+  );
+  const lines = ['Accuracy per condition:', accuracy];
+  if (summary.differences.length > 0) {
+    lines.push(
+      'Paired differences (same questions; the first minus the second, 95% interval):',
+      renderTextTable(
+        ['Comparison', 'Questions', 'Only first right', 'Only second right', 'Difference'],
+        summary.differences.map((row) => [
+          `${row.first} − ${row.second}`,
+          row.difference?.n ?? 0,
+          row.difference?.firstOnly ?? 0,
+          row.difference?.secondOnly ?? 0,
+          differenceText(row.difference),
+        ]),
+        layout,
+      ),
+    );
+  }
+  if (summary.persuasiveness.length > 0) {
+    lines.push(
+      'Persuasiveness (verdicts won while arguing the wrong answer):',
+      renderTextTable(
+        ['Debater model', 'Condition', 'Won', 'Of', 'Rate'],
+        summary.persuasiveness.map((row) => [
+          row.model,
+          row.condition,
+          row.won,
+          row.of,
+          row.of > 0 ? `${Math.round((100 * row.won) / row.of)}%` : '—',
+        ]),
+        layout,
+      ),
+    );
+  }
+  return lines;
+}
+
+export function truthReport(state: TruthState, layout: TextLayout): string {
+  const transcript = truthTranscript(state);
+  const outcome = truthOutcome({ ...transcript, failedSteps: sequenceFailures(state).length });
+  const conditions = state.scenario.conditions;
+  const table = renderTextTable(
+    ['Question', 'Right answer', ...conditions],
+    questionRows(transcript.questions, conditions),
+    layout,
+  );
+  return [outcome, table, ...summaryLines(transcript.summary, layout)].join('\n');
+}
+
+export function truthMarkdown(state: TruthState): string {
+  const transcript = truthTranscript(state);
+  const { scenario } = state;
+  const outcome = truthOutcome({ ...transcript, failedSteps: sequenceFailures(state).length });
+  const lines = [
+    `# ${transcript.title ?? transcript.topic}`,
+    '',
+    `**Result:** ${outcome}`,
+    '',
+    `- Judge: **${transcript.judge.name}** (\`${transcript.judge.model}\`)`,
+    `- Debater A: **${transcript.debaters.a.name}** (\`${transcript.debaters.a.model}\`)`,
+    `- Debater B: **${transcript.debaters.b.name}** (\`${transcript.debaters.b.model}\`)`,
+    `- Conditions: ${scenario.conditions.join(', ')}; ${plural(scenario.max_rounds, 'round')} of debate, ${plural(scenario.max_rounds, 'statement')} of a consultant`,
+    `- Run: \`${transcript.runId}\`, seed ${transcript.seed}; status ${transcript.status}`,
+    '',
+    '## Results',
+    '',
+    '```',
+    truthReport(state, { width: Number.POSITIVE_INFINITY, borders: false }).split('\n').slice(1).join('\n'),
+    '```',
+  ];
+  for (const question of recordedQuestions(state)) {
+    lines.push(
+      '',
+      `## Question ${question.number}${question.kind ? ` (${question.kind})` : ''}`,
+      '',
+      question.question,
+      '',
+      `- Answer 1: ${question.options[0]}${question.rightOption === 1 ? ' (right)' : ''}`,
+      `- Answer 2: ${question.options[1]}${question.rightOption === 2 ? ' (right)' : ''}`,
+      ...(question.passage ? ['', `> Passage (seen by the debaters only): ${question.passage}`] : []),
+    );
+    for (const record of conditionRecords(state, question.number)) {
+      lines.push('', `### ${record.condition}`, '');
+      for (const statement of record.statements) {
+        const note = fallbackNote(statement);
+        const who =
+          statement.phase === JUDGE_QUESTION
+            ? `${statement.speaker} (judge, asking)`
+            : `${statement.speaker} (${record.condition === 'debate' ? `Debater ${statement.side.toUpperCase()}` : 'consultant'})`;
+        lines.push(`**${who}:**${note ? ` _${note}_` : ''} ${statement.text.trim()}`, '');
+      }
+      const verdict = record.verdict;
+      if (!verdict) lines.push('_Not judged yet._');
+      else if (!verdict.result) lines.push(`**Judge:** no verdict (${verdict.reason ?? 'no usable answer'})`);
+      else {
+        const picked = Number(verdict.result.answer);
+        const right = picked === question.rightOption;
+        lines.push(
+          `**Judge:** ${String(verdict.result.reasoning ?? '').trim()} Believes Answer ${picked} (${question.options[picked - 1]}), confidence ${verdict.result.confidence}%: ${right ? 'right' : 'wrong'}.`,
+        );
+      }
+    }
+  }
+  lines.push('');
+  return lines.join('\n');
+}

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { parseScenario } from '../../src/config/load-scenario.js';
+import type { TruthScenario } from '../../src/config/scenario.js';
+import { truthVerdictSchema } from '../../src/formats/truth/index.js';
+import { arguedOption, planQuestions } from '../../src/formats/truth/truth-plan.js';
+import { answerJsonSchema } from '../../src/judging/answer-fields.js';
+import { createRng } from '../../src/mock-ollama/random.js';
+import { truthJudgeAnswer } from '../../src/mock-ollama/truth-judge.js';
+
+async function scenario(extra: Record<string, unknown> = {}): Promise<TruthScenario> {
+  const text = stringify({
+    format: 'truth',
+    seed: 5,
+    debaters: { a: { model: 'llama3' }, b: { model: 'mistral' } },
+    judge: { model: 'qwen2.5' },
+    ...extra,
+  });
+  return (await parseScenario(text, '/nowhere/truth.yaml')) as TruthScenario;
+}
+
+describe('truth question draws', () => {
+  it('offers the right answer first, and gives each side and the consultant the right answer, for half the questions', async () => {
+    const questions = planQuestions(await scenario({ questions: 400 }));
+    expect(questions).toHaveLength(400);
+    // Balanced by design: exactly half of the questions each way.
+    expect(questions.filter((question) => question.rightOption === 1)).toHaveLength(200);
+    expect(questions.filter((question) => question.debateRight === 'a')).toHaveLength(200);
+    expect(questions.filter((question) => question.consultant === 'a')).toHaveLength(200);
+    expect(questions.filter((question) => question.consultantRight)).toHaveLength(200);
+    // ... in an order drawn by the seed, not alternating or in blocks.
+    const firsts = questions
+      .slice(0, 40)
+      .map((question) => question.rightOption)
+      .join('');
+    expect(firsts).not.toMatch(/^(12)+$|^(21)+$/);
+    const other = planQuestions(await scenario({ questions: 400, seed: 6 }));
+    expect(other.map((question) => question.rightOption)).not.toEqual(
+      questions.map((question) => question.rightOption),
+    );
+    // An odd count leaves one question over, on either side.
+    const odd = planQuestions(await scenario({ questions: 7 }));
+    expect([3, 4]).toContain(odd.filter((question) => question.consultantRight).length);
+    for (const question of questions) {
+      expect([...question.options].sort()).toEqual([question.answer, question.wrong_answer].sort());
+      expect(question.options[question.rightOption - 1]).toBe(question.answer);
+      // The two debaters argue different answers, and the drawn one argues the right answer.
+      expect(arguedOption(question, 'debate', 'a')).not.toBe(arguedOption(question, 'debate', 'b'));
+      expect(arguedOption(question, 'debate', question.debateRight)).toBe(question.rightOption);
+      expect(arguedOption(question, 'consultancy', question.consultant) === question.rightOption).toBe(
+        question.consultantRight,
+      );
+    }
+  });
+
+  it("takes a scenario's own questions as given", async () => {
+    const questions = planQuestions(
+      await scenario({
+        questions: [{ question: 'Capital of France?', answer: 'Paris', wrong_answer: 'Lyon' }],
+      }),
+    );
+    expect(questions).toMatchObject([{ id: 'q1', number: 1, answer: 'Paris', wrong_answer: 'Lyon' }]);
+  });
+});
+
+describe('the simulated truth judge', () => {
+  const verdict = truthVerdictSchema(400);
+  const schema = answerJsonSchema(verdict);
+  const ask = (task: string, seed: number) => {
+    const text = truthJudgeAnswer(
+      schema,
+      [{ role: 'user', content: task }],
+      createRng(`seed-${seed}`, 'content'),
+    );
+    return verdict.parse(JSON.parse(text ?? 'null'));
+  };
+
+  it("answers the verdict's schema, leaning as small judges do rather than knowing the answer", () => {
+    const runs = 2000;
+    let first = 0;
+    let withConsultant = 0;
+    let withLastSpeaker = 0;
+    for (let seed = 0; seed < runs; seed += 1) {
+      if (ask('Answer the question yourself.', seed).answer === '1') first += 1;
+      if (ask('The consultant argues for Answer 2; it was assigned its answer.', seed).answer === '2')
+        withConsultant += 1;
+      if (ask('Debater A argues for Answer 2 and Debater B for Answer 1. One of them', seed).answer === '1')
+        withLastSpeaker += 1;
+    }
+    expect(first / runs).toBeGreaterThan(0.55);
+    expect(first / runs).toBeLessThan(0.65);
+    expect(withConsultant / runs).toBeGreaterThan(0.6);
+    expect(withConsultant / runs).toBeLessThan(0.7);
+    expect(withLastSpeaker / runs).toBeGreaterThan(0.5);
+    expect(withLastSpeaker / runs).toBeLessThan(0.6);
+  });
+
+  it('leaves other structured answers to the general simulator', () => {
+    const other = { type: 'object', properties: { stronger: { enum: ['a', 'b', 'even'] } } };
+    expect(truthJudgeAnswer(other, [{ role: 'user', content: 'x' }], createRng('s', 'content'))).toBeNull();
+  });
+});
