@@ -2,10 +2,11 @@
 import { backgroundText, buildMessages } from '../../agents/prompts.js';
 import type { CouncilScenario } from '../../config/scenario.js';
 import type { AssessmentEvent } from '../../core/events.js';
+import { countWord, listLimitsText } from '../../judging/list-limits.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { seededFraction } from '../../rotation/seeded-random.js';
 import type { SequenceState } from '../shared/sequence-state.js';
-import { PROPOSAL_STANCES } from './packet-schema.js';
+import { DECISION_LISTS, PROPOSAL_STANCES, ROLE_LIST_MOST } from './packet-schema.js';
 
 export type CouncilState = SequenceState<CouncilScenario>;
 export const DEBATING_ROLES = ['Proponent', 'Critic', 'Analyst', 'Synthesizer'] as const;
@@ -121,7 +122,7 @@ function stanceText(scenario: CouncilScenario): string {
 
 /** The answer formats, each text short enough to fit the role's cap. */
 function task(scenario: CouncilScenario, round: number, labels: readonly string[]): string {
-  const brief = 'Keep each text to one or two sentences and each list to at most three items.';
+  const brief = `Keep each text to one or two sentences and each list to at most ${countWord(ROLE_LIST_MOST)} items.`;
   switch (round) {
     case 1:
       return `Round 1, opening position. Answer only with JSON, in this order: {"rationale": "<why>", "claim": "<your position in one sentence>", "risks": ["..."], ${stanceText(scenario)}\n${brief}`;
@@ -202,6 +203,8 @@ export function judgeMessages(
   consensus: Record<string, unknown>,
   today: string,
 ): ChatMessage[] {
+  const options = state.scenario.options;
+  const optionChoice = options ? options.map((option) => JSON.stringify(option)).join(' | ') : '"..."';
   return buildMessages(
     councilSystemPrompt(state.scenario),
     `${roundsText(state, 3)}\n\n${consensusText(consensus)}`,
@@ -210,8 +213,11 @@ export function judgeMessages(
       'Your name: Judge',
       BRIEFS.Judge,
       `Today is ${today}; due dates are YYYY-MM-DD after today.`,
-      'Answer only with JSON, in this order: {"weighing": "<how the options compare against the constraints and the arguments above>", "selected_option": "...", "why_selected": ["..."], "rejected_options": [{"option": "...", "reason": "..."}], "risks": [{"risk": "...", "severity": "high" | "medium" | "low", "mitigation": "..."}], "next_actions": [{"action": "...", "owner": "...", "due": "YYYY-MM-DD"}]}',
-      'Weigh the options first, then select. Keep each text to one or two sentences and each list to at most four items.',
-    ].join('\n'),
+      `Answer only with JSON, in this order: {"weighing": "<how the options compare against the constraints and the arguments above>", "selected_option": ${optionChoice}, "why_selected": ["..."], "rejected_options": [{"option": ${optionChoice}, "reason": "..."}], "risks": [{"risk": "...", "severity": "high" | "medium" | "low", "mitigation": "..."}], "next_actions": [{"action": "...", "owner": "...", "due": "YYYY-MM-DD"}]}`,
+      state.scenario.options ? 'Select one of the options exactly as listed above.' : '',
+      `Weigh the options first, then select. Keep each text to one or two sentences; give ${listLimitsText(Object.values(DECISION_LISTS))}.`,
+    ]
+      .filter((line) => line !== '')
+      .join('\n'),
   );
 }

@@ -160,8 +160,8 @@ async function executeCouncilStep(
               ? { think: true, thinkingBudget: scenario.thinking_budget }
               : {}),
             messages: judgeMessages(state, agreed, state.startedAt.slice(0, 10)),
-            schema: decisionSchema(scenario.judge_max_tokens),
-            jsonSchema: jsonSchemaOf(decisionSchema(scenario.judge_max_tokens)),
+            schema: decisionSchema(scenario.judge_max_tokens, scenario.options),
+            jsonSchema: jsonSchemaOf(decisionSchema(scenario.judge_max_tokens, scenario.options)),
             maxTokens: scenario.judge_max_tokens,
             contextWindow: scenario.model_options.context_window,
             temperature: 0.2,

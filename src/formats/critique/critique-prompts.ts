@@ -3,6 +3,7 @@ import { backgroundText, buildMessages, lengthRequest } from '../../agents/promp
 import type { RoleAgent } from '../../config/critique-schema.js';
 import type { CritiqueScenario } from '../../config/scenario.js';
 import type { StatementEvent } from '../../core/events.js';
+import { listLimitsText } from '../../judging/list-limits.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';
 
@@ -166,6 +167,12 @@ export function designMessages(state: CritiqueState, round: number): ChatMessage
   );
 }
 
+/** How many items each list of the synthesis's structured fields may hold; its prompt states the same. */
+export const SOLUTION_LISTS = {
+  trade_offs: { most: 4, noun: 'trade-offs' },
+  recommendations: { most: 4, noun: 'recommendations' },
+} as const;
+
 /** The second call: the structured fields, after the design (the design is in the conversation). */
 export function synthesisMessages(state: CritiqueState, round: number, design: string): ChatMessage[] {
   return [
@@ -176,7 +183,7 @@ export function synthesisMessages(state: CritiqueState, round: number, design: s
       content: [
         'Now sum up that design for the record. Answer only with this JSON object, in this order:',
         '{"trade_offs": ["<a trade-off the design makes>"], "recommendations": ["<what to do first>"], "confidence": <0-100: how ready the design is to build>}',
-        'At most four trade-offs and four recommendations, one sentence each. Rate confidence honestly: 90 or more only if no critique above is left unanswered.',
+        `Give ${listLimitsText(Object.values(SOLUTION_LISTS))}; one sentence each. Rate confidence honestly: 90 or more only if no critique above is left unanswered.`,
       ].join('\n'),
     },
   ];

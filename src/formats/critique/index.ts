@@ -21,6 +21,7 @@ import {
   designMessages,
   proposalMessages,
   refinementMessages,
+  SOLUTION_LISTS,
   synthesisMessages,
 } from './critique-prompts.js';
 import {
@@ -44,8 +45,8 @@ export type CritiqueStep =
  * costs the record its trade-offs, never the solution itself.
  */
 export const solutionSchema = z.object({
-  trade_offs: boundedList(boundedText(150), 4),
-  recommendations: boundedList(boundedText(150), 4),
+  trade_offs: boundedList(boundedText(150), SOLUTION_LISTS.trade_offs.most),
+  recommendations: boundedList(boundedText(150), SOLUTION_LISTS.recommendations.most),
   confidence: boundedInteger(0, 100),
 });
 

@@ -108,6 +108,12 @@ function lastAssessment(state: DuelState, round: number): string {
   const result = previous?.result;
   if (!result) return '';
   const stronger = String(result.stronger);
+  // Two side-swapped readings that disagree are recorded as even: the reason either gave argues
+  // for one side, so it would contradict the verdict the debaters are told.
+  const swap = result.side_swap as { agreed?: boolean | null } | undefined;
+  if (swap?.agreed === false) {
+    return `The Judge found the two sides even in round ${round - 1}: read in both orders, neither side came out ahead.`;
+  }
   const who =
     stronger === 'even'
       ? 'found the two sides even'

@@ -251,12 +251,26 @@ function formalMarkdown(state: FormalState): string {
     if (judgeNote) lines.push(`_The verdict was ${judgeNote}._`, '');
     if (verdict.abstained) lines.push(`The judge gave no usable verdict (${verdict.reason}).`);
     else {
-      const totals = verdict.totals as Record<FormalSide, number>;
-      lines.push(
-        `Winner: **${verdict.winner}**. ${verdict.reasons}`,
-        '',
-        `Weighted totals: affirmative ${totals.affirmative.toFixed(2)}, negative ${totals.negative.toFixed(2)}.`,
-      );
+      const pair = (totals: Record<FormalSide, number>) =>
+        `affirmative ${totals.affirmative.toFixed(2)}, negative ${totals.negative.toFixed(2)}`;
+      const swap = verdict.side_swap as
+        | { agreed: boolean | null; answers: Array<{ totals?: Record<FormalSide, number> } | null> }
+        | undefined;
+      const readings = swap?.agreed === false ? swap.answers.map((answer) => answer?.totals) : [];
+      if (readings[0] && readings[1]) {
+        // The two readings' reasons each argue for one side: the tie is told by its numbers alone.
+        lines.push(
+          `Winner: **${verdict.winner}**.`,
+          '',
+          `Weighted totals: ${pair(readings[0])} in the first reading; ${pair(readings[1])} in the second.`,
+        );
+      } else {
+        lines.push(
+          `Winner: **${verdict.winner}**. ${verdict.reasons}`,
+          '',
+          `Weighted totals: ${pair(verdict.totals as Record<FormalSide, number>)}.`,
+        );
+      }
       for (const note of verdictNotes(verdict)) lines.push('', `_${note}_`);
     }
   }
