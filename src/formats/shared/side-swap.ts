@@ -60,6 +60,9 @@ export function combineSideSwap(first: Draft, second: Draft, rules: SideSwapRule
     ...(first.problems || second.problems
       ? { problems: [...(first.problems ?? []), ...(second.problems ?? [])] }
       : {}),
+    ...(first.clamped || second.clamped
+      ? { clamped: [...(first.clamped ?? []), ...(second.clamped ?? [])] }
+      : {}),
   };
   let result: Record<string, unknown> | null = null;
   if (first.result && second.result) {

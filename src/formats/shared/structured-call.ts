@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { fittedChat } from '../../context/fitted-call.js';
-import type { AnswerProblem } from '../../core/events.js';
+import type { AnswerProblem, ClampedNumber } from '../../core/events.js';
 import { readStructuredAnswer } from '../../judging/structured-answer.js';
 import { addUsage, type CallUsage, NO_USAGE } from '../../llm/call-usage.js';
 import type { ChatMessage } from '../../llm/provider.js';
@@ -55,6 +55,8 @@ export interface StructuredOutcome<T> {
   usage: CallUsage;
   /** Every unusable answer, in order. */
   problems: AnswerProblem[];
+  /** Numbers of the answer used that were outside their bounds, and held to them. */
+  clamped?: ClampedNumber[];
   /** Set when the model could not be called at all (after retries and fallbacks). */
   callFailed?: string;
   /** Why there is no value. */
@@ -151,6 +153,10 @@ export async function askStructured<T>(
     const read = readStructuredAnswer(text, request.schema, stopReason);
     if (read.ok) {
       outcome.value = read.value;
+      if (read.clamped && read.clamped.length > 0) {
+        outcome.clamped = read.clamped;
+        context.logger.warn({ what: request.what, clamped: read.clamped }, 'numbers held to their bounds');
+      }
       delete outcome.reason;
       return outcome;
     }

@@ -1,0 +1,76 @@
+/**
+ * Judges that see what they judge, read from the requests the mock server recorded: long debates
+ * reach the judge as summaries of the earlier rounds and the newest round verbatim (never the
+ * window's omission marker), side-swapped calls measure the model's real characters per token, and
+ * numbers a grammar let through outside their bounds are held to them rather than abstained on.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import type { MockOllama } from '../../src/mock-ollama/index.js';
+import { runAgora, tempDir } from '../helpers/cli.js';
+import { FAST_RETRIES, SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
+import { useMockServers } from '../helpers/mock-servers.js';
+import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
+
+const mock = useMockServers({ models: ['llama3', 'mistral', 'qwen2.5'] });
+
+interface ChatBody {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+}
+
+async function run(server: MockOllama, data: Record<string, unknown>) {
+  const dir = tempDir();
+  const file = path.join(dir, 'scenario.yaml');
+  writeFileSync(file, stringify({ reliability: FAST_RETRIES, ...data }));
+  const out = path.join(dir, 'runs');
+  const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet'], {
+    timeoutMs: 300_000,
+  });
+  return { result, runDir: onlyRunDir(out), out };
+}
+
+describe('numbers a grammar let through', () => {
+  it('holds a council confidence below 0 to its bound, counts it, and no role abstains', async () => {
+    const server = await mock({
+      script: [
+        {
+          match: { regex: '## Your task: round [13] as the' },
+          json: {
+            revision: 'Nothing changed.',
+            rationale: 'The move is cheaper over three years.',
+            claim: 'Move the billing database.',
+            risks: ['Downtime during the switch.'],
+            stance: 'for',
+            confidence: -0.2,
+          },
+        },
+      ],
+    });
+    const { result, runDir, out } = await run(server, SMALL_SCENARIOS.council?.() ?? {});
+    expect(result.code).toBe(0);
+    const positions = readEvents(runDir).filter(
+      (event) => event.type === 'assessment' && (event.phase === 'round-1' || event.phase === 'round-3'),
+    );
+    expect(positions).toHaveLength(8);
+    for (const position of positions) {
+      expect(position).toMatchObject({
+        abstained: false,
+        result: { confidence: 0 },
+        clamped: [{ field: 'confidence', given: -0.2, kept: 0 }],
+      });
+      // Read at once: the number did not cost a second call.
+      expect(position.attempts).toBe(1);
+    }
+    const report = await runAgora(['leaderboard', '--out', out, '--table', 'reliability', '--json']);
+    const [table] = JSON.parse(report.stdout) as Array<{ rows: Array<Record<string, unknown>> }>;
+    expect(table?.rows).toContainEqual(
+      expect.objectContaining({ Model: 'llama3', 'Answer kind': 'council position', 'Numbers clamped': 6 }),
+    );
+    expect(table?.rows).toContainEqual(
+      expect.objectContaining({ Model: 'mistral', 'Answer kind': 'council position', 'Numbers clamped': 2 }),
+    );
+  });
+});
