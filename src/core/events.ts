@@ -184,6 +184,8 @@ export interface StatementEvent {
   thinkingTokens?: number;
   /** Cut to the word limit. */
   wordLimited?: boolean;
+  /** Cut where its time limit ran out (formal `statements.time_limit_seconds`); the text ends with the marker. */
+  timeLimited?: boolean;
   /** Generated again once: over the word limit, or failed the moderator's check. */
   regenerated?: boolean;
   /** Strict mode: the moderator's objection, when the statement failed the check twice. */

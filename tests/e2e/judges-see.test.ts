@@ -6,9 +6,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import type { MockOllama } from '../../src/mock-ollama/index.js';
+import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
+import { TIME_LIMIT_MARKER } from '../../src/timer/speaking-timer.js';
 import { runAgora, tempDir } from '../helpers/cli.js';
 import { FAST_RETRIES, SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
 import { useMockServers } from '../helpers/mock-servers.js';
@@ -72,5 +73,54 @@ describe('numbers a grammar let through', () => {
     expect(table?.rows).toContainEqual(
       expect.objectContaining({ Model: 'mistral', 'Answer kind': 'council position', 'Numbers clamped': 2 }),
     );
+  });
+});
+
+describe('formal time limits', () => {
+  const servers: MockOllama[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  it('a server slower than the time limit: each speech is cut where the time ran out, kept and marked', async () => {
+    // Twenty tokens a second in real time: a 400-token statement would take 20 s, the limit is 3 s.
+    const server = await startMockOllama({
+      models: ['llama3', 'mistral'],
+      profile: {
+        name: 'slow',
+        prefillTokensPerSecond: 100_000,
+        decodeTokensPerSecond: 20,
+        loadSeconds: 0,
+        maxLoadedModels: 2,
+        parallel: 2,
+      },
+      speed: 1,
+    });
+    servers.push(server);
+    const { result, runDir } = await run(
+      server,
+      SMALL_SCENARIOS.formal?.({
+        model_options: { max_tokens: 400 },
+        preparation: { max_tokens: 400 },
+        statements: { time_limit_seconds: 3 },
+      }) ?? {},
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const events = readEvents(runDir);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+    const statements = events.filter((event) => event.type === 'statement');
+    expect(statements.length).toBeGreaterThanOrEqual(10);
+    for (const statement of statements) {
+      // Kept (never an emergency response), asked once, cut and marked.
+      expect(statement).toMatchObject({ timeLimited: true, truncated: true, attempts: 1 });
+      expect(statement.degraded).toBeUndefined();
+      const text = String(statement.text);
+      expect(text.endsWith(TIME_LIMIT_MARKER)).toBe(true);
+      expect(text.length).toBeGreaterThan(TIME_LIMIT_MARKER.length + 20);
+    }
+    // No statement was asked for twice: the time limit cuts, it does not retry.
+    const chats = server.requests.filter((request) => request.path === '/api/chat');
+    expect(chats).toHaveLength(statements.length);
   });
 });

@@ -3,7 +3,7 @@
  * opponent's previous statements; a cross-examination question gets the opponent's opening and
  * rebuttal; a closing statement gets every previous statement; preparation is private to its side.
  */
-import { backgroundText, buildMessages, lengthRequest } from '../../agents/prompts.js';
+import { backgroundText, buildMessages, lengthRequest, wordsFor } from '../../agents/prompts.js';
 import type { FormalDebater } from '../../config/formal-schema.js';
 import type { FormalScenario } from '../../config/scenario.js';
 import type { StatementEvent } from '../../core/events.js';
@@ -123,6 +123,23 @@ const TASKS: Record<PlannedStatement['phase'], string> = {
     'Give your closing statement: sum up why your side has won the debate, answering the strongest points made against you.',
 };
 
+/**
+ * The length a statement is asked for. With a word limit the token cap leaves room for, the limit
+ * is the length stated, and what happens past it: a speaker told "cut off after about 375 words"
+ * under a 300-word limit writes statements that are cut or sent back for nothing. A tighter token
+ * cap is stated as the cap.
+ */
+export function statedLength(
+  maxTokens: number,
+  settings: { word_limit?: number | undefined; word_limit_mode: 'truncate' | 'regenerate' },
+): string {
+  const limit = settings.word_limit;
+  if (limit === undefined || limit > wordsFor(maxTokens)) return lengthRequest(maxTokens);
+  const aim = Math.max(20, Math.round((limit * 0.8) / 10) * 10);
+  const past = settings.word_limit_mode === 'truncate' ? `cut at word ${limit}` : 'sent back to be shortened';
+  return `Aim for about ${aim} words; the limit is ${limit} words, and a longer statement is ${past}.`;
+}
+
 export function statementMessages(
   state: FormalState,
   item: PlannedStatement,
@@ -144,7 +161,7 @@ export function statementMessages(
     speaking
       ? `Speak in the first person${name ? ` as ${name}` : ''}, without headings and without writing your name.`
       : '',
-    lengthRequest(maxTokens, speaking ? scenario.statements.word_limit : undefined),
+    speaking ? statedLength(maxTokens, scenario.statements) : lengthRequest(maxTokens),
   ]
     .filter((line) => line !== '')
     .join('\n');

@@ -73,7 +73,7 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
         seed: scenario.seed,
         messages: statementMessages(state, step, maxTokens),
         policy,
-        timeoutMs: timeoutMilliseconds(settings.time_limit_seconds),
+        timeLimitMs: timeoutMilliseconds(settings.time_limit_seconds),
         ...(speaking && settings.word_limit
           ? { wordLimit: { limit: settings.word_limit, mode: settings.word_limit_mode } }
           : {}),
