@@ -22,6 +22,18 @@ const SHOWN_CHARS = 400;
 const REPAIR_ROOM = 1.5;
 const ATTEMPTS = 2;
 
+/**
+ * The tokens a structured call's prompt must leave free in its window: the repair's larger cap, and
+ * room for the start of the unusable answer and the request to mend it that the repair adds. A
+ * prompt sized with it is never cut by the window fitter, on the first call or on its repair.
+ */
+export function structuredAnswerRoom(cap: number, think?: boolean, thinkingBudget?: number): number {
+  return answerBudget(Math.round(cap * REPAIR_ROOM), think, thinkingBudget) + REPAIR_PROMPT_TOKENS;
+}
+
+/** Tokens of what a repair adds to the prompt: the shown start of the answer and the request. */
+const REPAIR_PROMPT_TOKENS = 250;
+
 export interface StructuredRequest<T> {
   /** Who answers, for notices and logs: "Ada's evaluation". */
   what: string;
