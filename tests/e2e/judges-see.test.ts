@@ -8,14 +8,43 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { OMITTED_MARKER } from '../../src/context/fit-window.js';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
 import { TIME_LIMIT_MARKER } from '../../src/timer/speaking-timer.js';
 import { runAgora, tempDir } from '../helpers/cli.js';
 import { FAST_RETRIES, SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
+import { longTurnRules } from '../helpers/long-turns.js';
 import { useMockServers } from '../helpers/mock-servers.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
 const mock = useMockServers({ models: ['llama3', 'mistral', 'qwen2.5'] });
+
+/** Servers started here with settings the shared helper does not take (a cost profile, vocabularies). */
+const servers: MockOllama[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+async function server(options: Parameters<typeof startMockOllama>[0]) {
+  const started = await startMockOllama(options);
+  servers.push(started);
+  return started;
+}
+
+/** The window fitter's mark where it cut a prompt. */
+const OMITTED = OMITTED_MARKER;
+
+/** Characters per token over `events` of `model` that recorded a call the server counted. */
+function rateOf(events: Array<Record<string, unknown>>, model: string): number {
+  let chars = 0;
+  let tokens = 0;
+  for (const event of events) {
+    if (event.model !== model || typeof event.promptTokens !== 'number' || !(event.promptTokens > 0))
+      continue;
+    chars += Number(event.promptChars);
+    tokens += event.promptTokens;
+  }
+  return chars / tokens;
+}
 
 interface ChatBody {
   model: string;
@@ -77,14 +106,9 @@ describe('numbers a grammar let through', () => {
 });
 
 describe('formal time limits', () => {
-  const servers: MockOllama[] = [];
-  afterEach(async () => {
-    await Promise.all(servers.splice(0).map((server) => server.close()));
-  });
-
   it('a server slower than the time limit: each speech is cut where the time ran out, kept and marked', async () => {
     // Twenty tokens a second in real time: a 400-token statement would take 20 s, the limit is 3 s.
-    const server = await startMockOllama({
+    const slow = await server({
       models: ['llama3', 'mistral'],
       profile: {
         name: 'slow',
@@ -96,9 +120,8 @@ describe('formal time limits', () => {
       },
       speed: 1,
     });
-    servers.push(server);
     const { result, runDir } = await run(
-      server,
+      slow,
       SMALL_SCENARIOS.formal?.({
         model_options: { max_tokens: 400 },
         preparation: { max_tokens: 400 },
@@ -120,7 +143,75 @@ describe('formal time limits', () => {
       expect(text.length).toBeGreaterThan(TIME_LIMIT_MARKER.length + 20);
     }
     // No statement was asked for twice: the time limit cuts, it does not retry.
-    const chats = server.requests.filter((request) => request.path === '/api/chat');
+    const chats = slow.requests.filter((request) => request.path === '/api/chat');
     expect(chats).toHaveLength(statements.length);
   });
+});
+
+const bodies = (mockServer: MockOllama) =>
+  mockServer.requests
+    .filter((request) => request.path === '/api/chat')
+    .map((request) => request.body as ChatBody);
+const task = (body: ChatBody) => body.messages.at(-1)?.content ?? '';
+const whole = (body: ChatBody) => body.messages.map((message) => message.content).join('\n');
+
+describe('the duel judge sees the rounds it judges', () => {
+  const duel = {
+    format: 'duel',
+    topic: 'Remote work is better for knowledge workers than working in an office',
+    seed: 99,
+    positions: { a: 'Remote work is better', b: 'The office is better' },
+    debaters: { a: { name: 'Ada', model: 'llama3' }, b: { name: 'Blaise', model: 'mistral' } },
+    // The judge shares a debater's model, so its rate can be compared with that model's statements.
+    judge: { name: 'Judge', model: 'llama3' },
+    max_rounds: 5,
+    stop: { judge_early_stop: false, max_total_output_tokens: 40_000 },
+    debater_max_tokens: 900,
+    judge_max_tokens: 400,
+  };
+
+  for (const vocabulary of ['standard', 'small'] as const) {
+    it(`5 rounds of 350-650-word turns, the judge on a ${vocabulary} vocabulary: no judge prompt is cut, and the side-swapped rate is the model's`, async () => {
+      const mockServer = await server({
+        models: ['llama3', 'mistral'],
+        script: longTurnRules('^Your name: (Ada|Blaise)\\n', 10),
+        vocabularies: { llama3: vocabulary },
+      });
+      // A small vocabulary spends about twice the tokens on the same words: the cap follows.
+      const { result, runDir } = await run(mockServer, {
+        ...duel,
+        debater_max_tokens: vocabulary === 'small' ? 2000 : 900,
+      });
+      expect(result.code).toBe(0);
+      const sent = bodies(mockServer);
+      const judges = sent.filter((body) => /^## Your task: judge round/.test(task(body)));
+      // Side swap is on by default: two calls a round.
+      expect(judges).toHaveLength(10);
+      for (const body of judges) expect(whole(body)).not.toContain(OMITTED);
+      // The newest round is always there verbatim: both of its statements, whole.
+      const events = readEvents(runDir);
+      for (const body of judges) {
+        const round = Number(/judge round (\d+)/.exec(task(body))?.[1]);
+        const spoken = events.filter((event) => event.type === 'statement' && event.round === round);
+        expect(spoken).toHaveLength(2);
+        for (const statement of spoken) expect(whole(body)).toContain(String(statement.text).trim());
+      }
+      // Every turn was a long one, and the debate outgrew what a window shows verbatim when the
+      // vocabulary is small: its earliest rounds reached the judge as the Judge's summaries.
+      const statements = events.filter((event) => event.type === 'statement');
+      for (const statement of statements) {
+        expect(String(statement.text).split(/\s+/).length).toBeGreaterThanOrEqual(340);
+      }
+      const lastJudge = whole(judges.at(-1) as ChatBody);
+      if (vocabulary === 'small') expect(lastJudge).toContain("### Round 1 (the Judge's summary)");
+      // The side-swapped judgement counts both calls' characters and tokens: its rate is the model's.
+      const judgements = events.filter((event) => event.type === 'assessment');
+      const real = rateOf(statements, 'llama3');
+      for (const judgement of judgements) {
+        const measured = Number(judgement.promptChars) / Number(judgement.promptTokens);
+        expect(Math.abs(measured / real - 1)).toBeLessThan(0.1);
+      }
+      expect(sent.every((body) => !whole(body).includes(OMITTED))).toBe(true);
+    });
+  }
 });
