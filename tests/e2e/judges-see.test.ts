@@ -215,3 +215,58 @@ describe('the duel judge sees the rounds it judges', () => {
     });
   }
 });
+
+describe('the critique synthesis sees every round', () => {
+  it('the shipped scenario with 350-650-word contributions: digests of each round, every latest refinement whole, one shared prefix', async () => {
+    const mockServer = await server({
+      models: ['llama3', 'mistral'],
+      script: longTurnRules('^Your name: (Ada|Per|Sol)\\n', 24),
+    });
+    const dir = tempDir();
+    const out = path.join(dir, 'runs');
+    const scenario = path.resolve('scenarios/critique-rate-limiter.yaml');
+    const result = await runAgora(['run', scenario, '--host', mockServer.url, '--out', out, '--quiet'], {
+      timeoutMs: 300_000,
+    });
+    expect(result.code).toBe(0);
+    const events = readEvents(onlyRunDir(out));
+    const sent = bodies(mockServer);
+    const contributions = events.filter(
+      (event) =>
+        event.type === 'statement' && ['proposal', 'critique', 'refinement'].includes(String(event.phase)),
+    );
+    for (const contribution of contributions) {
+      expect(String(contribution.text).split(/\s+/).length).toBeGreaterThanOrEqual(340);
+    }
+    const judged = sent.filter((body) =>
+      /^(## Your task: (summarise|synthesise)|Now sum up that design)/.test(task(body)),
+    );
+    expect(judged.length).toBeGreaterThan(0);
+    for (const body of judged) expect(whole(body)).not.toContain(OMITTED);
+    const designs = sent.filter((body) => task(body).startsWith('## Your task: synthesise a solution'));
+    const fields = sent.filter((body) => task(body).startsWith('Now sum up that design'));
+    const rounds = [
+      ...new Set(events.filter((event) => event.phase === 'synthesis').map((event) => event.round)),
+    ];
+    expect(designs).toHaveLength(rounds.length);
+    for (const [at, round] of rounds.entries()) {
+      const design = designs[at] as ChatBody;
+      // The problem, every expert's latest refinement whole, and the judge's digest of every round so far.
+      expect(whole(design)).toContain('Design a rate limiter for a public HTTP API');
+      const refinements = events.filter((event) => event.phase === 'refinement' && event.round === round);
+      expect(refinements).toHaveLength(3);
+      for (const refinement of refinements) expect(whole(design)).toContain(String(refinement.text).trim());
+      const digests = events.filter(
+        (event) => event.phase === 'digest' && Number(event.round) <= Number(round),
+      );
+      expect(digests).toHaveLength(3 * Number(round));
+      for (const digest of digests) expect(whole(design)).toContain(String(digest.text).trim());
+      // The structured call is the design call's conversation continued: the same messages first.
+      expect((fields[at] as ChatBody).messages.slice(0, design.messages.length)).toEqual(design.messages);
+    }
+    // Each digest was written once: a later synthesis reuses the earlier rounds' digests.
+    const digestCalls = sent.filter((body) => task(body).startsWith('## Your task: summarise'));
+    expect(digestCalls).toHaveLength(events.filter((event) => event.phase === 'digest').length);
+    expect(sent.every((body) => !whole(body).includes(OMITTED))).toBe(true);
+  });
+});
