@@ -270,3 +270,41 @@ describe('the critique synthesis sees every round', () => {
     expect(sent.every((body) => !whole(body).includes(OMITTED))).toBe(true);
   });
 });
+
+describe('the formal verdict sees the whole debate', () => {
+  it('350-650-word statements: digests of the opening, rebuttals and cross-examination, the closing statements whole', async () => {
+    const mockServer = await server({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      script: longTurnRules('^Your name: (Ada|Blaise)\\n', 12),
+    });
+    const { result, runDir } = await run(
+      mockServer,
+      SMALL_SCENARIOS.formal?.({
+        model_options: { max_tokens: 900 },
+        verdict: { enabled: true, judge_model: 'qwen2.5' },
+      }) ?? {},
+    );
+    expect(result.code).toBe(0);
+    const events = readEvents(runDir);
+    const sent = bodies(mockServer);
+    const verdicts = sent.filter((body) => task(body).startsWith('## Your task: the verdict'));
+    // Side swap is on by default: asked twice.
+    expect(verdicts).toHaveLength(2);
+    const digests = events.filter((event) => event.phase === 'digest');
+    expect(digests.map((digest) => digest.target)).toEqual(['opening', 'rebuttal', 'cross-examination']);
+    const closings = events.filter((event) => event.phase === 'closing');
+    expect(closings).toHaveLength(2);
+    for (const body of verdicts) {
+      expect(whole(body)).not.toContain(OMITTED);
+      for (const closing of closings) expect(whole(body)).toContain(String(closing.text).trim());
+      for (const digest of digests) expect(whole(body)).toContain(String(digest.text).trim());
+    }
+    for (const statement of events.filter(
+      (event) => event.type === 'statement' && event.phase !== 'digest',
+    )) {
+      expect(String(statement.text).split(/\s+/).length).toBeGreaterThanOrEqual(340);
+    }
+    expect(sent.every((body) => !whole(body).includes(OMITTED))).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  });
+});
