@@ -4,7 +4,7 @@
  * window's omission marker), side-swapped calls measure the model's real characters per token, and
  * numbers a grammar let through outside their bounds are held to them rather than abstained on.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
@@ -306,5 +306,82 @@ describe('the formal verdict sees the whole debate', () => {
     }
     expect(sent.every((body) => !whole(body).includes(OMITTED))).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  });
+});
+
+describe('side-swapped readings that disagree', () => {
+  it('duel: the debaters hear "even" with no one-sided reason', async () => {
+    const mockServer = await mock({
+      script: [
+        {
+          // The judge picks whichever side it reads as A: in the swapped call that is the other side.
+          match: { prompt: '## Your task: judge round' },
+          json: {
+            summary: 'Both argued.',
+            why: 'Debater A spoke first and was clearer.',
+            stronger: 'a',
+            no_new_arguments: false,
+          },
+        },
+      ],
+    });
+    const { result } = await run(mockServer, {
+      ...SMALL_SCENARIOS.duel?.({ judge: { name: 'Judge', model: 'qwen2.5' } }),
+    });
+    expect(result.code).toBe(0);
+    const roundTwo = bodies(mockServer).filter((body) => /round 2 of 2/.test(task(body)));
+    expect(roundTwo).toHaveLength(2);
+    for (const body of roundTwo) {
+      expect(task(body)).toContain('The Judge found the two sides even in round 1');
+      expect(whole(body)).not.toContain('spoke first and was clearer');
+    }
+  });
+
+  it('formal: the tie is told with both readings’ totals, never as totals that "favour tie"', async () => {
+    const scores = (affirmative: number, negative: number) => {
+      const of = (score: number) => ({
+        argument_strength: score,
+        relevance: score,
+        persuasiveness: score,
+        clarity: score,
+      });
+      return { affirmative: of(affirmative), negative: of(negative) };
+    };
+    const mockServer = await mock({
+      script: [
+        {
+          match: { prompt: '## Your task: the verdict' },
+          times: 1,
+          json: {
+            summary: 'Two cases.',
+            reasons: 'The negative was stronger.',
+            ...scores(2, 4),
+            winner: 'affirmative',
+          },
+        },
+        {
+          match: { prompt: '## Your task: the verdict' },
+          json: {
+            summary: 'Two cases.',
+            reasons: 'The affirmative was stronger.',
+            ...scores(4, 2),
+            winner: 'affirmative',
+          },
+        },
+      ],
+    });
+    const { result, runDir } = await run(
+      mockServer,
+      SMALL_SCENARIOS.formal?.({ verdict: { enabled: true } }) ?? {},
+    );
+    expect(result.code).toBe(0);
+    const transcript = readFileSync(path.join(runDir, 'transcript.md'), 'utf8');
+    expect(transcript).toContain(
+      "The judge's verdict is a tie: asked twice with the sides in swapped order, it picked negative and then affirmative (affirmative to negative on the weighted criteria: 2.00 to 4.00, then 4.00 to 2.00).",
+    );
+    expect(transcript).not.toMatch(/favour tie|weighted totals favour/);
+    expect(transcript).toContain(
+      'Weighted totals: affirmative 2.00, negative 4.00 in the first reading; affirmative 4.00, negative 2.00 in the second.',
+    );
   });
 });
