@@ -325,7 +325,7 @@ describe('side-swapped readings that disagree', () => {
         },
       ],
     });
-    const { result } = await run(mockServer, {
+    const { result, runDir } = await run(mockServer, {
       ...SMALL_SCENARIOS.duel?.({ judge: { name: 'Judge', model: 'qwen2.5' } }),
     });
     expect(result.code).toBe(0);
@@ -335,6 +335,10 @@ describe('side-swapped readings that disagree', () => {
       expect(task(body)).toContain('The Judge found the two sides even in round 1');
       expect(whole(body)).not.toContain('spoke first and was clearer');
     }
+    // The transcript tells the tie without the one-sided reason too.
+    const transcript = readFileSync(path.join(runDir, 'transcript.md'), 'utf8');
+    expect(transcript).toMatch(/Stronger: EVEN\. \(Asked twice with the sides in swapped order/);
+    expect(transcript).not.toContain('spoke first and was clearer');
   });
 
   it('formal: the tie is told with both readings’ totals, never as totals that "favour tie"', async () => {

@@ -273,8 +273,10 @@ function duelMarkdown(state: DuelState): string {
     const judge = `**Judge${judgeNote ? ` (${judgeNote})` : ''}:**`;
     if (judgement?.abstained) lines.push(`${judge} abstained (${judgement.reason})`);
     else if (judgement) {
+      // Readings that disagreed are even: the first reading's reason argues for one side, so it is not given.
+      const disagreed = (judgement.side_swap as { agreed?: boolean | null } | undefined)?.agreed === false;
       lines.push(
-        `${judge} ${judgement.summary} Stronger: ${String(judgement.stronger).toUpperCase()}. ${judgement.why}${judgement.no_new_arguments ? ' (No new substantive arguments.)' : ''}${swapNote(judgement)}`,
+        `${judge} ${judgement.summary} Stronger: ${String(judgement.stronger).toUpperCase()}.${disagreed ? '' : ` ${judgement.why}`}${judgement.no_new_arguments ? ' (No new substantive arguments.)' : ''}${swapNote(judgement)}`,
       );
     }
   }
