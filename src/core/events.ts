@@ -38,6 +38,14 @@ export interface AnswerProblem {
   raw: string;
 }
 
+/** A number an answer gave outside its schema's bounds, and the bound it was held to. */
+export interface ClampedNumber {
+  /** Where in the answer: `confidence`, `position_y_performance.logic`. */
+  field: string;
+  given: number;
+  kept: number;
+}
+
 export interface RunStartEvent {
   type: 'run-start';
   runId: string;
@@ -92,6 +100,8 @@ export interface VoteCastEvent {
   fallbackFrom?: string;
   /** The judge's unusable answers, before a usable one or the abstention. */
   problems?: AnswerProblem[];
+  /** Numbers of the answer outside their bounds, held to them (the answer was used). */
+  clamped?: ClampedNumber[];
   attempts: number;
   promptTokens: number;
   /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */
@@ -174,6 +184,8 @@ export interface StatementEvent {
   thinkingTokens?: number;
   /** Cut to the word limit. */
   wordLimited?: boolean;
+  /** Cut where its time limit ran out (formal `statements.time_limit_seconds`); the text ends with the marker. */
+  timeLimited?: boolean;
   /** Generated again once: over the word limit, or failed the moderator's check. */
   regenerated?: boolean;
   /** Strict mode: the moderator's objection, when the statement failed the check twice. */
@@ -199,6 +211,8 @@ export interface AssessmentEvent {
   callFailed?: boolean;
   /** Unusable answers, before a usable one or the abstention. */
   problems?: AnswerProblem[];
+  /** Numbers of the answer outside their bounds, held to them (the answer was used). */
+  clamped?: ClampedNumber[];
   fallbackFrom?: string;
   promptTokens: number;
   /** Of `promptTokens`, those the server served from its prompt cache; absent when it did not say (Ollama). */

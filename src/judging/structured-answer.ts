@@ -6,11 +6,18 @@
  * text), no JSON at all, or JSON that does not have the fields asked for.
  */
 import type { z } from 'zod';
+import type { ClampedNumber } from '../core/events.js';
+
+export type { ClampedNumber };
+
+type Issue = z.core.$ZodIssue;
 
 /** Why an answer could not be used. */
 export type AnswerCause = 'cut-at-cap' | 'not-json' | 'schema';
 
-export type AnswerReading<T> = { ok: true; value: T } | { ok: false; cause: AnswerCause; problem: string };
+export type AnswerReading<T> =
+  | { ok: true; value: T; clamped?: ClampedNumber[] }
+  | { ok: false; cause: AnswerCause; problem: string };
 
 /** Removes thinking: closed `<think>` blocks, and an opened one that never closed (all of it was thinking). */
 function withoutThinking(text: string): string {
@@ -86,9 +93,55 @@ export function readStructuredAnswer<T>(
   }
   const checked = schema.safeParse(parsed.value);
   if (checked.success) return { ok: true, value: checked.data };
+  const clamped = clampNumbers(parsed.value, checked.error.issues);
+  if (clamped) {
+    const again = schema.safeParse(clamped.value);
+    if (again.success) return { ok: true, value: again.data, clamped: clamped.numbers };
+  }
   const problem = checked.error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.join('.') || 'answer'}: ${issue.message}`)
     .join('; ');
   return { ok: false, cause: 'schema', problem };
+}
+
+const toNumber = (value: unknown): number | undefined =>
+  typeof value === 'number'
+    ? value
+    : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
+      ? Number(value)
+      : undefined;
+
+/**
+ * A grammar-constrained server holds an answer to its schema's types but not always to a number's
+ * `minimum` and `maximum` (llama-server lets a confidence of -0.2 through): such a number is held
+ * to the bound it crossed, and recorded, rather than costing the whole answer. Null when any
+ * other issue stands, or when no number was out of bounds.
+ */
+function clampNumbers(
+  value: unknown,
+  issues: readonly Issue[],
+): { value: unknown; numbers: ClampedNumber[] } | null {
+  const bounds = issues.filter(
+    (issue) => (issue.code === 'too_big' || issue.code === 'too_small') && issue.origin === 'number',
+  );
+  if (bounds.length === 0 || bounds.length !== issues.length) return null;
+  const copy = structuredClone(value);
+  const numbers: ClampedNumber[] = [];
+  for (const issue of bounds) {
+    const parentPath = issue.path.slice(0, -1);
+    const key = issue.path.at(-1);
+    let parent: unknown = copy;
+    for (const step of parentPath)
+      parent = (parent as Record<PropertyKey, unknown> | undefined)?.[step as PropertyKey];
+    if (parent === null || typeof parent !== 'object' || key === undefined) return null;
+    const holder = parent as Record<PropertyKey, unknown>;
+    const given = toNumber(holder[key as PropertyKey]);
+    if (given === undefined) return null;
+    const kept =
+      issue.code === 'too_big' ? Number(issue.maximum) : Number((issue as z.core.$ZodIssueTooSmall).minimum);
+    holder[key as PropertyKey] = kept;
+    numbers.push({ field: issue.path.map(String).join('.'), given, kept });
+  }
+  return { value: copy, numbers };
 }

@@ -150,5 +150,21 @@ describe('council: honest positions', () => {
       .map((event) => (event.result as { stance: string }).stance);
     expect(stances.length).toBeGreaterThan(0);
     for (const stance of stances) expect(['PostgreSQL', 'MySQL', 'Stay on SQLite']).toContain(stance);
+    // The Judge chooses among the options too: its selection is an enum of them, and so is each rejection.
+    const decision = chats(server).find((chat) => chat.text.includes('## Your task: the decision'));
+    const properties =
+      (decision?.format as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    expect(properties.selected_option).toEqual({
+      type: 'string',
+      enum: ['PostgreSQL', 'MySQL', 'Stay on SQLite'],
+    });
+    expect(JSON.stringify(properties.rejected_options)).toContain(
+      '"option":{"type":"string","enum":["PostgreSQL","MySQL","Stay on SQLite"]}',
+    );
+    expect(decision?.text).toContain('"selected_option": "PostgreSQL" | "MySQL" | "Stay on SQLite"');
+    const packet = JSON.parse(readFileSync(path.join(onlyRunDir(out), 'final-packet.json'), 'utf8')) as {
+      decision: { selected_option: string };
+    };
+    expect(['PostgreSQL', 'MySQL', 'Stay on SQLite']).toContain(packet.decision.selected_option);
   }, 60_000);
 });

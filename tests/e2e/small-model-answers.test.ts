@@ -300,7 +300,9 @@ describe('answers as small models write them', () => {
       last(
         bodies(server).find((body) => last(body).includes('## Your task: opening statements')) as ChatBody,
       ),
-    ).toContain('Use at most 300 words.');
+    ).toContain(
+      'Aim for about 240 words; the limit is 300 words, and a longer statement is sent back to be shortened.',
+    );
   });
 });
 

@@ -1,11 +1,15 @@
 /** The council's prompts: the request and earlier rounds first (shared), each role's brief and task last. */
-import { backgroundText, buildMessages } from '../../agents/prompts.js';
+import { backgroundText, buildMessages, promptChars } from '../../agents/prompts.js';
 import type { CouncilScenario } from '../../config/scenario.js';
+import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
+import { DEFAULT_CHARS_PER_TOKEN, estimateTokens, promptBudget } from '../../context/token-estimate.js';
 import type { AssessmentEvent } from '../../core/events.js';
+import { countWord, listLimitsText } from '../../judging/list-limits.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { seededFraction } from '../../rotation/seeded-random.js';
 import type { SequenceState } from '../shared/sequence-state.js';
-import { PROPOSAL_STANCES } from './packet-schema.js';
+import { structuredAnswerRoom } from '../shared/structured-call.js';
+import { DECISION_LISTS, PROPOSAL_STANCES, ROLE_LIST_MOST } from './packet-schema.js';
 
 export type CouncilState = SequenceState<CouncilScenario>;
 export const DEBATING_ROLES = ['Proponent', 'Critic', 'Analyst', 'Synthesizer'] as const;
@@ -76,8 +80,17 @@ export function answerText(result: Record<string, unknown>): string {
   return lines.join('\n');
 }
 
-/** Earlier rounds as every role sees them. */
-export function roundsText(state: CouncilState, upTo: number): string {
+/**
+ * A role's answer reduced to its own position lines (claim, stance, challenges), for a round the
+ * Judge reads condensed: the role's own words, only fewer of them.
+ */
+function positionText(result: Record<string, unknown>): string {
+  const { rationale: _rationale, risks: _risks, revision: _revision, ...kept } = result;
+  return answerText(kept);
+}
+
+/** Earlier rounds as every role sees them; rounds up to `condensedThrough` by their position lines only. */
+export function roundsText(state: CouncilState, upTo: number, condensedThrough = 0): string {
   const parts: string[] = [];
   for (let round = 1; round <= upTo; round += 1) {
     // In role order, not arrival order: roles answer concurrently, and a prompt must not depend on timing.
@@ -85,9 +98,11 @@ export function roundsText(state: CouncilState, upTo: number): string {
       .filter((item) => item.phase === `round-${round}`)
       .sort((a, b) => ROLE_ORDER.indexOf(a.judge) - ROLE_ORDER.indexOf(b.judge));
     if (outputs.length === 0) continue;
+    const condensed = round <= condensedThrough;
+    const text = (result: Record<string, unknown>) => (condensed ? positionText(result) : answerText(result));
     parts.push(
-      `## Round ${round}\n${outputs
-        .map((item) => `### ${item.judge}\n${item.result ? answerText(item.result) : noAnswer(item)}`)
+      `## Round ${round}${condensed ? " (each role's position; its reasons are in the later rounds)" : ''}\n${outputs
+        .map((item) => `### ${item.judge}\n${item.result ? text(item.result) : noAnswer(item)}`)
         .join('\n\n')}`,
     );
   }
@@ -121,7 +136,7 @@ function stanceText(scenario: CouncilScenario): string {
 
 /** The answer formats, each text short enough to fit the role's cap. */
 function task(scenario: CouncilScenario, round: number, labels: readonly string[]): string {
-  const brief = 'Keep each text to one or two sentences and each list to at most three items.';
+  const brief = `Keep each text to one or two sentences and each list to at most ${countWord(ROLE_LIST_MOST)} items.`;
   switch (round) {
     case 1:
       return `Round 1, opening position. Answer only with JSON, in this order: {"rationale": "<why>", "claim": "<your position in one sentence>", "risks": ["..."], ${stanceText(scenario)}\n${brief}`;
@@ -197,21 +212,49 @@ function consensusText(consensus: Record<string, unknown>): string {
     .join('\n');
 }
 
+/**
+ * The Judge's prompt. When the three rounds in full would not fit its window (measured at the
+ * model's `rate`, with room for a repair), the earlier rounds give each role's position lines and
+ * the last round stays whole, so the window fitter never cuts what the Judge weighs.
+ */
 export function judgeMessages(
   state: CouncilState,
   consensus: Record<string, unknown>,
   today: string,
+  rate = DEFAULT_CHARS_PER_TOKEN,
 ): ChatMessage[] {
-  return buildMessages(
-    councilSystemPrompt(state.scenario),
-    `${roundsText(state, 3)}\n\n${consensusText(consensus)}`,
-    [
-      '## Your task: the decision',
-      'Your name: Judge',
-      BRIEFS.Judge,
-      `Today is ${today}; due dates are YYYY-MM-DD after today.`,
-      'Answer only with JSON, in this order: {"weighing": "<how the options compare against the constraints and the arguments above>", "selected_option": "...", "why_selected": ["..."], "rejected_options": [{"option": "...", "reason": "..."}], "risks": [{"risk": "...", "severity": "high" | "medium" | "low", "mitigation": "..."}], "next_actions": [{"action": "...", "owner": "...", "due": "YYYY-MM-DD"}]}',
-      'Weigh the options first, then select. Keep each text to one or two sentences and each list to at most four items.',
-    ].join('\n'),
+  const { scenario } = state;
+  const system = councilSystemPrompt(scenario);
+  const task = judgeTask(state, today);
+  const budget = promptBudget(
+    scenario.model_options.context_window,
+    structuredAnswerRoom(
+      scenario.judge_max_tokens,
+      scenario.participants.judge.think === true,
+      scenario.thinking_budget,
+    ),
+    WINDOW_MARGIN_TOKENS,
   );
+  const material = (condensedThrough: number) =>
+    `${roundsText(state, 3, condensedThrough)}\n\n${consensusText(consensus)}`;
+  const fits = (text: string) =>
+    estimateTokens(promptChars(buildMessages(system, text, task)), rate) <= budget;
+  const chosen = [0, 1, 2].map(material).find(fits) ?? material(2);
+  return buildMessages(system, chosen, task);
+}
+
+function judgeTask(state: CouncilState, today: string): string {
+  const options = state.scenario.options;
+  const optionChoice = options ? options.map((option) => JSON.stringify(option)).join(' | ') : '"..."';
+  return [
+    '## Your task: the decision',
+    'Your name: Judge',
+    BRIEFS.Judge,
+    `Today is ${today}; due dates are YYYY-MM-DD after today.`,
+    `Answer only with JSON, in this order: {"weighing": "<how the options compare against the constraints and the arguments above>", "selected_option": ${optionChoice}, "why_selected": ["..."], "rejected_options": [{"option": ${optionChoice}, "reason": "..."}], "risks": [{"risk": "...", "severity": "high" | "medium" | "low", "mitigation": "..."}], "next_actions": [{"action": "...", "owner": "...", "due": "YYYY-MM-DD"}]}`,
+    state.scenario.options ? 'Select one of the options exactly as listed above.' : '',
+    `Weigh the options first, then select. Keep each text to one or two sentences; give ${listLimitsText(Object.values(DECISION_LISTS))}.`,
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
 }

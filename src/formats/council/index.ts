@@ -159,9 +159,14 @@ async function executeCouncilStep(
             ...(scenario.participants.judge.think
               ? { think: true, thinkingBudget: scenario.thinking_budget }
               : {}),
-            messages: judgeMessages(state, agreed, state.startedAt.slice(0, 10)),
-            schema: decisionSchema(scenario.judge_max_tokens),
-            jsonSchema: jsonSchemaOf(decisionSchema(scenario.judge_max_tokens)),
+            messages: judgeMessages(
+              state,
+              agreed,
+              state.startedAt.slice(0, 10),
+              context.tokenRates?.get(scenario.participants.judge.model),
+            ),
+            schema: decisionSchema(scenario.judge_max_tokens, scenario.options),
+            jsonSchema: jsonSchemaOf(decisionSchema(scenario.judge_max_tokens, scenario.options)),
             maxTokens: scenario.judge_max_tokens,
             contextWindow: scenario.model_options.context_window,
             temperature: 0.2,

@@ -71,7 +71,7 @@ function roleTexts(maxTokens: number) {
     claim: boundedText(charsFor(maxTokens, 0.1, 200)),
     rationale: boundedText(charsFor(maxTokens, 0.2, 400)),
     revision: boundedText(charsFor(maxTokens, 0.15, 300)),
-    risks: boundedList(boundedText(charsFor(maxTokens, 0.05, 120)), 3),
+    risks: boundedList(boundedText(charsFor(maxTokens, 0.05, 120)), ROLE_LIST_MOST),
   };
 }
 
@@ -99,7 +99,7 @@ export const challengeSchema = (labels: readonly string[], maxTokens: number) =>
         target: z.enum(labels as [string, ...string[]]),
         challenge: boundedText(charsFor(maxTokens, 0.06, 240)),
       }),
-      3,
+      ROLE_LIST_MOST,
       1,
     ),
   });
@@ -118,21 +118,38 @@ export const revisionSchema = (stances: readonly string[], maxTokens: number) =>
   });
 };
 
-/** The Judge's decision: the options weighed first, then the selection and its reasons. */
-export const decisionSchema = (maxTokens: number) => {
+/** How many items each list of the Judge's decision may hold; its prompt states the same counts. */
+export const DECISION_LISTS = {
+  why_selected: { most: 3, noun: 'reasons for the selection' },
+  rejected_options: { most: 3, noun: 'rejected options' },
+  risks: { most: 3, noun: 'risks' },
+  next_actions: { most: 4, noun: 'next actions' },
+} as const;
+
+/**
+ * The Judge's decision: the options weighed first, then the selection and its reasons. With the
+ * scenario's options listed, the selection (and each rejected option) is one of them, so a
+ * grammar-constrained judge cannot choose what was never offered.
+ */
+export const decisionSchema = (maxTokens: number, options?: readonly string[]) => {
   const text = (share: number, most: number) => boundedText(charsFor(maxTokens, share, most));
+  const option = (share: number, most: number) =>
+    options && options.length > 0 ? z.enum(options as [string, ...string[]]) : text(share, most);
   return z.object({
     weighing: text(0.1, 600),
-    selected_option: text(0.03, 150),
-    why_selected: boundedList(text(0.025, 200), 3, 1),
-    rejected_options: boundedList(z.object({ option: text(0.015, 120), reason: text(0.03, 200) }), 3),
+    selected_option: option(0.03, 150),
+    why_selected: boundedList(text(0.025, 200), DECISION_LISTS.why_selected.most, 1),
+    rejected_options: boundedList(
+      z.object({ option: option(0.015, 120), reason: text(0.03, 200) }),
+      DECISION_LISTS.rejected_options.most,
+    ),
     risks: boundedList(
       z.object({
         risk: text(0.025, 160),
         severity: z.enum(['high', 'medium', 'low']),
         mitigation: text(0.025, 160),
       }),
-      3,
+      DECISION_LISTS.risks.most,
     ),
     next_actions: boundedList(
       // The engine numbers the actions (A1, A2, ...): an id is not the model's to choose.
@@ -142,11 +159,14 @@ export const decisionSchema = (maxTokens: number) => {
         // Asked for as a date, checked afterwards one action at a time: a bad date must not cost the whole decision.
         due: z.string().meta({ format: 'date', maxLength: 10 }),
       }),
-      4,
+      DECISION_LISTS.next_actions.most,
       1,
     ),
   });
 };
+
+/** How many items each list of a role's answer may hold; the roles' prompts state the same count. */
+export const ROLE_LIST_MOST = 3;
 
 export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
   return answerJsonSchema(schema);

@@ -8,7 +8,7 @@ import type { CritiqueState } from './critique-prompts.js';
 
 const syntheses = (state: CritiqueState) => state.assessments.filter((item) => item.phase === 'synthesis');
 const contributions = (state: CritiqueState) =>
-  state.statements.filter((statement) => statement.phase !== 'synthesis');
+  state.statements.filter((statement) => statement.phase !== 'synthesis' && statement.phase !== 'digest');
 
 const firstLine = (text: string) => clipText(text.trim().split('\n')[0] ?? '', 100);
 
@@ -56,6 +56,8 @@ export function critiqueTranscript(state: CritiqueState) {
       proposals: of('proposal').map(contribution),
       critiques: of('critique').map(contribution),
       refinements: of('refinement').map(contribution),
+      // The judge's digests of each expert's work, written when the rounds outgrew its window.
+      ...(of('digest').length > 0 ? { digests: of('digest').map(contribution) } : {}),
       synthesis: synthesis
         ? ({
             abstained: synthesis.abstained,

@@ -18,9 +18,14 @@ import { produceStatement } from '../shared/statement-call.js';
 import {
   type CritiqueState,
   critiqueMessages,
+  DIGEST_TOKENS,
   designMessages,
+  digestMessages,
+  missingDigests,
   proposalMessages,
   refinementMessages,
+  SOLUTION_FIELDS_TOKENS,
+  SOLUTION_LISTS,
   synthesisMessages,
 } from './critique-prompts.js';
 import {
@@ -36,6 +41,7 @@ export type CritiqueStep =
   | { kind: 'proposals'; round: number; agents: string[] }
   | { kind: 'critiques'; round: number; pairs: Array<[string, string]> }
   | { kind: 'refinements'; round: number; agents: string[] }
+  | { kind: 'digests'; round: number; items: Array<{ round: number; agent: string }> }
   | { kind: 'design'; round: number }
   | { kind: 'synthesis'; round: number };
 
@@ -44,8 +50,8 @@ export type CritiqueStep =
  * costs the record its trade-offs, never the solution itself.
  */
 export const solutionSchema = z.object({
-  trade_offs: boundedList(boundedText(150), 4),
-  recommendations: boundedList(boundedText(150), 4),
+  trade_offs: boundedList(boundedText(150), SOLUTION_LISTS.trade_offs.most),
+  recommendations: boundedList(boundedText(150), SOLUTION_LISTS.recommendations.most),
   confidence: boundedInteger(0, 100),
 });
 
@@ -85,7 +91,11 @@ export function nextCritiqueStep(state: CritiqueState): CritiqueStep | DoneStep 
     const wantsSynthesis = threshold !== undefined || round === scenario.rounds;
     const synthesis = syntheses(state).find((item) => item.round === round);
     if (wantsSynthesis && !synthesis) {
-      return designOf(state, round) ? { kind: 'synthesis', round } : { kind: 'design', round };
+      if (designOf(state, round)) return { kind: 'synthesis', round };
+      // When the rounds do not all fit the judge's window verbatim, the judge first writes a digest
+      // of each expert's work in each round (once: later syntheses reuse them).
+      const items = missingDigests(state, round);
+      return items.length > 0 ? { kind: 'digests', round, items } : { kind: 'design', round };
     }
     // A 7-8B judge reports 85-95 by habit: one round's word is not enough to stop early, two
     // syntheses in a row at the threshold are.
@@ -189,6 +199,38 @@ async function executeCritiqueStep(
         ),
       );
       return;
+    case 'digests':
+      await sideBySide(
+        'digests',
+        step.items.map((item) => `${scenario.judge.name} on ${item.agent}, round ${item.round}`),
+        () =>
+          mapConcurrentInOrder(
+            step.items,
+            scenario.concurrency,
+            (item) =>
+              produceStatement(
+                {
+                  phase: 'digest',
+                  round: item.round,
+                  speaker: scenario.judge.name,
+                  side: 'judge',
+                  label: `judge, digest of ${item.agent}`,
+                  heading: `Round ${item.round} digest`,
+                  model: scenario.judge.model,
+                  fallbackModels: [],
+                  temperature: 0.2,
+                  maxTokens: DIGEST_TOKENS,
+                  contextWindow: scenario.model_options.context_window,
+                  seed: scenario.seed,
+                  messages: digestMessages(state, agent(item.agent), item.round),
+                  policy,
+                },
+                context,
+              ).then((event) => ({ ...event, target: item.agent })),
+            record,
+          ),
+      );
+      return;
     case 'design':
       context.append(
         await produceStatement(
@@ -248,9 +290,6 @@ async function executeCritiqueStep(
     }
   }
 }
-
-/** The cap of the synthesis's structured fields: its lists and its confidence, not the design. */
-const SOLUTION_FIELDS_TOKENS = 500;
 
 export const critiqueFormat: FormatDefinition<CritiqueState, CritiqueStep> = {
   name: 'critique',

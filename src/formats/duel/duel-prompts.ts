@@ -7,9 +7,12 @@ import {
   transcriptText,
 } from '../../agents/prompts.js';
 import type { DuelScenario } from '../../config/scenario.js';
-import { estimateTokens, promptBudget } from '../../context/token-estimate.js';
+import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
+import { DEFAULT_CHARS_PER_TOKEN, estimateTokens, promptBudget } from '../../context/token-estimate.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';
+import { structuredAnswerRoom } from '../shared/structured-call.js';
+import { answerBudget } from '../shared/token-budget.js';
 
 export type DuelState = SequenceState<DuelScenario>;
 export type DuelSide = 'a' | 'b';
@@ -38,17 +41,24 @@ export function duelSystemPrompt(scenario: DuelScenario, swapped = false): strin
   ].join('\n');
 }
 
+/** What a condensed round shows when its judgement left no summary: each statement's opening sentences. */
+function openingsOf(state: DuelState, round: number): string {
+  return state.statements
+    .filter((statement) => statement.round === round)
+    .map((statement) => {
+      const sentences = statement.text.trim().match(/[^.!?]+[.!?]+(\s|$)/g) ?? [statement.text.trim()];
+      return `${statement.speaker} opened: ${sentences.slice(0, 2).join('').trim()}`;
+    })
+    .join(' ');
+}
+
 /**
  * The shared transcript. When it would not fit, the oldest rounds are given by the Judge's
- * summary of them instead of verbatim, oldest first, so the prompt stays inside the window.
+ * summary of them instead of verbatim, oldest first, so the prompt stays inside the window: the
+ * newest round is always verbatim, and the window fitter (which measures with the same rate) never
+ * has to cut the rounds a judge must compare.
  */
-function transcriptFor(
-  state: DuelState,
-  upToRound: number,
-  budgetTokens: number,
-  system: string,
-  task: string,
-): string {
+function transcriptFor(state: DuelState, upToRound: number, fits: (text: string) => boolean): string {
   const { scenario } = state;
   const rounds = [...new Set(state.statements.map((statement) => statement.round))].filter(
     (round) => round <= upToRound,
@@ -63,12 +73,20 @@ function transcriptFor(
       summaries: [],
       rounds: rounds.map((number, index) => {
         const verdict = judgement(number)?.result;
-        const summary = typeof verdict?.summary === 'string' ? verdict.summary : '';
+        const summary = typeof verdict?.summary === 'string' ? verdict.summary.trim() : '';
         if (index < condensed) {
           return {
             number,
-            title: `Round ${number} (the Judge's summary)`,
-            statements: [{ agent: 'Judge', label: 'summary', text: summary || '(no summary)' }],
+            title: `Round ${number} (${summary ? "the Judge's summary" : 'the openings of its statements'})`,
+            statements: [
+              summary
+                ? { agent: 'Judge', label: 'summary', text: summary }
+                : {
+                    agent: 'Moderator',
+                    label: 'openings',
+                    text: openingsOf(state, number) || '(nothing said)',
+                  },
+            ],
           };
         }
         return {
@@ -83,23 +101,29 @@ function transcriptFor(
         };
       }),
     });
-    const size = estimateTokens(system.length + text.length + task.length);
-    if (size <= budgetTokens || condensed >= rounds.length - 1) return text;
+    if (fits(text) || condensed >= rounds.length - 1) return text;
     condensed += 1;
   }
 }
 
+/**
+ * A prompt whose transcript is sized for the window as the window fitter will measure it: the
+ * model's measured characters per token (`rate`), and `reserve` tokens kept for the answer.
+ */
 function messagesFor(
   state: DuelState,
   round: number,
   task: string,
-  answerTokens: number,
+  reserve: number,
   swapped = false,
+  rate = DEFAULT_CHARS_PER_TOKEN,
 ): ChatMessage[] {
   const { scenario } = state;
   const system = duelSystemPrompt(scenario, swapped);
-  const budget = promptBudget(scenario.model_options.context_window, answerTokens, 256);
-  return buildMessages(system, transcriptFor(state, round, budget, system, task), task);
+  const budget = promptBudget(scenario.model_options.context_window, reserve, WINDOW_MARGIN_TOKENS);
+  const fits = (text: string) =>
+    estimateTokens(promptChars(buildMessages(system, text, task)), rate) <= budget;
+  return buildMessages(system, transcriptFor(state, round, fits), task);
 }
 
 /** The Judge's assessment of the round before `round`, told to the debaters only. */
@@ -108,6 +132,12 @@ function lastAssessment(state: DuelState, round: number): string {
   const result = previous?.result;
   if (!result) return '';
   const stronger = String(result.stronger);
+  // Two side-swapped readings that disagree are recorded as even: the reason either gave argues
+  // for one side, so it would contradict the verdict the debaters are told.
+  const swap = result.side_swap as { agreed?: boolean | null } | undefined;
+  if (swap?.agreed === false) {
+    return `The Judge found the two sides even in round ${round - 1}: read in both orders, neither side came out ahead.`;
+  }
   const who =
     stronger === 'even'
       ? 'found the two sides even'
@@ -115,7 +145,12 @@ function lastAssessment(state: DuelState, round: number): string {
   return `The Judge ${who} in round ${round - 1}: ${String(result.why ?? '').trim()}`;
 }
 
-export function debaterMessages(state: DuelState, side: DuelSide, round: number): ChatMessage[] {
+export function debaterMessages(
+  state: DuelState,
+  side: DuelSide,
+  round: number,
+  rate?: number,
+): ChatMessage[] {
   const { scenario } = state;
   const debater = scenario.debaters[side];
   const other: DuelSide = side === 'a' ? 'b' : 'a';
@@ -139,10 +174,16 @@ export function debaterMessages(state: DuelState, side: DuelSide, round: number)
   ]
     .filter((line) => line !== '')
     .join('\n');
-  return messagesFor(state, round, task, scenario.debater_max_tokens);
+  const reserve = answerBudget(scenario.debater_max_tokens, debater.think === true, scenario.thinking_budget);
+  return messagesFor(state, round, task, reserve, false, rate);
 }
 
-export function judgeMessages(state: DuelState, round: number, swapped = false): ChatMessage[] {
+export function judgeMessages(
+  state: DuelState,
+  round: number,
+  swapped = false,
+  rate?: number,
+): ChatMessage[] {
   const { scenario } = state;
   const task = [
     `## Your task: judge round ${round}`,
@@ -153,7 +194,12 @@ export function judgeMessages(state: DuelState, round: number, swapped = false):
     `{"summary": "<two neutral sentences: what each side argued in round ${round}>", "why": "<one or two sentences comparing the two sides' arguments in this round>", "stronger": "a" | "b" | "even", "no_new_arguments": <true if this round brought no new substantive argument, false if it did>}`,
     'Write the summary and your reasons first; then name the stronger side as they show.',
   ].join('\n');
-  return messagesFor(state, round, task, scenario.judge_max_tokens, swapped);
+  const reserve = structuredAnswerRoom(
+    scenario.judge_max_tokens,
+    scenario.judge.think === true,
+    scenario.thinking_budget,
+  );
+  return messagesFor(state, round, task, reserve, swapped, rate);
 }
 
 /**

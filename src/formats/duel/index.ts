@@ -91,7 +91,7 @@ async function executeDuelStep(
           maxTokens: scenario.debater_max_tokens,
           contextWindow: scenario.model_options.context_window,
           seed: scenario.seed,
-          messages: debaterMessages(state, step.side, step.round),
+          messages: debaterMessages(state, step.side, step.round, context.tokenRates?.get(debater.model)),
           policy,
         },
         context,
@@ -134,7 +134,12 @@ async function executeDuelStep(
         model: scenario.judge.model,
         fallbackModels: scenario.judge.fallback_models,
         ...(scenario.judge.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
-        messages: judgeMessages(view, step.round, seedLabel === 'swapped'),
+        messages: judgeMessages(
+          view,
+          step.round,
+          seedLabel === 'swapped',
+          context.tokenRates?.get(scenario.judge.model),
+        ),
         schema: duelJudgementSchema(scenario.judge_max_tokens),
         jsonSchema: answerJsonSchema(duelJudgementSchema(scenario.judge_max_tokens)),
         maxTokens: scenario.judge_max_tokens,
@@ -268,8 +273,10 @@ function duelMarkdown(state: DuelState): string {
     const judge = `**Judge${judgeNote ? ` (${judgeNote})` : ''}:**`;
     if (judgement?.abstained) lines.push(`${judge} abstained (${judgement.reason})`);
     else if (judgement) {
+      // Readings that disagreed are even: the first reading's reason argues for one side, so it is not given.
+      const disagreed = (judgement.side_swap as { agreed?: boolean | null } | undefined)?.agreed === false;
       lines.push(
-        `${judge} ${judgement.summary} Stronger: ${String(judgement.stronger).toUpperCase()}. ${judgement.why}${judgement.no_new_arguments ? ' (No new substantive arguments.)' : ''}${swapNote(judgement)}`,
+        `${judge} ${judgement.summary} Stronger: ${String(judgement.stronger).toUpperCase()}.${disagreed ? '' : ` ${judgement.why}`}${judgement.no_new_arguments ? ' (No new substantive arguments.)' : ''}${swapNote(judgement)}`,
       );
     }
   }

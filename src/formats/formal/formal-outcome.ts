@@ -26,6 +26,11 @@ interface FormalRecord extends RunEnding {
     winner?: string;
     reasons?: string;
     totals?: Partial<Record<Side, number>>;
+    side_swap?: {
+      agreed?: boolean | null;
+      picks?: Array<string | null>;
+      answers?: Array<{ totals?: Partial<Record<Side, number>> } | null>;
+    };
   } | null;
   /** Whether the scenario asked for a verdict; absent in transcripts written before it was recorded. */
   verdictEnabled?: boolean;
@@ -56,6 +61,17 @@ export function formalOutcome(transcript: unknown): string {
   }
   const reasons = verdict.reasons ? `: ${withStop(clipText(verdict.reasons, REASONS_CHARS))}` : '.';
   const total = (side: Side) => (verdict.totals?.[side] ?? 0).toFixed(2);
+  const readings = verdict.side_swap?.answers ?? [];
+  if (verdict.side_swap?.agreed === false && readings.length === 2) {
+    // Each reading's totals favour its own pick; the tie is their disagreement, and no one-sided reason goes with it.
+    const totals = readings
+      .map((reading) => {
+        const pair = reading?.totals;
+        return `${(pair?.affirmative ?? 0).toFixed(2)} to ${(pair?.negative ?? 0).toFixed(2)}`;
+      })
+      .join(', then ');
+    return `The judge's verdict is a tie: asked twice with the sides in swapped order, it picked ${verdict.side_swap.picks?.[0] ?? '?'} and then ${verdict.side_swap.picks?.[1] ?? '?'} (affirmative to negative on the weighted criteria: ${totals})${degraded}.`;
+  }
   if (verdict.winner !== 'affirmative' && verdict.winner !== 'negative') {
     return `The judge's verdict is a tie (${total('affirmative')} to ${total('negative')} on the weighted criteria)${degraded}${reasons}`;
   }

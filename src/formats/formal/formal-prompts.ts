@@ -3,13 +3,21 @@
  * opponent's previous statements; a cross-examination question gets the opponent's opening and
  * rebuttal; a closing statement gets every previous statement; preparation is private to its side.
  */
-import { backgroundText, buildMessages, lengthRequest } from '../../agents/prompts.js';
+import { backgroundText, buildMessages, lengthRequest, promptChars, wordsFor } from '../../agents/prompts.js';
 import type { FormalDebater } from '../../config/formal-schema.js';
 import type { FormalScenario } from '../../config/scenario.js';
+import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
+import {
+  calibrate,
+  DEFAULT_CHARS_PER_TOKEN,
+  estimateTokens,
+  promptBudget,
+} from '../../context/token-estimate.js';
 import type { StatementEvent } from '../../core/events.js';
 import { charsFor } from '../../judging/answer-fields.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';
+import { structuredAnswerRoom } from '../shared/structured-call.js';
 import {
   type FormalSide,
   formalSides,
@@ -97,9 +105,10 @@ function statementTitle(state: FormalState, statement: StatementEvent): string {
 }
 
 /** Every statement after preparation, in the order spoken, with attribution. */
-export function debateSoFar(state: FormalState): string {
+export function debateSoFar(state: FormalState, phases?: readonly string[]): string {
   return state.statements
-    .filter((statement) => statement.phase !== 'preparation')
+    .filter((statement) => statement.phase !== 'preparation' && statement.phase !== 'digest')
+    .filter((statement) => !phases || phases.includes(statement.phase))
     .map((statement) => `### ${statementTitle(state, statement)}\n${statement.text.trim()}`)
     .join('\n\n');
 }
@@ -123,6 +132,23 @@ const TASKS: Record<PlannedStatement['phase'], string> = {
     'Give your closing statement: sum up why your side has won the debate, answering the strongest points made against you.',
 };
 
+/**
+ * The length a statement is asked for. With a word limit the token cap leaves room for, the limit
+ * is the length stated, and what happens past it: a speaker told "cut off after about 375 words"
+ * under a 300-word limit writes statements that are cut or sent back for nothing. A tighter token
+ * cap is stated as the cap.
+ */
+export function statedLength(
+  maxTokens: number,
+  settings: { word_limit?: number | undefined; word_limit_mode: 'truncate' | 'regenerate' },
+): string {
+  const limit = settings.word_limit;
+  if (limit === undefined || limit > wordsFor(maxTokens)) return lengthRequest(maxTokens);
+  const aim = Math.max(20, Math.round((limit * 0.8) / 10) * 10);
+  const past = settings.word_limit_mode === 'truncate' ? `cut at word ${limit}` : 'sent back to be shortened';
+  return `Aim for about ${aim} words; the limit is ${limit} words, and a longer statement is ${past}.`;
+}
+
 export function statementMessages(
   state: FormalState,
   item: PlannedStatement,
@@ -144,7 +170,7 @@ export function statementMessages(
     speaking
       ? `Speak in the first person${name ? ` as ${name}` : ''}, without headings and without writing your name.`
       : '',
-    lengthRequest(maxTokens, speaking ? scenario.statements.word_limit : undefined),
+    speaking ? statedLength(maxTokens, scenario.statements) : lengthRequest(maxTokens),
   ]
     .filter((line) => line !== '')
     .join('\n');
@@ -168,17 +194,89 @@ function criteriaText(scenario: FormalScenario): string {
     .join('\n');
 }
 
+/** The parts of a formal debate the verdict may read as the judge's digest; the closing statements stay whole. */
+export const DIGEST_GROUPS = [
+  { key: 'opening', phases: ['opening'], title: 'the opening statements' },
+  { key: 'rebuttal', phases: ['rebuttal'], title: 'the rebuttals' },
+  { key: 'cross-examination', phases: ['cross-question', 'cross-answer'], title: 'the cross-examination' },
+] as const;
+
+/** The cap of one digest: about 150-250 words. */
+export const DIGEST_TOKENS = 400;
+
+export type DigestGroup = (typeof DIGEST_GROUPS)[number];
+
+/** The judge's digest of one part of the debate, if it was written. */
+export const digestOf = (state: FormalState, key: string) =>
+  state.statements.find((statement) => statement.phase === 'digest' && statement.target === key);
+
+/** The judge model's characters per token as measured over the run so far. */
+function judgeRate(state: FormalState): number {
+  const model = state.scenario.verdict.judge_model ?? formalSides(state.scenario).affirmative.model;
+  const samples = [...state.statements, ...state.assessments].map((item) => ({
+    model: item.model,
+    promptChars: item.promptChars,
+    promptTokens: item.promptTokens,
+  }));
+  return calibrate(samples).get(model) ?? DEFAULT_CHARS_PER_TOKEN;
+}
+
+/** Whether the verdict's prompt with `debate` as its material fits the judge's window, repair included. */
+function verdictFits(state: FormalState, debate: string): boolean {
+  const { scenario } = state;
+  const messages = buildMessages(formalSystemPrompt(scenario), debate, verdictTask(state, 'affirmative'));
+  const budget = promptBudget(
+    scenario.model_options.context_window,
+    structuredAnswerRoom(scenario.verdict.max_tokens),
+    WINDOW_MARGIN_TOKENS,
+  );
+  return estimateTokens(promptChars(messages), judgeRate(state)) <= budget;
+}
+
+/** The parts of the debate the judge must digest before its verdict: none when the whole debate fits. */
+export function missingDigests(state: FormalState): DigestGroup[] {
+  if (verdictFits(state, `## The debate\n${debateSoFar(state)}`)) return [];
+  return DIGEST_GROUPS.filter((group) => !digestOf(state, group.key));
+}
+
 /**
- * The judge's prompt, with the sides introduced in the debate's order or, for the side-swapped
- * second call, the negative first (in the motion's header and in the answer format). The debate
- * itself is always shown in the order it was spoken: a reply never comes before what it answers.
+ * The debate as the verdict reads it: whole when it fits; otherwise the judge's digests of the
+ * opening statements, the rebuttals and the cross-examination, and the closing statements whole.
  */
-export function verdictMessages(state: FormalState, first: FormalSide = 'affirmative'): ChatMessage[] {
+function verdictMaterial(state: FormalState): string {
+  const whole = `## The debate\n${debateSoFar(state)}`;
+  if (verdictFits(state, whole) || !DIGEST_GROUPS.every((group) => digestOf(state, group.key))) return whole;
+  const digests = DIGEST_GROUPS.map((group) => {
+    const digest = digestOf(state, group.key);
+    const text = digest?.degraded ? '(no summary: the model failed)' : (digest?.text.trim() ?? '');
+    return `### Summary of ${group.title} (written by the judge from them)\n${text}`;
+  });
+  return ['## The debate', ...digests, debateSoFar(state, ['closing'])].join('\n\n');
+}
+
+/** The judge's digest of one part of the debate: the statements of that part, summarised faithfully. */
+export function digestMessages(state: FormalState, group: DigestGroup): ChatMessage[] {
+  return buildMessages(
+    formalSystemPrompt(state.scenario),
+    `## ${group.title[0]?.toUpperCase()}${group.title.slice(1)}\n${debateSoFar(state, group.phases)}`,
+    [
+      `## Your task: summarise ${group.title}`,
+      "You are the judge's note-taker, separate from the debate. Summarise faithfully what each side said above, for the judge who will give the verdict and cannot read the whole debate:",
+      "- each side's arguments, evidence and numbers, in that side's own terms;",
+      "- where each side answered or failed to answer the other's points.",
+      'Name each side (affirmative, negative); add no judgement or argument of your own. Plain prose, no headings.',
+      lengthRequest(DIGEST_TOKENS),
+    ].join('\n'),
+  );
+}
+
+/** The verdict's task, with the sides in the order `first` introduces them. */
+function verdictTask(state: FormalState, first: FormalSide): string {
   const { scenario } = state;
   const names = Object.keys(scenario.verdict.criteria);
   const order: FormalSide[] = [first, opposite(first)];
   const scores = `{${names.map((name) => `"${name}": <1-5>`).join(', ')}}`;
-  const task = [
+  return [
     '## Your task: the verdict',
     'You are an impartial judge, separate from the debate. Judge the arguments made, not the length of the statements or which side spoke first.',
     'Score each side on every criterion from 1 to 5, using these guides:',
@@ -188,6 +286,15 @@ export function verdictMessages(state: FormalState, first: FormalSide = 'affirma
     `{"summary": "<two sentences: each side's case>", "reasons": "<how the two sides compare on the criteria>", ${order.map((side) => `"${side}": ${scores}`).join(', ')}, "winner": ${order.map((side) => `"${side}"`).join(' | ')}}`,
     'Write the summary and reasons first; then the scores that follow from them; the winner is the side with the higher weighted total.',
   ].join('\n');
+}
+
+/**
+ * The judge's prompt, with the sides introduced in the debate's order or, for the side-swapped
+ * second call, the negative first (in the motion's header and in the answer format). The debate
+ * itself is always shown in the order it was spoken: a reply never comes before what it answers.
+ */
+export function verdictMessages(state: FormalState, first: FormalSide = 'affirmative'): ChatMessage[] {
+  const { scenario } = state;
   const system =
     first === 'affirmative'
       ? formalSystemPrompt(scenario)
@@ -195,5 +302,5 @@ export function verdictMessages(state: FormalState, first: FormalSide = 'affirma
           /^(Affirmative: .*)\n(Negative: .*)$/m,
           (_line, affirmative: string, negative: string) => `${negative}\n${affirmative}`,
         );
-  return buildMessages(system, `## The debate\n${debateSoFar(state)}`, task);
+  return buildMessages(system, verdictMaterial(state), verdictTask(state, first));
 }

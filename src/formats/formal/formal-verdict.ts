@@ -68,13 +68,19 @@ export const verdictSideSwap: SideSwapRules = {
   presentedFirst: ['affirmative', 'negative'],
   pickOf: (result) => String(result.winner),
   tie: 'tie',
-  combine: (first, _second, pick) => ({ ...first, winner: pick }),
+  // A tie from two readings that disagree keeps no one-sided word at the top: the contradiction
+  // flag and the named winner belong to one reading, and stay in that reading's answer.
+  combine: (first, _second, pick) => {
+    if (pick !== 'tie') return { ...first, winner: pick };
+    const { named_winner: _named, winner_contradicts_scores: _contradicts, ...rest } = first;
+    return { ...rest, winner: pick };
+  },
 };
 
 /** The note a verdict carries when the engine's winner is not the one the judge named, or the orders disagreed. */
 export function verdictNotes(verdict: Record<string, unknown>): string[] {
   const notes: string[] = [];
-  if (verdict.winner_contradicts_scores) {
+  if (verdict.winner_contradicts_scores && verdict.winner !== 'tie') {
     notes.push(
       `The judge named ${verdict.named_winner} the winner, but its own weighted totals favour ${verdict.winner}; the totals decide.`,
     );

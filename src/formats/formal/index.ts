@@ -24,20 +24,34 @@ import {
   PHASE_TITLES,
   type PlannedStatement,
 } from './formal-plan.js';
-import { type FormalState, sideLabel, statementMessages, verdictMessages } from './formal-prompts.js';
+import {
+  DIGEST_TOKENS,
+  type DigestGroup,
+  digestMessages,
+  type FormalState,
+  missingDigests,
+  sideLabel,
+  statementMessages,
+  verdictMessages,
+} from './formal-prompts.js';
 import { settleVerdict, verdictNotes, verdictSchema, verdictSideSwap } from './formal-verdict.js';
 
-export type FormalStep = PlannedStatement | { kind: 'verdict' };
+export type FormalStep = PlannedStatement | { kind: 'digests'; groups: DigestGroup[] } | { kind: 'verdict' };
+
+/** The debate's statements, without the judge's digests of them. */
+const spokenOf = (state: FormalState) => state.statements.filter((statement) => statement.phase !== 'digest');
 
 export function nextFormalStep(state: FormalState): FormalStep | DoneStep {
   const { scenario } = state;
   if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
   const limit = checkScenarioLimits(state, scenario);
   if (limit) return { kind: 'done', ...limit };
-  const item = FORMAL_PLAN[state.statements.length];
+  const item = FORMAL_PLAN[spokenOf(state).length];
   if (item) return item;
   if (scenario.verdict.enabled && !state.assessments.some((assessment) => assessment.phase === 'verdict')) {
-    return { kind: 'verdict' };
+    // A debate longer than the judge's window reaches it as digests of its parts, each written once.
+    const groups = missingDigests(state);
+    return groups.length > 0 ? { kind: 'digests', groups } : { kind: 'verdict' };
   }
   return { kind: 'done', status: 'completed', stopReason: 'finished' };
 }
@@ -48,6 +62,32 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
   const policy = retryPolicyOf(scenario.reliability);
   if (step.kind === 'verdict') {
     await produceVerdict(state, context);
+    return;
+  }
+  if (step.kind === 'digests') {
+    const judgeModel = scenario.verdict.judge_model ?? sides.affirmative.model;
+    for (const [at, group] of step.groups.entries()) {
+      const event = await produceStatement(
+        {
+          phase: 'digest',
+          round: at + 1,
+          speaker: 'Judge',
+          side: 'judge',
+          label: `judge, digest of ${group.title}`,
+          heading: `Digest of ${group.title}`,
+          model: judgeModel,
+          fallbackModels: [],
+          temperature: 0.2,
+          maxTokens: DIGEST_TOKENS,
+          contextWindow: scenario.model_options.context_window,
+          seed: scenario.seed,
+          messages: digestMessages(state, group),
+          policy,
+        },
+        context,
+      );
+      context.append({ ...event, target: group.key });
+    }
     return;
   }
   const debater = sides[step.side];
@@ -73,7 +113,7 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
         seed: scenario.seed,
         messages: statementMessages(state, step, maxTokens),
         policy,
-        timeoutMs: timeoutMilliseconds(settings.time_limit_seconds),
+        timeLimitMs: timeoutMilliseconds(settings.time_limit_seconds),
         ...(speaking && settings.word_limit
           ? { wordLimit: { limit: settings.word_limit, mode: settings.word_limit_mode } }
           : {}),
@@ -162,7 +202,13 @@ export function formalTranscript(state: FormalState) {
     verdictEnabled: scenario.verdict.enabled,
     plannedSpeeches: FORMAL_PLAN.length,
     preparation: state.statements.filter((statement) => statement.phase === 'preparation').map(clean),
-    statements: state.statements.filter((statement) => statement.phase !== 'preparation').map(clean),
+    statements: spokenOf(state)
+      .filter((statement) => statement.phase !== 'preparation')
+      .map(clean),
+    // The judge's digests of the debate's parts, written when the debate outgrew its window.
+    ...(state.statements.some((statement) => statement.phase === 'digest')
+      ? { digests: state.statements.filter((statement) => statement.phase === 'digest').map(clean) }
+      : {}),
     verdict: verdict
       ? {
           judge: verdict.judge,
@@ -174,7 +220,7 @@ export function formalTranscript(state: FormalState) {
         }
       : null,
     stats: {
-      statements: state.statements.length,
+      statements: spokenOf(state).length,
       outputTokens: state.outputTokens,
       modelCalls: modelCalls(state),
       flagged: state.statements.filter((statement) => statement.flagged).length,
@@ -251,12 +297,26 @@ function formalMarkdown(state: FormalState): string {
     if (judgeNote) lines.push(`_The verdict was ${judgeNote}._`, '');
     if (verdict.abstained) lines.push(`The judge gave no usable verdict (${verdict.reason}).`);
     else {
-      const totals = verdict.totals as Record<FormalSide, number>;
-      lines.push(
-        `Winner: **${verdict.winner}**. ${verdict.reasons}`,
-        '',
-        `Weighted totals: affirmative ${totals.affirmative.toFixed(2)}, negative ${totals.negative.toFixed(2)}.`,
-      );
+      const pair = (totals: Record<FormalSide, number>) =>
+        `affirmative ${totals.affirmative.toFixed(2)}, negative ${totals.negative.toFixed(2)}`;
+      const swap = verdict.side_swap as
+        | { agreed: boolean | null; answers: Array<{ totals?: Record<FormalSide, number> } | null> }
+        | undefined;
+      const readings = swap?.agreed === false ? swap.answers.map((answer) => answer?.totals) : [];
+      if (readings[0] && readings[1]) {
+        // The two readings' reasons each argue for one side: the tie is told by its numbers alone.
+        lines.push(
+          `Winner: **${verdict.winner}**.`,
+          '',
+          `Weighted totals: ${pair(readings[0])} in the first reading; ${pair(readings[1])} in the second.`,
+        );
+      } else {
+        lines.push(
+          `Winner: **${verdict.winner}**. ${verdict.reasons}`,
+          '',
+          `Weighted totals: ${pair(verdict.totals as Record<FormalSide, number>)}.`,
+        );
+      }
       for (const note of verdictNotes(verdict)) lines.push('', `_${note}_`);
     }
   }
@@ -294,7 +354,7 @@ export const formalFormat: FormatDefinition<FormalState, FormalStep> = {
     runProgress(
       'formal',
       state,
-      state.statements.length + state.assessments.length,
+      spokenOf(state).length + state.assessments.length,
       FORMAL_PLAN.length + (state.scenario.verdict.enabled ? 1 : 0),
       sequenceFailures(state).length,
     ),

@@ -235,6 +235,7 @@ async function castVote(
     ...(outcome.callFailed ? { callFailed: true } : {}),
     ...(outcome.fallbackFrom ? { fallbackFrom: outcome.fallbackFrom } : {}),
     ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
+    ...(outcome.clamped ? { clamped: outcome.clamped } : {}),
     attempts: outcome.attempts,
     ...recordedTokens(outcome.usage),
     realMs: Math.round(context.clock.monotonicMs() - started),

@@ -54,6 +54,7 @@ export async function produceAssessment<T extends Record<string, unknown>>(
     ...(value === null && outcome.reason ? { reason: outcome.reason } : {}),
     ...(outcome.callFailed ? { callFailed: true } : {}),
     ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
+    ...(outcome.clamped ? { clamped: outcome.clamped } : {}),
     ...(outcome.fallbackFrom ? { fallbackFrom: outcome.fallbackFrom } : {}),
     ...recordedTokens(outcome.usage),
     realMs: Math.round(context.clock.monotonicMs() - started),

@@ -44,13 +44,24 @@ export function combineSideSwap(first: Draft, second: Draft, rules: SideSwapRule
     answers: [first.result, second.result],
     agreed,
   };
+  // Characters, tokens and cached tokens of both calls alike: the characters per token measured
+  // from this event (and the window fitted with it) is then the model's own rate.
+  const cached =
+    first.cachedPromptTokens === undefined && second.cachedPromptTokens === undefined
+      ? {}
+      : { cachedPromptTokens: (first.cachedPromptTokens ?? 0) + (second.cachedPromptTokens ?? 0) };
   const usage = {
     promptTokens: first.promptTokens + second.promptTokens,
+    ...cached,
+    promptChars: first.promptChars + second.promptChars,
     outputTokens: first.outputTokens + second.outputTokens,
     realMs: first.realMs + second.realMs,
     attempts: first.attempts + second.attempts,
     ...(first.problems || second.problems
       ? { problems: [...(first.problems ?? []), ...(second.problems ?? [])] }
+      : {}),
+    ...(first.clamped || second.clamped
+      ? { clamped: [...(first.clamped ?? []), ...(second.clamped ?? [])] }
       : {}),
   };
   let result: Record<string, unknown> | null = null;

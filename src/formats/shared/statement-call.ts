@@ -1,5 +1,6 @@
 /**
  * One statement for the formal and duel formats: the model call (retried, with fallbacks), the
+ * time limit (a statement still going when it runs out is cut there, kept and marked), the
  * word limit (cut, or ask once for a shorter one) and strict mode (a moderator's check, one
  * regeneration, then kept and flagged). A statement whose every attempt failed becomes a marked
  * emergency response.
@@ -8,9 +9,11 @@
 import { fittedChat } from '../../context/fitted-call.js';
 import type { StatementEvent } from '../../core/events.js';
 import { addUsage, NO_USAGE, recordedTokens } from '../../llm/call-usage.js';
+import { ProviderError } from '../../llm/errors.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { ModelCallFailed, type RetryPolicy, type SafeCallResult } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
+import { markIfCut } from '../../timer/speaking-timer.js';
 import type { StepContext } from '../format-definition.js';
 import { moderate } from './moderator.js';
 import { answerBudget, holdToCap } from './token-budget.js';
@@ -33,7 +36,11 @@ export interface StatementRequest {
   /** Let a thinking model think (its thinking is never kept, and is counted apart), with this many tokens for it. */
   think?: boolean;
   thinkingBudget?: number;
-  timeoutMs?: number;
+  /**
+   * The speaking time a statement may take (a formal statement's time limit): a statement still
+   * being written when it runs out is cut there, kept and marked, as the knockout's timer does.
+   */
+  timeLimitMs?: number;
   wordLimit?: { limit: number; mode: 'truncate' | 'regenerate' };
   moderator?: { model: string; motion: string };
 }
@@ -86,7 +93,80 @@ export async function produceStatement(
     speaker: request.speaker,
     side: request.side,
   };
+  let timeLimited = false;
   const generate = async (messages: ChatMessage[], purpose: string): Promise<SafeCallResult> => {
+    const limit = request.timeLimitMs;
+    if (limit === undefined)
+      return call(messages, purpose, context.signal, { piece: () => undefined, retry: () => undefined });
+    // The time limit stops this call, not the run: its own clock beside the run's stop signal.
+    const clock = new AbortController();
+    const follow = () => clock.abort(context.signal.reason);
+    context.signal.addEventListener('abort', follow, { once: true });
+    let heard = '';
+    let pieces = 0;
+    let expired = false;
+    const timer = setTimeout(() => {
+      expired = true;
+      clock.abort(new DOMException('the statement reached its time limit', 'TimeoutError'));
+    }, limit);
+    try {
+      const answer = await call(messages, purpose, clock.signal, {
+        piece: (text) => {
+          heard += text;
+          pieces += 1;
+        },
+        // A retry starts the statement again: only the attempt the time ran out on is kept.
+        retry: () => {
+          heard = '';
+          pieces = 0;
+        },
+      });
+      timeLimited = false;
+      return answer;
+    } catch (error) {
+      if (!expired || context.signal.aborted) throw error;
+      if (heard.trim() === '') {
+        // Nothing was said in the time allowed: a failed turn, as any call that timed out.
+        const timedOut = new ProviderError(
+          'timeout',
+          `${request.model} said nothing within the statement's time limit of ${limit / 1000} s`,
+          { host: context.provider.host, model: request.model, cause: error },
+        );
+        throw new ModelCallFailed(timedOut, 1);
+      }
+      // What was said before the time ran out stands. The server never finished, so it never
+      // counted this attempt: each streamed piece is about one token, and no prompt is recorded.
+      timeLimited = true;
+      context.logger.warn(
+        { speaker: request.speaker, phase: request.phase, limitMs: limit },
+        'statement cut at its time limit',
+      );
+      attempts += 1;
+      usage = addUsage(usage, { promptTokens: 0, outputTokens: pieces, promptChars: 0 });
+      return {
+        model: request.model,
+        attempts: 1,
+        usage: { promptTokens: 0, outputTokens: pieces, promptChars: 0 },
+        result: {
+          text: heard,
+          model: request.model,
+          promptTokens: 0,
+          outputTokens: pieces,
+          stopReason: 'length',
+          timings: { totalMs: limit, loadMs: 0, promptEvalMs: 0, evalMs: 0 },
+        },
+      };
+    } finally {
+      clearTimeout(timer);
+      context.signal.removeEventListener('abort', follow);
+    }
+  };
+  const call = async (
+    messages: ChatMessage[],
+    purpose: string,
+    signal: AbortSignal,
+    heard: { piece: (text: string) => void; retry: () => void },
+  ): Promise<SafeCallResult> => {
     const answer = await fittedChat(
       context.provider,
       {
@@ -105,19 +185,22 @@ export async function produceStatement(
         what: `${request.speaker}'s ${request.phase}`,
         ...(context.tokenRates ? { rates: context.tokenRates } : {}),
         policy: request.policy,
-        signal: context.signal,
+        signal,
         fallbackModels: request.fallbackModels,
-        ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
-        onDelta: (text) =>
-          context.notify({ type: 'turn-delta', round: request.round, agent: request.speaker, text }),
-        onRetry: ({ model, attempt, delayMs, error }) =>
+        onDelta: (text) => {
+          heard.piece(text);
+          context.notify({ type: 'turn-delta', round: request.round, agent: request.speaker, text });
+        },
+        onRetry: ({ model, attempt, delayMs, error }) => {
+          heard.retry();
           context.notify({
             type: 'retry',
             what: `${request.speaker} (${model})`,
             attempt,
             delayMs,
             reason: error.kind,
-          }),
+          });
+        },
       },
     );
     attempts += answer.attempts;
@@ -175,6 +258,7 @@ export async function produceStatement(
     }
     const wordLimited = limit !== undefined && countWords(text) > limit.limit;
     if (wordLimited && limit) text = cutToWords(text, limit.limit);
+    else if (timeLimited) text = markIfCut(text, true);
     return {
       ...base,
       model: answer.model,
@@ -185,6 +269,7 @@ export async function produceStatement(
       truncated: answer.result.stopReason === 'length' || held.cut,
       ...(usage.thinkingTokens ? { thinkingTokens: usage.thinkingTokens } : {}),
       ...(wordLimited ? { wordLimited } : {}),
+      ...(timeLimited ? { timeLimited } : {}),
       ...(regenerated ? { regenerated } : {}),
       ...(flagged ? { flagged } : {}),
       ...(answer.fallbackFrom ? { fallbackFrom: answer.fallbackFrom } : {}),

@@ -7,7 +7,7 @@
  */
 import type { z } from 'zod';
 import { fittedChat } from '../../context/fitted-call.js';
-import type { AnswerProblem } from '../../core/events.js';
+import type { AnswerProblem, ClampedNumber } from '../../core/events.js';
 import { readStructuredAnswer } from '../../judging/structured-answer.js';
 import { addUsage, type CallUsage, NO_USAGE } from '../../llm/call-usage.js';
 import type { ChatMessage } from '../../llm/provider.js';
@@ -21,6 +21,18 @@ const SHOWN_CHARS = 400;
 /** The repair's cap, against the first call's. */
 const REPAIR_ROOM = 1.5;
 const ATTEMPTS = 2;
+
+/**
+ * The tokens a structured call's prompt must leave free in its window: the repair's larger cap, and
+ * room for the start of the unusable answer and the request to mend it that the repair adds. A
+ * prompt sized with it is never cut by the window fitter, on the first call or on its repair.
+ */
+export function structuredAnswerRoom(cap: number, think?: boolean, thinkingBudget?: number): number {
+  return answerBudget(Math.round(cap * REPAIR_ROOM), think, thinkingBudget) + REPAIR_PROMPT_TOKENS;
+}
+
+/** Tokens of what a repair adds to the prompt: the shown start of the answer and the request. */
+const REPAIR_PROMPT_TOKENS = 250;
 
 export interface StructuredRequest<T> {
   /** Who answers, for notices and logs: "Ada's evaluation". */
@@ -55,6 +67,8 @@ export interface StructuredOutcome<T> {
   usage: CallUsage;
   /** Every unusable answer, in order. */
   problems: AnswerProblem[];
+  /** Numbers of the answer used that were outside their bounds, and held to them. */
+  clamped?: ClampedNumber[];
   /** Set when the model could not be called at all (after retries and fallbacks). */
   callFailed?: string;
   /** Why there is no value. */
@@ -151,6 +165,10 @@ export async function askStructured<T>(
     const read = readStructuredAnswer(text, request.schema, stopReason);
     if (read.ok) {
       outcome.value = read.value;
+      if (read.clamped && read.clamped.length > 0) {
+        outcome.clamped = read.clamped;
+        context.logger.warn({ what: request.what, clamped: read.clamped }, 'numbers held to their bounds');
+      }
       delete outcome.reason;
       return outcome;
     }

@@ -1,0 +1,112 @@
+/**
+ * The council Judge weighs all three rounds. When they do not fit its window whole, the earlier
+ * rounds give each role's position lines and the last round stays whole: the window fitter, at
+ * the same rate, never has to cut the prompt.
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { parseScenario } from '../../src/config/load-scenario.js';
+import type { CouncilScenario } from '../../src/config/scenario.js';
+import { fitToWindow } from '../../src/context/fit-window.js';
+import type { RunEvent } from '../../src/core/events.js';
+import { answerText, DEBATING_ROLES, judgeMessages } from '../../src/formats/council/council-prompts.js';
+import { foldSequence, type SequenceState } from '../../src/formats/shared/sequence-state.js';
+import { tempDir } from '../helpers/cli.js';
+import { SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
+
+/** A text of `chars` characters: a field filled to its schema bound. */
+const sentence = (chars: number, tag: string) =>
+  `${Array.from({ length: chars }, (_, at) => `${tag}${at % 7}`)
+    .join(' ')
+    .slice(0, chars - 1)}.`;
+
+async function councilAfterThreeRounds(): Promise<SequenceState<CouncilScenario>> {
+  const data = SMALL_SCENARIOS.council?.({ judge_max_tokens: 1000 });
+  const scenario = (await parseScenario(stringify(data), path.join(tempDir(), 's.yaml'))) as CouncilScenario;
+  let seq = 1;
+  const at = '2026-01-01T00:00:00.000Z';
+  let state = foldSequence<CouncilScenario>(undefined, {
+    type: 'run-start',
+    runId: 'r',
+    format: 'council',
+    scenario,
+    engineVersion: 'test',
+    seq,
+    at,
+  });
+  for (const round of [1, 2, 3]) {
+    for (const role of DEBATING_ROLES) {
+      seq += 1;
+      // Every text at its schema's bound (a 600-token cap): what a grammar-held role writes when it runs long.
+      const result = {
+        claim: sentence(180, `claim${round}${role}`),
+        rationale: sentence(360, `why${round}${role}`),
+        risks: [sentence(90, 'riskA'), sentence(90, 'riskB'), sentence(90, 'riskC')],
+        ...(round === 2
+          ? {
+              challenges: [1, 2, 3].map(() => ({
+                target: 'Response A',
+                target_role: 'Critic',
+                challenge: sentence(108, 'ch'),
+              })),
+            }
+          : { stance: 'for', confidence: 0.8 }),
+        ...(round === 3 ? { revision: sentence(270, 'rev') } : {}),
+      };
+      const event = {
+        type: 'assessment',
+        phase: `round-${round}`,
+        round,
+        judge: role,
+        model: 'llama3',
+        result,
+        abstained: false,
+        promptTokens: 100,
+        promptChars: 400,
+        outputTokens: 100,
+        realMs: 1,
+        attempts: 1,
+        seq,
+        at,
+      } as unknown as RunEvent;
+      state = foldSequence(state, event);
+    }
+  }
+  return state;
+}
+
+describe('the council Judge within its window', () => {
+  it('keeps every round whole when they fit, and the last round whole when they do not', async () => {
+    const state = await councilAfterThreeRounds();
+    const consensus = {
+      consensus_score: 0.75,
+      confidence_score: 0.8,
+      key_agreements: [],
+      key_disagreements: [],
+    };
+    const roundThree = state.assessments
+      .filter((item) => item.phase === 'round-3')
+      .map((item) => answerText(item.result ?? {}));
+    const rationaleOne = String(state.assessments[0]?.result?.rationale);
+    for (const rate of [4, 2]) {
+      const messages = judgeMessages(state, consensus, '2026-01-01', rate);
+      const fitted = fitToWindow(messages, {
+        contextWindow: state.scenario.model_options.context_window,
+        maxTokens: state.scenario.judge_max_tokens,
+        charsPerToken: rate,
+        what: 'the Judge',
+      });
+      expect(fitted.omittedChars).toBe(0);
+      const text = messages.map((message) => message.content).join('\n');
+      for (const answer of roundThree) expect(text).toContain(answer);
+      // At 4 characters a token everything fits whole; at 2 (a small vocabulary) the first rounds give their positions only.
+      if (rate === 4) expect(text).toContain(rationaleOne);
+      else {
+        expect(text).not.toContain(rationaleOne);
+        expect(text).toContain(String(state.assessments[0]?.result?.claim));
+        expect(text).toContain("## Round 1 (each role's position");
+      }
+    }
+  });
+});
