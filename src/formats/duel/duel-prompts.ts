@@ -23,21 +23,25 @@ export function sideLabel(scenario: DuelScenario, side: DuelSide): string {
 
 /**
  * The rules every call shares. `swapped` presents side B first (in the sides' list and the order of
- * speaking), as the side-swapped judge call sees the debate under swapped labels.
+ * speaking), as the side-swapped judge call sees the debate under swapped labels. What the swap
+ * changes (the sides and the order of speaking) comes last, after the background: the side-swapped
+ * call and the call after it then still share the motion, the rules and the background, which a
+ * server with one slot serves from its prefix cache.
  */
 export function duelSystemPrompt(scenario: DuelScenario, swapped = false): string {
   const [first, second] = swapped ? (['b', 'a'] as const) : (['a', 'b'] as const);
   return [
     'You are taking part in a judged debate duel.',
     `Motion: ${scenario.topic.trim()}`,
-    `Side A: ${scenario.positions.a}`,
-    `Side B: ${scenario.positions.b}`,
     '',
     '## Rules',
-    `- Each round Debater ${first.toUpperCase()} speaks, then Debater ${second.toUpperCase()} answers, then the Judge assesses the round; at most ${scenario.max_rounds} rounds.`,
     '- The debate ends early when the Judge finds no new substantive arguments in two consecutive rounds.',
     '- Speak as a debater: address the motion and your opponent directly, in plain prose without headings.',
     backgroundText(scenario.background, scenario.contextFiles),
+    '## Sides',
+    `Side A: ${scenario.positions.a}`,
+    `Side B: ${scenario.positions.b}`,
+    `- Each round Debater ${first.toUpperCase()} speaks, then Debater ${second.toUpperCase()} answers, then the Judge assesses the round; at most ${scenario.max_rounds} rounds.`,
   ].join('\n');
 }
 

@@ -1,0 +1,81 @@
+/**
+ * `npm run bench:format-cache`: the share of prompt tokens the simulator's prefix cache serves in the
+ * shipped duel, formal, critique and council scenarios, with one slot per model (llama-server's
+ * default). Measured twice: with the scenario's own models (two resident at once), and with every
+ * call sent to one model, as one llama-server process serves them.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadScenario } from '../src/config/load-scenario.js';
+import { formatNamed } from '../src/formats/index.js';
+import { scenarioModels } from '../src/formats/scenario-models.js';
+import { OllamaProvider } from '../src/llm/ollama-provider.js';
+import type { ChatOptions, ChatRequest, ModelProvider } from '../src/llm/provider.js';
+import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
+import { startMockOllama } from '../src/mock-ollama/index.js';
+
+const SPEED = 0.0005;
+const PROFILE = 'desktop-gpu';
+const SCENARIOS = [
+  'scenarios/duel-god-exists.yaml',
+  'scenarios/formal-car-free-cities.yaml',
+  'scenarios/critique-rate-limiter.yaml',
+  'scenarios/council-billing-database.yaml',
+];
+
+/** Sends every call to one model, as a single llama-server process would serve them. */
+class OneModel implements ModelProvider {
+  constructor(
+    private readonly inner: ModelProvider,
+    private readonly model: string,
+  ) {}
+  get host() {
+    return this.inner.host;
+  }
+  chat(request: ChatRequest, options?: ChatOptions) {
+    return this.inner.chat({ ...request, model: this.model }, options);
+  }
+  listModels(options?: { signal?: AbortSignal }) {
+    return this.inner.listModels(options);
+  }
+  version(options?: { signal?: AbortSignal }) {
+    return this.inner.version(options);
+  }
+}
+
+async function share(file: string, oneModel: boolean): Promise<number> {
+  const scenario = await loadScenario(file);
+  const format = formatNamed(scenario.format);
+  if (!format) throw new Error(`${file}: unknown format ${scenario.format}`);
+  const models = oneModel ? ['llama3'] : scenarioModels(scenario).required;
+  const server = await startMockOllama({ models, profile: PROFILE, speed: SPEED });
+  const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-'));
+  try {
+    const { runId, paths } = createRunDir(out, scenario);
+    const base = new OllamaProvider({ host: server.url });
+    await driveDebate({
+      format,
+      paths,
+      start: { runId, scenario },
+      provider: oneModel ? new OneModel(base, 'llama3') : base,
+      logger: pino({ enabled: false }),
+    });
+    const stats = server.stats();
+    return stats.cachedPromptTokens / stats.promptTokens;
+  } finally {
+    await server.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const lines: string[] = [];
+for (const file of SCENARIOS) {
+  const own = await share(file, false);
+  const one = await share(file, true);
+  lines.push(
+    `${path.basename(file)}: cache share ${own.toFixed(2)} (own models), ${one.toFixed(2)} (one model)`,
+  );
+}
+process.stdout.write(`${lines.join('\n')}\n`);
