@@ -15,6 +15,7 @@ import type { LiveNotice } from '../core/live.js';
 import type { AnyFormat, FormatLookup } from '../formats/format-definition.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { derivedFilesStale } from '../store/derived-files.js';
+import type { ChainReport } from '../store/event-chain.js';
 import { dropTornTail, readEventLog } from '../store/event-log.js';
 import { inspectRunFolder } from '../store/run-folder.js';
 import { makeCouncilRunId, makeRunId, startAdvice } from '../store/run-id.js';
@@ -138,6 +139,8 @@ export interface LoadedRun {
   repairedTornLine: boolean;
   /** transcript.json and transcript.md were behind the log (or missing) and were written anew from it. */
   refreshedFiles: boolean;
+  /** How many events the log's hash chain covers, and how many were written before it. */
+  chain: ChainReport;
 }
 
 /**
@@ -167,7 +170,7 @@ export function loadRun(
       exitCode: ExitCode.usage,
     });
   }
-  const { events, droppedTornLine } = readEventLog(paths.events);
+  const { events, droppedTornLine, chain } = readEventLog(paths.events);
   // Only the lock's holder may cut the file; a reader just ignores the torn line.
   if (droppedTornLine && options.repair) dropTornTail(paths.events);
   const start = events[0];
@@ -202,6 +205,7 @@ export function loadRun(
     scenario: start.scenario,
     repairedTornLine: droppedTornLine,
     refreshedFiles,
+    chain,
   };
 }
 

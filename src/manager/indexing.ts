@@ -1,6 +1,7 @@
 /** Keeps the run index in step with the event logs: one run at a time, or rebuilt from scratch. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { AgoraError, ExitCode } from '../core/errors.js';
 import type { FormatLookup } from '../formats/format-definition.js';
 import { outcomeLine } from '../formats/outcome-line.js';
 import { indexRows } from '../store/index-rows.js';
@@ -115,8 +116,8 @@ export function rebuildIndex(
 /**
  * Reads again the runs whose transcripts or index row are behind their logs (a process killed
  * between its last event and their rewrite): reading a run rewrites its stale transcripts
- * (loadRun), and indexing records it as it is. A run that cannot be read (a damaged log), or an
- * index that cannot be written, is left for the commands that report it.
+ * (loadRun), and indexing records it as it is. A run whose log no longer reads is taken out of
+ * the index; an index that cannot be written is left as it is.
  */
 export function refreshStaleRuns(
   outDir: string,
@@ -128,8 +129,16 @@ export function refreshStaleRuns(
     try {
       indexRun(outDir, runDir, formats);
       refreshed.push(runDir);
-    } catch {
-      // `runs`, `show` and `resume` name what is wrong with it.
+    } catch (error) {
+      // A log that no longer reads (damaged, changed by hand) is not counted as it was: the index
+      // forgets it, as a rebuilt one would; `runs`, `show` and `resume` name what is wrong with it.
+      if (error instanceof AgoraError && error.exitCode === ExitCode.runCorrupt) {
+        try {
+          updateIndex(outDir, (index) => index.removeRun(path.basename(runDir)));
+        } catch {
+          // The index cannot be written: it is a cache, and `reindex` rebuilds it.
+        }
+      }
     }
   }
   return refreshed;
