@@ -4,8 +4,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgora, tempDir } from '../helpers/cli.js';
+import { postgresBin, startPostgres, type ThrowawayPostgres } from '../helpers/postgres.js';
 import { onlyRunDir } from '../helpers/transcripts.js';
 
 async function demoRun(): Promise<{ out: string; runDir: string; runId: string }> {
@@ -76,5 +78,39 @@ describe('a chained event log', () => {
     const verified = await runAgora(['verify', '--out', out]);
     expect(verified.code).toBe(0);
     expect(verified.stdout).toMatch(new RegExp(`unchained +${runId}`));
+  });
+});
+
+describe.runIf(postgresBin !== undefined)('a chained event log in the shared database', () => {
+  let server: ThrowawayPostgres;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is checked by verify --database, which names the first line changed there', async () => {
+    const { out, runId } = await demoRun();
+    const cwd = tempDir();
+    expect((await runAgora(['migrate', '--database', server.url], { cwd })).code).toBe(0);
+    expect((await runAgora(['push', out, '--database', server.url], { cwd })).code).toBe(0);
+    const clean = await runAgora(['verify', '--database', server.url], { cwd });
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toMatch(new RegExp(`ok +${runId} +\\d+ events, chained`));
+
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      await client.query(
+        `UPDATE agora_events SET line = replace(line, '"seq":3,', '"seq":3, ') WHERE run_id = $1 AND seq = 3`,
+        [runId],
+      );
+    } finally {
+      await client.end();
+    }
+    const changed = await runAgora(['verify', runId, '--database', server.url], { cwd });
+    expect(changed.code).toBe(7);
+    expect(changed.stdout).toContain(`run ${runId}, line 4: the line does not match the log's hash chain`);
   });
 });

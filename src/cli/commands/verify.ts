@@ -55,7 +55,7 @@ interface Verdict {
   problem: string | null;
 }
 
-function verdict(run: string, log: string, check: LinesCheck): Verdict {
+function verdict(run: string, log: string, check: LinesCheck, inFile = true): Verdict {
   const { chained, unchained } = check.chain;
   return {
     run,
@@ -71,7 +71,10 @@ function verdict(run: string, log: string, check: LinesCheck): Verdict {
     events: check.events,
     chained,
     unchained,
-    problem: check.problem === null ? null : `${log}:${check.problem.line}: ${check.problem.message}`,
+    problem:
+      check.problem === null
+        ? null
+        : `${log}${inFile ? ':' : ', line '}${check.problem.line}: ${check.problem.message}`,
   };
 }
 
@@ -109,7 +112,7 @@ async function verifyDatabase(
   for (const runId of runIds) {
     const lines = await database.lines(runId);
     // A queued run has no events yet: nothing to check.
-    if (lines.length > 0) verdicts.push(verdict(runId, `${where}, run ${runId}, event`, checkLines(lines)));
+    if (lines.length > 0) verdicts.push(verdict(runId, `${where}, run ${runId}`, checkLines(lines), false));
   }
   return verdicts;
 }
