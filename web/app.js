@@ -120,6 +120,11 @@ function followRun(root) {
         break;
     }
   });
+  source.addEventListener('log-damaged', (message) => {
+    const data = JSON.parse(message.data);
+    activity.textContent = data.message;
+    activity.classList.add('error');
+  });
   source.addEventListener('worker-failed', (message) => {
     const data = JSON.parse(message.data);
     activity.textContent = `The debate could not start: ${data.message}`;

@@ -18,6 +18,7 @@ import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
 import { stopCommand } from './commands/stop.js';
 import { validateCommand } from './commands/validate.js';
+import { verifyCommand } from './commands/verify.js';
 import { workerCommand } from './commands/worker.js';
 
 export const COMMANDS: readonly CommandDefinition[] = [
@@ -31,6 +32,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   leaderboardCommand,
   queryCommand,
   reindexCommand,
+  verifyCommand,
   serveCommand,
   exportCommand,
   validateCommand,

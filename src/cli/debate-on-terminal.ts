@@ -8,6 +8,7 @@ import { seedText } from '../config/scenario-overrides.js';
 import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { ExitCode } from '../core/errors.js';
 import { createLiveView } from '../render/live-view.js';
+import { printable, safeJson } from '../render/terminal-safe.js';
 import { wordWrapped } from '../render/word-wrapped.js';
 import { fitLines } from '../render/wrap-text.js';
 import {
@@ -73,7 +74,8 @@ export async function debateOnTerminal(
   // With --quiet, a format's answer is all stdout carries; what the run says about itself goes to stderr.
   let info = io.stdout;
   // Lines wider than the screen are wrapped at word boundaries; tables are drawn to fit.
-  const say = (text: string) => info.write(fitLines(text, layout.width));
+  // Model and scenario text never reaches the terminal with the escape sequences it may hold.
+  const say = (text: string) => info.write(fitLines(printable(text), layout.width));
   const abort = new AbortController();
   let stopRequested = false;
   let stopListening: () => void = () => undefined;
@@ -100,7 +102,7 @@ export async function debateOnTerminal(
         stopRequested: () => stopRequested,
       },
       {
-        warning: (text) => io.stderr.write(`warning: ${text}\n`),
+        warning: (text) => io.stderr.write(`warning: ${printable(text)}\n`),
         started(start) {
           if (flags.quiet && start.format.answer !== undefined) info = io.stderr;
           if (!flags.json) say(header(start));
@@ -150,15 +152,15 @@ function report(
   if (flags.json) {
     const progress = format.progress(outcome.state);
     io.stdout.write(
-      `${JSON.stringify({ runId: outcome.runId, runDir: paths.runDir, format: format.name, seed: outcome.scenario.seed, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, failedSteps: failures.length, failures, progress, stats: (transcript as { stats?: unknown }).stats ?? null, ...(answer === undefined ? {} : { solution: answer }), transcript: paths.transcriptJson }, null, 2)}\n`,
+      `${safeJson({ runId: outcome.runId, runDir: paths.runDir, format: format.name, seed: outcome.scenario.seed, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, failedSteps: failures.length, failures, progress, stats: (transcript as { stats?: unknown }).stats ?? null, ...(answer === undefined ? {} : { solution: answer }), transcript: paths.transcriptJson }, 2)}\n`,
     );
   } else if (answerOnly) {
-    io.stdout.write(answer ?? '');
+    io.stdout.write(printable(answer ?? ''));
     io.stderr.write(`${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`);
   } else {
     say(`\n${format.report(outcome.state, terminalLayout(io.stdout, io.env))}\n`);
     // The answer (a critique's solution) as written, not re-wrapped: it may hold code or tables.
-    if (answer) io.stdout.write(`\n${answer}\n`);
+    if (answer) io.stdout.write(`\n${printable(answer)}\n`);
     say(`${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`);
   }
   if (outcome.recorded && !flags.json) {

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { AgoraError, ExitCode } from '../core/errors.js';
+import { printable } from '../render/terminal-safe.js';
 import type { CommandDefinition, CommandInput, OptionSpecs } from './command-definition.js';
 import { databaseCopy } from './database-copy.js';
 import { type CliIo, processIo } from './io.js';
@@ -39,14 +40,15 @@ export async function runCli(argv: string[], io: CliIo = processIo()): Promise<n
     return await runCommand(definition, rest, io, (input) => run(definition, input, io));
   } catch (error) {
     if (error instanceof AgoraError) {
-      io.stderr.write(`agora ${name}: ${error.message}\n`);
+      // A message may quote a model's answer or a scenario: printed without escape sequences.
+      io.stderr.write(`agora ${name}: ${printable(error.message)}\n`);
       if (verbose && error.cause instanceof Error)
         io.stderr.write(`${error.cause.stack ?? error.cause.message}\n`);
       return error.exitCode;
     }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(
-      `agora ${name}: unexpected error: ${message}${verbose ? '' : ' (run with --verbose for details)'}\n`,
+      `agora ${name}: unexpected error: ${printable(message)}${verbose ? '' : ' (run with --verbose for details)'}\n`,
     );
     if (verbose && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return ExitCode.internal;

@@ -1,4 +1,5 @@
 /** Tables as text, JSON or CSV: every table the CLI prints can be had in all three. */
+import { printable, safeJson } from '../render/terminal-safe.js';
 import { renderTextTable, type TableOptions, type TextLayout } from '../render/text-table.js';
 
 export type TableFormat = 'table' | 'json' | 'csv';
@@ -22,14 +23,16 @@ export function renderTable(
   options: TableOptions = {},
 ): string {
   if (format === 'json') {
-    return `${JSON.stringify(
+    return `${safeJson(
       rows.map((row) => Object.fromEntries(columns.map((column, index) => [column, row[index] ?? null]))),
-      null,
       2,
     )}\n`;
   }
+  // Cells hold model and scenario text: printed without the escape sequences it may hold.
+  const shown = rows.map((row) => row.map((cell) => (typeof cell === 'string' ? printable(cell) : cell)));
+  const head = columns.map(printable);
   if (format === 'csv') {
-    return `${[columns, ...rows].map((row) => row.map((cell) => csvCell(cell)).join(',')).join('\n')}\n`;
+    return `${[head, ...shown].map((row) => row.map((cell) => csvCell(cell)).join(',')).join('\n')}\n`;
   }
-  return `${renderTextTable(columns, rows, layout, options)}\n`;
+  return `${renderTextTable(head, shown, layout, options)}\n`;
 }

@@ -337,8 +337,18 @@ export type RunEventBody =
   | CommentaryEvent
   | RunEndEvent;
 
-/** An event as stored: a sequence number and a timestamp around the body. */
-export type RunEvent = RunEventBody & { seq: number; at: string };
+/**
+ * Where an event stands in the log's hash chain (see docs/decisions/018-chained-event-log.md):
+ * `prev`, the hash of the line before it ('' for the first); `hash`, the SHA-256 of its own line
+ * up to this field, which comes last. Logs written before the chain have neither.
+ */
+export interface ChainLink {
+  prev?: string;
+  hash?: string;
+}
+
+/** An event as stored: a sequence number and a timestamp around the body, and its chain link. */
+export type RunEvent = RunEventBody & { seq: number; at: string } & ChainLink;
 
 /** A body as stored in the log, with its sequence number and time. */
-export type Stored<T extends RunEventBody> = T & { seq: number; at: string };
+export type Stored<T extends RunEventBody> = T & { seq: number; at: string } & ChainLink;

@@ -14,6 +14,8 @@ import type { RunEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
 import type { AnyFormat, FormatLookup } from '../formats/format-definition.js';
 import type { ModelProvider } from '../llm/provider.js';
+import { derivedFilesStale } from '../store/derived-files.js';
+import type { ChainReport } from '../store/event-chain.js';
 import { dropTornTail, readEventLog } from '../store/event-log.js';
 import { inspectRunFolder } from '../store/run-folder.js';
 import { makeCouncilRunId, makeRunId, startAdvice } from '../store/run-id.js';
@@ -135,9 +137,17 @@ export interface LoadedRun {
   scenario: Scenario;
   /** A torn last line (a write cut off by a crash) was found and dropped. */
   repairedTornLine: boolean;
+  /** transcript.json and transcript.md were behind the log (or missing) and were written anew from it. */
+  refreshedFiles: boolean;
+  /** How many events the log's hash chain covers, and how many were written before it. */
+  chain: ChainReport;
 }
 
-/** Reads a run folder's log and folds it with its format. A torn last line is cut off the file. */
+/**
+ * Reads a run folder's log and folds it with its format. A torn last line is cut off the file.
+ * transcript.json and transcript.md older than the log (a process killed between its last event
+ * and their rewrite) are written anew from it, unless another live process is writing the run.
+ */
 export function loadRun(
   runDir: string,
   formats: FormatLookup,
@@ -160,7 +170,7 @@ export function loadRun(
       exitCode: ExitCode.usage,
     });
   }
-  const { events, droppedTornLine } = readEventLog(paths.events);
+  const { events, droppedTornLine, chain } = readEventLog(paths.events);
   // Only the lock's holder may cut the file; a reader just ignores the torn line.
   if (droppedTornLine && options.repair) dropTornTail(paths.events);
   const start = events[0];
@@ -177,6 +187,15 @@ export function loadRun(
   }
   let state: unknown;
   for (const event of events) state = format.fold(state, event);
+  let refreshedFiles = false;
+  if (derivedFilesStale(runDir)) {
+    try {
+      writeTranscripts(format, paths, state);
+      refreshedFiles = true;
+    } catch {
+      // A folder this reader cannot write to (read-only, full): it still reads the run from the log.
+    }
+  }
   return {
     paths,
     events,
@@ -185,6 +204,8 @@ export function loadRun(
     runId: start.runId,
     scenario: start.scenario,
     repairedTornLine: droppedTornLine,
+    refreshedFiles,
+    chain,
   };
 }
 

@@ -1,10 +1,12 @@
 /** Keeps the run index in step with the event logs: one run at a time, or rebuilt from scratch. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { AgoraError, ExitCode } from '../core/errors.js';
 import type { FormatLookup } from '../formats/format-definition.js';
 import { outcomeLine } from '../formats/outcome-line.js';
 import { indexRows } from '../store/index-rows.js';
 import { INDEX_FILE, RunIndex, runFolders, updateIndex } from '../store/run-index.js';
+import { staleRuns } from '../store/stale-runs.js';
 import { loadRun } from './debate-manager.js';
 
 export interface BatchRecord {
@@ -112,12 +114,46 @@ export function rebuildIndex(
 }
 
 /**
+ * Reads again the runs whose transcripts or index row are behind their logs (a process killed
+ * between its last event and their rewrite): reading a run rewrites its stale transcripts
+ * (loadRun), and indexing records it as it is. A run whose log no longer reads is taken out of
+ * the index; an index that cannot be written is left as it is.
+ */
+export function refreshStaleRuns(
+  outDir: string,
+  formats: FormatLookup,
+  more: readonly string[] = [],
+): string[] {
+  const refreshed: string[] = [];
+  for (const runDir of staleRuns(outDir, more)) {
+    try {
+      indexRun(outDir, runDir, formats);
+      refreshed.push(runDir);
+    } catch (error) {
+      // A log that no longer reads (damaged, changed by hand) is not counted as it was: the index
+      // forgets it, as a rebuilt one would; `runs`, `show` and `resume` name what is wrong with it.
+      if (error instanceof AgoraError && error.exitCode === ExitCode.runCorrupt) {
+        try {
+          updateIndex(outDir, (index) => index.removeRun(path.basename(runDir)));
+        } catch {
+          // The index cannot be written: it is a cache, and `reindex` rebuilds it.
+        }
+      }
+    }
+  }
+  return refreshed;
+}
+
+/**
  * The runs folder's index for reading, built from the logs first when there is none yet (with the
- * runs of `more` folders too).
+ * runs of `more` folders too); runs behind their logs are read again first.
  */
 export function openRunIndex(outDir: string, formats: FormatLookup, more: readonly string[] = []): RunIndex {
   const file = path.join(outDir, INDEX_FILE);
-  if (existsSync(file)) return RunIndex.open(file, { readonly: true });
+  if (existsSync(file)) {
+    refreshStaleRuns(outDir, formats, more);
+    return RunIndex.open(file, { readonly: true });
+  }
   // No runs folder yet: an empty index, without creating the folder.
   if (!existsSync(outDir)) return RunIndex.open(':memory:');
   return rebuildIndex(outDir, formats, file, more).index;

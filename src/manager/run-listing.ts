@@ -3,6 +3,7 @@ import path from 'node:path';
 import { isSimulated } from '../core/events.js';
 import { formatNamed } from '../formats/index.js';
 import { outcomeLine } from '../formats/outcome-line.js';
+import { derivedFilesStale } from '../store/derived-files.js';
 import { inspectRunFolder, type RunFolderState } from '../store/run-folder.js';
 import { startAdvice } from '../store/run-id.js';
 import { RunIndex } from '../store/run-index.js';
@@ -156,7 +157,9 @@ export async function listRuns(where: string | RunPlaces): Promise<RunListing[]>
       continue;
     }
     let listing = indexed.get(name);
-    if (!listing || live || listing.status === 'running') {
+    // A log newer than the run's transcripts that could not be read again (changed by hand) is read
+    // here, so the listing names what is wrong with it.
+    if (!listing || live || listing.status === 'running' || derivedFilesStale(runDir)) {
       try {
         const loaded = loadRun(runDir, formatNamed);
         const progress = loaded.format.progress(loaded.state);

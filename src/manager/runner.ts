@@ -76,7 +76,7 @@ export async function driveRun<State, Step extends { kind: string }>(
     state = format.fold(state, event);
     rates.add(event);
   }
-  const log = EventLog.open(options.logFile, options.existing.length);
+  const log = EventLog.open(options.logFile, options.existing.length, options.existing.at(-1));
   let uncommitted: RunEvent[] = [];
   const append = (body: RunEventBody): RunEvent => {
     const event = log.append(body, clock.now());

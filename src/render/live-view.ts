@@ -7,16 +7,43 @@ import type { LiveNotice } from '../core/live.js';
 import { PERSON_MODEL } from '../core/person-seat.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
 import { councilAnswerText, councilStanceText, duelRoundText, formalVerdictText } from './judgement-text.js';
+import { printableDeep, StreamFilter } from './terminal-safe.js';
 
 export interface LiveView {
   onNotice(notice: LiveNotice): void;
   onEvent(event: RunEvent): void;
 }
 
-/** `scenario` (as run, debaters resolved) names the sides in the judges' calls. */
+/**
+ * `scenario` (as run, debaters resolved) names the sides in the judges' calls. Everything from a
+ * model or the scenario is printed without the escape sequences it may hold (terminal-safe.ts);
+ * a statement streamed in pieces, with a sequence cut between two pieces removed whole.
+ */
 export function createLiveView(
   out: Writable,
+  given: { color: boolean; scenario?: Scenario | undefined },
+): LiveView {
+  const options = { ...given, scenario: given.scenario && printableDeep(given.scenario) };
+  let stream = new StreamFilter();
+  const view = createView(out, options, () => stream);
+  return {
+    onNotice(notice) {
+      if (notice.type === 'turn-start') stream = new StreamFilter();
+      // A streamed piece is filtered with the pieces around it, never on its own.
+      view.onNotice(notice.type === 'turn-delta' ? notice : printableDeep(notice));
+    },
+    onEvent(event) {
+      const rest = stream.flush();
+      if (rest !== '') out.write(rest);
+      view.onEvent(printableDeep(event));
+    },
+  };
+}
+
+function createView(
+  out: Writable,
   options: { color: boolean; scenario?: Scenario | undefined },
+  stream: () => StreamFilter,
 ): LiveView {
   const dim = (text: string) => (options.color ? `\u001b[2m${text}\u001b[22m` : text);
   const bold = (text: string) => (options.color ? `\u001b[1m${text}\u001b[22m` : text);
@@ -106,7 +133,7 @@ export function createLiveView(
           );
           return;
         case 'turn-delta':
-          if (!parallel) write(notice.text);
+          if (!parallel) write(stream().push(notice.text));
           return;
         case 'parallel-start':
           parallel = [...notice.who];

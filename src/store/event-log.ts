@@ -17,6 +17,7 @@ import {
 import path from 'node:path';
 import { ExitCode, RunError } from '../core/errors.js';
 import type { RunEvent, RunEventBody } from '../core/events.js';
+import { ChainCheck, type ChainReport, linkAfter, sealEvent } from './event-chain.js';
 import { startAdvice } from './run-id.js';
 import { guardStorage, storageFailure } from './storage-failure.js';
 
@@ -31,9 +32,14 @@ export interface ReadLogResult {
   events: RunEvent[];
   /** A torn last line (power loss mid-write) that was dropped, if any. */
   droppedTornLine: boolean;
+  /** How many lines the hash chain covers, and how many were written before it. */
+  chain: ChainReport;
 }
 
-/** Reads a log. A torn last line is dropped; any other bad line is refused with its line number. */
+/**
+ * Reads a log. A torn last line is dropped; any other bad line, or the first line that does not
+ * match the hash chain, is refused with its line number.
+ */
 export function readEventLog(file: string): ReadLogResult {
   if (!existsSync(file)) throw new RunError(`no event log at ${file}`, { exitCode: ExitCode.runCorrupt });
   const text = guardStorage(file, 'read', () => readFileSync(file, 'utf8'));
@@ -41,6 +47,7 @@ export function readEventLog(file: string): ReadLogResult {
   const endsClean = text.endsWith('\n') || text === '';
   if (lines.at(-1) === '') lines.pop();
   const events: RunEvent[] = [];
+  const chain = new ChainCheck();
   let droppedTornLine = false;
   for (const [index, line] of lines.entries()) {
     const isLast = index === lines.length - 1;
@@ -69,9 +76,16 @@ export function readEventLog(file: string): ReadLogResult {
         },
       );
     }
+    const problem = chain.check(line, event);
+    if (problem !== null) {
+      throw new RunError(
+        `${file}:${index + 1}: the line does not match the log's hash chain: ${problem}. \`agora verify\` checks the whole log`,
+        { exitCode: ExitCode.runCorrupt },
+      );
+    }
     events.push(event);
   }
-  return { events, droppedTornLine };
+  return { events, droppedTornLine, chain: chain.report };
 }
 
 /** Cuts a torn last line off the file, so that appending starts on a clean line. */
@@ -105,21 +119,27 @@ export class EventLog {
    */
   private size: number | undefined;
 
+  /** The next event's `prev`: the hash of the last line written. */
+  private link: string;
+
   private constructor(
     readonly file: string,
     descriptor: number,
     nextSeq: number,
+    link: string,
   ) {
     this.descriptor = descriptor;
     this.nextSeq = nextSeq;
+    this.link = link;
   }
 
   /**
    * Opens a log for appending after `existing` events. A new run (0) may only start in an empty
    * log, or in one left by a run that never started, whose torn first line is cleared; a log that
-   * holds events is never written over.
+   * holds events is never written over. `last`: the last event already there, which the next one
+   * links to.
    */
-  static open(file: string, existing = 0): EventLog {
+  static open(file: string, existing = 0, last?: RunEvent): EventLog {
     const descriptor = guardStorage(
       file,
       'open',
@@ -139,12 +159,13 @@ export class EventLog {
         throw error;
       }
     }
-    return new EventLog(file, descriptor, existing);
+    return new EventLog(file, descriptor, existing, existing === 0 ? '' : linkAfter(last));
   }
 
   append(body: RunEventBody, at: Date): RunEvent {
-    const event = { seq: this.nextSeq, at: at.toISOString(), ...body } as RunEvent;
-    const line = Buffer.from(`${JSON.stringify(event)}\n`);
+    const sealed = sealEvent({ seq: this.nextSeq, at: at.toISOString() }, body, this.link);
+    const event = sealed.event;
+    const line = Buffer.from(`${sealed.line}\n`);
     const size = this.size ?? fstatSync(this.descriptor).size;
     try {
       let written = 0;
@@ -167,6 +188,7 @@ export class EventLog {
     }
     this.size = size + line.length;
     this.nextSeq += 1;
+    this.link = event.hash as string;
     return event;
   }
 

@@ -191,6 +191,13 @@ export class RunIndex {
     });
   }
 
+  /** Forgets a run (its log can no longer be read: a rebuilt index would not hold it either). */
+  removeRun(runId: string): void {
+    this.write(() => {
+      for (const table of RUN_TABLES) this.db.prepare(`DELETE FROM ${table} WHERE run_id = ?`).run(runId);
+    });
+  }
+
   putBatch(batch: { batchId: string; createdAt: string; plan: unknown; runs: Row[] }): void {
     this.write(() => this.writeBatch(batch));
   }

@@ -4,7 +4,8 @@
  * either while SQLite computes one row (`SELECT count(*)` over an endless `WITH RECURSIVE` never
  * returns to JavaScript). So the statement runs in a small child process of its own, killed when
  * the limit passes: the question ends with a plain message instead of running forever. The child
- * also has a memory ceiling, so a result that grows without end stops the same way.
+ * also has a memory ceiling, so a result that grows without end stops the same way, and it ends
+ * with its parent (killed, terminated or hung up), never left computing on its own.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -33,9 +34,24 @@ export class QueryRefusedError extends AgoraError {
   }
 }
 
+/**
+ * The longest time limit a question may have: a day. Node's timers hold at most 2^31 - 1 ms (24.8
+ * days); a longer delay fires at once, so such a value is refused rather than obeyed wrongly.
+ */
+export const QUERY_TIME_LIMIT_MAX_SECONDS = 86_400;
+
 // The child's own code, plain CommonJS so that it runs the same from the sources and compiled.
+// SQLite computes in a worker thread, so that the child's main thread stays free to notice its
+// parent going away (the IPC channel closes, or the child is handed to another parent) and end
+// the child at once, whatever SQLite is doing: a question never outlives the command that asked it.
 const CHILD_SOURCE = `
-process.once('message', (request) => {
+const { Worker } = require('node:worker_threads');
+const parent = process.ppid;
+const end = () => process.kill(process.pid, 'SIGKILL');
+process.on('disconnect', end);
+setInterval(() => { if (process.ppid !== parent) end(); }, 250);
+const QUESTION = ${JSON.stringify(`
+const { parentPort, workerData: request } = require('node:worker_threads');
 const Database = require(request.driver);
 const cell = (value) => {
   if (value === null || typeof value === 'string' || typeof value === 'number') return value;
@@ -54,12 +70,25 @@ try {
   const columns = statement.columns().map((column) => column.name);
   const rows = [];
   for (const row of statement.iterate()) rows.push(row.map(cell));
-  process.send({ columns, rows }, () => process.disconnect());
+  parentPort.postMessage({ columns, rows });
 } catch (error) {
-  process.send({ refused: error instanceof Error ? error.message : String(error) }, () => process.disconnect());
+  parentPort.postMessage({ refused: error instanceof Error ? error.message : String(error) });
 } finally {
   if (db) db.close();
 }
+`)};
+process.once('message', (request) => {
+  const worker = new Worker(QUESTION, {
+    eval: true,
+    workerData: request,
+    resourceLimits: { maxOldGenerationSizeMb: request.memoryMb },
+  });
+  worker.once('message', (answer) => {
+    process.off('disconnect', end);
+    process.send(answer, () => process.exit(0));
+  });
+  // Out of memory, or another failure: the parent reports a child that ended without an answer.
+  worker.once('error', () => process.exit(1));
 });
 `;
 
@@ -75,6 +104,11 @@ export async function queryWithTimeLimit(
   sql: string,
   limitSeconds = QUERY_TIME_LIMIT_SECONDS,
 ): Promise<QueryResult> {
+  if (!(limitSeconds > 0 && limitSeconds <= QUERY_TIME_LIMIT_MAX_SECONDS)) {
+    throw new RangeError(
+      `a query's time limit must be above 0 and at most ${QUERY_TIME_LIMIT_MAX_SECONDS} s`,
+    );
+  }
   // Opened here first, so that an index of an older version gains its new columns.
   RunIndex.open(file, { readonly: true }).close();
   // Not detached: Ctrl-C reaches the child with its parent, whatever SQLite is doing.
@@ -106,7 +140,7 @@ export async function queryWithTimeLimit(
           ),
         );
       });
-      child.send({ file, sql, driver });
+      child.send({ file, sql, driver, memoryMb: QUERY_MEMORY_MB });
     });
   } finally {
     clearTimeout(timer);

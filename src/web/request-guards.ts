@@ -7,7 +7,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler, Next } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { every } from 'hono/combine';
 import { secureHeaders } from 'hono/secure-headers';
 import { isLoopback, originHost, parseHost } from './host-header.js';
@@ -155,12 +154,6 @@ const BODY_LIMIT = 64 * 1024;
 /** A state change: a body of at most 64 KB, read as JSON or form fields; the page's token; this origin. */
 export function stateChangeGuard(csrf: string, loopbackOnly: boolean): MiddlewareHandler<ViewerEnv> {
   return every(
-    bodyLimit({
-      maxSize: BODY_LIMIT,
-      onError: () => {
-        throw new HttpError(413, 'the request body is larger than 64 KB');
-      },
-    }),
     async (c: Context<ViewerEnv>, next: Next) => {
       c.set('fields', await readFields(c));
       await next();
@@ -169,8 +162,46 @@ export function stateChangeGuard(csrf: string, loopbackOnly: boolean): Middlewar
   );
 }
 
+const TOO_LARGE = 'the request body is larger than 64 KB';
+
+/**
+ * The body as text, at most 64 KB, whether it comes with a Content-Length or chunked (without
+ * one, as many HTTP clients send it): read from the request's own stream, counted as it comes,
+ * and refused (413) once past the limit.
+ */
+async function readBody(c: Context<ViewerEnv>): Promise<string> {
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > BODY_LIMIT) throw new HttpError(413, TOO_LARGE);
+  const body = c.req.raw.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > BODY_LIMIT) {
+        await reader.cancel().catch(() => undefined);
+        throw new HttpError(413, TOO_LARGE);
+      }
+      chunks.push(value);
+    }
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, 'the request body could not be read to its end (the connection broke off)');
+  }
+  const text = new TextDecoder('utf-8', { fatal: true });
+  try {
+    return text.decode(Buffer.concat(chunks));
+  } catch {
+    throw new HttpError(400, 'the request body is not UTF-8 text');
+  }
+}
+
 async function readFields(c: Context<ViewerEnv>): Promise<Record<string, unknown>> {
-  const text = await c.req.text();
+  const text = await readBody(c);
   if (text.trim() === '') return {};
   if ((c.req.header('content-type') ?? '').startsWith('application/x-www-form-urlencoded')) {
     return Object.fromEntries(new URLSearchParams(text));

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { RunEvent } from '../core/events.js';
 import type { FormatLookup } from '../formats/format-definition.js';
+import { ChainCheck } from '../store/event-chain.js';
 import { LIVE_FILE, LineTail, type LiveLine } from '../store/live-log.js';
 import { lockOwner } from '../store/run-lock.js';
 import { parseVotes, SPECTATOR_FILE, type SpectatorVote } from '../store/spectator-votes.js';
@@ -34,19 +35,8 @@ export type FeedMessage =
     }
   | { kind: 'map'; data: { map: string; argumentScores: string } }
   | { kind: 'live'; data: LiveLine['notice'] }
-  | { kind: 'worker-failed'; data: { message: string } };
-
-export function parseEvents(lines: string[]): RunEvent[] {
-  const events: RunEvent[] = [];
-  for (const line of lines) {
-    try {
-      events.push(JSON.parse(line) as RunEvent);
-    } catch {
-      // A damaged line is the resume's business; the viewer shows what it can read.
-    }
-  }
-  return events;
-}
+  | { kind: 'worker-failed'; data: { message: string } }
+  | { kind: 'log-damaged'; data: { message: string } };
 
 function speakerOf(event: RunEvent): string | undefined {
   switch (event.type) {
@@ -70,6 +60,10 @@ export class RunFeed {
   private readonly spectatorTail: LineTail;
   private live = false;
   private reportedFailure = false;
+  /** The log's hash chain, line by line; the first line that does not match ends what is shown. */
+  private readonly chain = new ChainCheck();
+  private damage: string | null = null;
+  private lineNumber = 0;
 
   constructor(
     private readonly outDir: string,
@@ -94,10 +88,38 @@ export class RunFeed {
     return messages;
   }
 
+  /**
+   * The log's new events, up to the first line that is not an event or does not match the hash
+   * chain: nothing after it is shown, and `damage` says which line it is and why.
+   */
+  private freshEvents(): RunEvent[] {
+    const events: RunEvent[] = [];
+    for (const line of this.eventTail.read()) {
+      if (this.damage !== null) break;
+      this.lineNumber += 1;
+      let problem: string | null;
+      try {
+        const event = JSON.parse(line) as RunEvent;
+        problem = this.chain.check(line, event);
+        if (problem === null) events.push(event);
+      } catch {
+        problem = 'not a valid event';
+      }
+      if (problem !== null) {
+        this.damage = `events.jsonl line ${this.lineNumber} does not match the log as written: ${problem}. Nothing after it is shown; \`agora verify ${this.runId}\` checks the whole log.`;
+      }
+    }
+    return events;
+  }
+
   /** What changed since the last call. */
   poll(initial = false): FeedMessage[] {
     const messages: FeedMessage[] = [];
-    const fresh = parseEvents(this.eventTail.read());
+    const damagedBefore = this.damage;
+    const fresh = this.freshEvents();
+    if (this.damage !== null && (initial || damagedBefore === null)) {
+      messages.push({ kind: 'log-damaged', data: { message: this.damage } });
+    }
     const view = () => this.view();
     for (const event of fresh) {
       this.events.push(event);

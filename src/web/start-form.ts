@@ -74,7 +74,17 @@ export const SIDE_MODEL_KEYS: Partial<Record<FormatName, [string, string]>> = {
  */
 function modelsField(input: Record<string, unknown>, format: FormatName, notices: string[]): string {
   const parts = [field(input, 'models')].filter((part) => part !== '');
-  const sides = [field(input, 'model_first'), field(input, 'model_second')];
+  const sides = (['model_first', 'model_second'] as const).map((name, at) => {
+    const model = field(input, name);
+    // A side's field names that side's model and nothing else: a line-up inside it (a comma, a
+    // `role=`) would move other agents' models.
+    if (/[,=\s]/.test(model)) {
+      throw new UsageError(
+        `${name} (the ${at === 0 ? 'first' : 'second'} side's model) must be one model name, such as llama3:8b; got "${model}"`,
+      );
+    }
+    return model;
+  });
   if (sides.some((model) => model !== '')) {
     const keys = SIDE_MODEL_KEYS[format];
     if (!keys) notices.push(`A ${format} debate has no two sides, so the models per side are ignored.`);

@@ -3,8 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { LeaderboardOptions } from '../analytics/leaderboard.js';
 import { formatNamed } from '../formats/index.js';
+import { loadRun } from '../manager/debate-manager.js';
 import { openRunIndex } from '../manager/indexing.js';
 import { listRuns } from '../manager/run-listing.js';
+import { derivedFilesStale } from '../store/derived-files.js';
 import { isRunId } from '../store/run-id.js';
 import { HttpError } from './request-guards.js';
 import { RunFeed } from './run-feed.js';
@@ -23,8 +25,16 @@ export class ViewerRuns {
     return runDir;
   }
 
-  /** A run's feed, read up to now. */
+  /** A run's feed, read up to now. Its transcripts, when behind its log, are written anew first. */
   feed(runId: string): RunFeed {
+    const runDir = path.join(this.outDir, runId);
+    if (derivedFilesStale(runDir)) {
+      try {
+        loadRun(runDir, formatNamed);
+      } catch {
+        // A damaged log: the page shows what it can read, and `runs` says what is wrong.
+      }
+    }
     return new RunFeed(this.outDir, runId, formatNamed);
   }
 

@@ -87,6 +87,27 @@ describe('the new-debate form: a model per side', () => {
     expect(modelsArgument(launched.at(-1))).toBeUndefined();
   });
 
+  it("refuses a side's model field holding a line-up, which would move the judge's model too", async () => {
+    const { web, launched, token } = await recordingViewer();
+    for (const [name, model] of [
+      ['model_second', 'llama3,judge=mistral'],
+      ['model_first', 'judge=mistral'],
+      ['model_first', 'llama3 mistral'],
+    ] as const) {
+      const response = await postJson(
+        web,
+        '/api/runs',
+        { format: 'duel', topic: 'Tea or coffee?', [name]: model },
+        token,
+      );
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: string }).error).toContain(
+        `${name} (the ${name === 'model_first' ? 'first' : 'second'} side's model) must be one model name, such as llama3:8b; got "${model}"`,
+      );
+    }
+    expect(launched).toEqual([]);
+  });
+
   it('refuses a model per side that the server does not have', async () => {
     const { web, token } = await recordingViewer();
     const response = await postJson(

@@ -3,6 +3,7 @@ import { truthTable } from '../../analytics/truth-leaderboard.js';
 import { UsageError } from '../../core/errors.js';
 import { formatNamed } from '../../formats/index.js';
 import { openRunIndex } from '../../manager/indexing.js';
+import { safeJson } from '../../render/terminal-safe.js';
 import { runPlaces, runSearchFolders } from '../../store/run-places.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
@@ -84,9 +85,8 @@ async function showLeaderboard(
     const chosen = picked === -1 ? tables : [tables[picked] as (typeof tables)[number]];
     if (values.json) {
       io.stdout.write(
-        `${JSON.stringify(
+        `${safeJson(
           chosen.map((table) => ({ ...table, rows: renderJsonRows(table) })),
-          null,
           2,
         )}\n`,
       );

@@ -3,7 +3,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { INDEX_FILE } from '../../store/run-index.js';
-import { QUERY_TIME_LIMIT_SECONDS, QueryRefusedError, queryWithTimeLimit } from '../../store/timed-query.js';
+import {
+  QUERY_TIME_LIMIT_MAX_SECONDS,
+  QUERY_TIME_LIMIT_SECONDS,
+  QueryRefusedError,
+  queryWithTimeLimit,
+} from '../../store/timed-query.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { CSV_OUTPUT, DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
 import { numberFlag } from '../flag-values.js';
@@ -18,7 +23,7 @@ const QUERY_OPTIONS = {
   csv: CSV_OUTPUT,
   timeout: {
     value: 'SECONDS',
-    help: `stop the question after this long (default ${QUERY_TIME_LIMIT_SECONDS}; exit 2)`,
+    help: `stop the question after this long (default ${QUERY_TIME_LIMIT_SECONDS}, at most 86400; exit 2)`,
   },
 } as const satisfies OptionSpecs;
 
@@ -49,6 +54,12 @@ async function queryIndex(
   const file = path.join(path.resolve(io.cwd, values.out ?? 'transcripts'), INDEX_FILE);
   if (!existsSync(file)) throw new UsageError(`there is no run index at ${file}; run \`agora reindex\``);
   const limit = numberFlag('timeout', values.timeout, 0.001) ?? QUERY_TIME_LIMIT_SECONDS;
+  // Node's timers hold at most 24.8 days; a longer limit would fire at once.
+  if (limit > QUERY_TIME_LIMIT_MAX_SECONDS) {
+    throw new UsageError(
+      `--timeout must be at most ${QUERY_TIME_LIMIT_MAX_SECONDS} seconds (a day), got "${values.timeout}"`,
+    );
+  }
   let result: Awaited<ReturnType<typeof queryWithTimeLimit>>;
   try {
     result = await queryWithTimeLimit(file, sql, limit);

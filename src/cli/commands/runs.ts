@@ -6,6 +6,7 @@
 import { stopReasonText } from '../../core/stop-reason-text.js';
 import { formatNames } from '../../formats/index.js';
 import { LISTING_STATUSES, listRuns } from '../../manager/run-listing.js';
+import { safeJson } from '../../render/terminal-safe.js';
 import { runPlaces, runSearchFolders } from '../../store/run-places.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { CSV_OUTPUT, DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
@@ -61,7 +62,7 @@ async function showRuns({ values }: CommandInput<typeof RUNS_OPTIONS>, io: CliIo
       (!values.batch || run.batch === values.batch),
   );
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(runs, null, 2)}\n`);
+    io.stdout.write(`${safeJson(runs, 2)}\n`);
     return 0;
   }
   if (runs.length === 0 && !values.csv) {
