@@ -6,6 +6,7 @@
  */
 import { Ollama } from 'ollama';
 import type { Logger } from 'pino';
+import { AnswerCap } from './answer-cap.js';
 import type { ChatTap } from './chat-tap.js';
 import { overflowOf } from './context-overflow.js';
 import { deadline } from './deadline.js';
@@ -47,6 +48,7 @@ export class OllamaProvider implements ModelProvider {
     const limit = deadline(limitMs, options.signal);
     const started = Date.now();
     const filter = new ThinkFilter();
+    const cap = new AnswerCap(request.maxTokens);
     try {
       const body = {
         model: request.model,
@@ -67,8 +69,10 @@ export class OllamaProvider implements ModelProvider {
         body,
         limit.signal,
         (part) => {
-          if (part.message?.thinking) filter.feedThinking(part.message.thinking);
+          const thinking = part.message?.thinking ?? '';
           const piece = part.message?.content ?? '';
+          if ((thinking !== '' || piece !== '') && !cap.admit(thinking.length + piece.length)) return 'stop';
+          if (thinking !== '') filter.feedThinking(thinking);
           if (piece !== '') {
             const visible = filter.feed(piece);
             if (visible !== '') options.onDelta?.(visible);
@@ -78,6 +82,7 @@ export class OllamaProvider implements ModelProvider {
       );
       const tail = filter.end();
       if (tail !== '') options.onDelta?.(tail);
+      if (cap.reached) return this.cut(request, filter, cap, started);
       if (last === null) {
         throw this.fail(
           'stream-incomplete',
@@ -121,6 +126,25 @@ export class OllamaProvider implements ModelProvider {
     } finally {
       limit.dispose();
     }
+  }
+
+  /**
+   * The answer of a server that streamed past the cap: what came within it, marked as cut. The
+   * server never said how many prompt tokens it read, so none are counted.
+   */
+  private cut(request: ChatRequest, filter: ThinkFilter, cap: AnswerCap, started: number): ChatResult {
+    this.logger?.warn({ model: request.model, host: this.host }, cap.describe());
+    const thinkingTokens = Math.min(filter.thinkingPieces, cap.tokens);
+    const totalMs = Date.now() - started;
+    return {
+      text: filter.answer,
+      model: request.model,
+      promptTokens: 0,
+      outputTokens: cap.tokens,
+      ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
+      stopReason: 'length',
+      timings: { totalMs, loadMs: 0, promptEvalMs: 0, evalMs: totalMs },
+    };
   }
 
   /** Ollama's load request: a generate without a prompt, answered once the model is in memory. */

@@ -7,6 +7,7 @@
  * ProviderError. The API key goes into the Authorization header and nowhere else.
  */
 import type { Logger } from 'pino';
+import { AnswerCap } from './answer-cap.js';
 import type { ChatTap } from './chat-tap.js';
 import { deadline } from './deadline.js';
 import { ProviderError } from './errors.js';
@@ -85,6 +86,7 @@ export class OpenAiProvider implements ModelProvider {
     let finish: string | undefined;
     let usage: OpenAiChunk['usage'];
     let timings: OpenAiChunk['timings'];
+    const cap = new AnswerCap(request.maxTokens);
     try {
       const body = {
         model: request.model,
@@ -112,6 +114,7 @@ export class OpenAiProvider implements ModelProvider {
         (chunk) => {
           for (const choice of chunk.choices ?? []) {
             const piece = choice.delta?.content ?? '';
+            if (piece !== '' && !cap.admit(piece.length)) return 'stop';
             if (piece !== '') {
               firstTokenAt ??= Date.now();
               text += piece;
@@ -121,11 +124,13 @@ export class OpenAiProvider implements ModelProvider {
           }
           if (chunk.usage) usage = chunk.usage;
           if (chunk.timings) timings = chunk.timings;
+          return undefined;
         },
         this.tap,
       );
+      if (cap.reached) this.logger?.warn({ model: request.model, host: this.host }, cap.describe());
       // A stream that ended cleanly after its finish reason is whole even without `[DONE]`.
-      if (!done && finish === undefined) {
+      if (!done && finish === undefined && !cap.reached) {
         throw new ProviderError('stream-incomplete', 'the stream ended before the server said it was done', {
           host: this.host,
           model: request.model,
@@ -138,8 +143,9 @@ export class OpenAiProvider implements ModelProvider {
         model: request.model,
         promptTokens: usage?.prompt_tokens ?? 0,
         ...(typeof cached === 'number' ? { cachedPromptTokens: cached } : {}),
-        outputTokens: usage?.completion_tokens ?? 0,
-        stopReason: finish === 'length' ? 'length' : 'stop',
+        outputTokens: cap.reached ? cap.tokens : (usage?.completion_tokens ?? 0),
+        // A stream the reader stopped at the cap is an answer cut there.
+        stopReason: finish === 'length' || cap.reached ? 'length' : 'stop',
         // These servers report no durations in the OpenAI format; llama-server adds its own timings.
         timings: {
           totalMs: ended - started,
