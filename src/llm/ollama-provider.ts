@@ -122,6 +122,7 @@ export class OllamaProvider implements ModelProvider {
         caller: options.signal,
         limitMs,
         contextWindow: request.contextWindow,
+        answerTokens: cap.tokens,
       });
     } finally {
       limit.dispose();
@@ -208,6 +209,8 @@ export class OllamaProvider implements ModelProvider {
       limitMs?: number;
       /** The `num_ctx` the chat asked for: Ollama's overflow answer does not repeat it. */
       contextWindow?: number;
+      /** Tokens of answer streamed before the failure. */
+      answerTokens?: number;
     },
   ): ProviderError {
     if (error instanceof ProviderError) return error;
@@ -311,7 +314,25 @@ export class OllamaProvider implements ModelProvider {
         inStream,
       );
     // An error line inside a 200 stream comes from generating this answer: a retry changes the seed.
-    if (error instanceof OllamaStreamError) return reported(!/^malformed line/.test(message));
+    if (error instanceof OllamaStreamError) {
+      // The window filled while the model wrote: a prompt and cap to fit anew, not a retry.
+      const overflow = model !== undefined ? overflowOf('', message) : undefined;
+      if (overflow && model !== undefined) {
+        return new ContextOverflowError(
+          `the context window filled while ${model} was answering on the Ollama at ${this.host} (after ${signals.answerTokens ?? 0} tokens): ${message}`,
+          {
+            host: this.host,
+            model,
+            cause: error,
+            ...overflow,
+            ...(signals.contextWindow === undefined ? {} : { contextWindow: signals.contextWindow }),
+            duringAnswer: true,
+            answerTokens: signals.answerTokens ?? 0,
+          },
+        );
+      }
+      return reported(!/^malformed line/.test(message));
+    }
     const code = failure.cause?.code ?? failure.code;
     if (
       code === 'ECONNREFUSED' ||

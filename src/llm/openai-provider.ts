@@ -170,6 +170,7 @@ export class OpenAiProvider implements ModelProvider {
         timedOut: limit.timedOut(),
         caller: options.signal,
         limitMs,
+        answerTokens: cap.tokens,
       });
     } finally {
       limit.dispose();
@@ -249,7 +250,7 @@ export class OpenAiProvider implements ModelProvider {
   private classify(
     error: unknown,
     model: string | undefined,
-    signals: { timedOut: boolean; caller: AbortSignal | undefined; limitMs: number },
+    signals: { timedOut: boolean; caller: AbortSignal | undefined; limitMs: number; answerTokens?: number },
   ): ProviderError {
     return classifyOpenAiError(error, {
       host: this.host,
