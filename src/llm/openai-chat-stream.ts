@@ -115,6 +115,31 @@ export async function getJson(
   }
 }
 
+/** `POST <url>` with a JSON body, returning parsed JSON; HTTP errors become OpenAiStatusError. */
+export async function postJson(
+  url: string,
+  apiKey: string | undefined,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const response = await request(url, {
+    method: 'POST',
+    headers: requestHeaders(apiKey, 'application/json'),
+    body: JSON.stringify(body),
+    signal,
+    dispatcher,
+  });
+  const text = await response.body.text();
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode, text);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new OpenAiStreamError(`not JSON from ${url}: ${text.slice(0, 80)}`);
+  }
+}
+
 function parseData(data: string): OpenAiChunk {
   let chunk: OpenAiChunk;
   try {
