@@ -22,8 +22,8 @@ import {
   debaterMessages as duelDebaterMessages,
   judgeMessages as duelJudgeMessages,
 } from '../formats/duel/duel-prompts.js';
-import { formalSides } from '../formats/formal/formal-plan.js';
-import { type FormalState, verdictMessages } from '../formats/formal/formal-prompts.js';
+import { FORMAL_PLAN, formalSides } from '../formats/formal/formal-plan.js';
+import { type FormalState, statementMessages, verdictMessages } from '../formats/formal/formal-prompts.js';
 import { formatNamed } from '../formats/index.js';
 import {
   claimsMessages,
@@ -113,7 +113,22 @@ function councilCalls(state: CouncilState): FirstCall[] {
 
 function formalCalls(state: FormalState): FirstCall[] {
   const { scenario } = state;
+  const sides = formalSides(scenario);
+  // The first statement of each phase, as the plan orders them.
+  const firsts = FORMAL_PLAN.filter(
+    (item, index) => FORMAL_PLAN.findIndex((other) => other.phase === item.phase) === index,
+  );
   return [
+    ...firsts.map((item) => {
+      const maxTokens =
+        item.phase === 'preparation' ? scenario.preparation.max_tokens : scenario.model_options.max_tokens;
+      return {
+        what: `${sides[item.side].name}'s ${item.phase}`,
+        model: sides[item.side].model,
+        maxTokens,
+        messages: statementMessages(state, item, maxTokens),
+      };
+    }),
     {
       what: 'Judge (verdict)',
       model: scenario.verdict.judge_model ?? formalSides(scenario).affirmative.model,
