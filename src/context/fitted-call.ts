@@ -8,6 +8,7 @@
  * is lowered instead (to no less than a quarter of it). When even the shortest prompt cannot fit,
  * the error says that the context window was the problem and which settings to change (exit 3).
  */
+import { schemaAtRate } from '../judging/answer-fields.js';
 import { addUsage, messageChars, NO_USAGE } from '../llm/call-usage.js';
 import { ContextOverflowError } from '../llm/errors.js';
 import type { ChatMessage, ChatRequest, ModelProvider } from '../llm/provider.js';
@@ -95,7 +96,13 @@ export async function fittedChat(
       });
     }
     try {
-      const answer = await safeChat(provider, { ...request, maxTokens, messages: fitted.messages }, options);
+      // A schema's text bounds follow the model's rate, so the longest answer it allows fits the cap.
+      const jsonSchema = request.jsonSchema && schemaAtRate(request.jsonSchema, rate);
+      const answer = await safeChat(
+        provider,
+        { ...request, maxTokens, messages: fitted.messages, ...(jsonSchema ? { jsonSchema } : {}) },
+        options,
+      );
       return {
         ...answer,
         attempts: answer.attempts + refused,
