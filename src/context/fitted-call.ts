@@ -14,8 +14,8 @@ import { ContextOverflowError } from '../llm/errors.js';
 import type { ChatMessage, ChatRequest, ModelProvider } from '../llm/provider.js';
 import { ModelCallFailed, type SafeCallOptions, type SafeCallResult, safeChat } from '../llm/safe-call.js';
 import { ContextWindowError } from './context-window-error.js';
-import { fitToWindow } from './fit-window.js';
-import { DEFAULT_CHARS_PER_TOKEN } from './token-estimate.js';
+import { fitToWindow, WINDOW_MARGIN_TOKENS } from './fit-window.js';
+import { DEFAULT_CHARS_PER_TOKEN, estimateTokens } from './token-estimate.js';
 
 /** Times a prompt the server refused as too long is fitted again before the call gives up. */
 const MAX_REFITS = 3;
@@ -67,6 +67,17 @@ function learn(
   return { rate: Math.min(rate, messageChars(sent) / tokens), window: smaller, maxTokens: caps.current };
 }
 
+/** What a thinking model is asked, at the end of its task, so its thinking leaves room to answer. */
+export const BRIEF_THINKING =
+  'Think briefly before you answer: a few short steps, then write the answer itself.';
+
+/** The messages with the request for brief thinking after the task (the last message). */
+function withBriefThinking(messages: ChatMessage[]): ChatMessage[] {
+  const last = messages.at(-1);
+  if (!last || last.content.includes(BRIEF_THINKING)) return messages;
+  return [...messages.slice(0, -1), { ...last, content: `${last.content}\n\n${BRIEF_THINKING}` }];
+}
+
 export async function fittedChat(
   provider: ModelProvider,
   request: ChatRequest,
@@ -88,7 +99,7 @@ export async function fittedChat(
         charsPerToken: rate,
         ...(options.marginTokens === undefined ? {} : { marginTokens: options.marginTokens }),
       };
-      fitted = fitToWindow(request.messages, limits);
+      fitted = fitToWindow(request.think ? withBriefThinking(request.messages) : request.messages, limits);
     } catch (error) {
       if (!(error instanceof ContextWindowError) || overflow === undefined) throw error;
       throw new ContextWindowError(`${error.message}. The server said: ${overflow.message}`, {
@@ -98,10 +109,15 @@ export async function fittedChat(
     try {
       // A schema's text bounds follow the model's rate, so the longest answer it allows fits the cap.
       const jsonSchema = request.jsonSchema && schemaAtRate(request.jsonSchema, rate);
+      // What the window leaves beside the prompt: room for a thinking model's larger budget.
+      const room =
+        window -
+        (options.marginTokens ?? WINDOW_MARGIN_TOKENS) -
+        estimateTokens(messageChars(fitted.messages), rate);
       const answer = await safeChat(
         provider,
         { ...request, maxTokens, messages: fitted.messages, ...(jsonSchema ? { jsonSchema } : {}) },
-        options,
+        { ...options, maxTokensCeiling: Math.max(maxTokens, room) },
       );
       return {
         ...answer,
