@@ -130,7 +130,8 @@ function serveTokenize(state: ServerState, body: unknown, res: ServerResponse): 
   }
   // The model the request names (as vLLM's tokenizer takes one), else the one llama-server serves.
   const named = (body as { model?: unknown }).model;
-  const entry = (typeof named === 'string' ? state.catalog.find(named) : undefined) ?? state.catalog.list()[0];
+  const entry =
+    (typeof named === 'string' ? state.catalog.find(named) : undefined) ?? state.catalog.list()[0];
   const vocabularies = state.settings.vocabularies;
   const tokenize = tokenizerOf(
     entry === undefined ? undefined : (vocabularies?.[entry.name] ?? vocabularies?.[openAiModelId(entry)]),
