@@ -65,24 +65,26 @@ type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** The characters a token the bounds of text fields are sized at: the worst case for English. */
+export const BOUNDS_CHARS_PER_TOKEN = 3;
+
 /**
  * The most tokens an answer to `schema` can take when the server enforces it: each character of
- * text counted as a third of a token (English prose averages a quarter), keys, quotes and
- * punctuation on top. Unbounded strings or lists make it infinite.
+ * text counted as 1/`charsPerToken` of a token (default a third: English prose averages a
+ * quarter), keys, quotes and punctuation on top. Unbounded strings or lists make it infinite.
  */
-export function worstCaseAnswerTokens(schema: Node): number {
+export function worstCaseAnswerTokens(schema: Node, charsPerToken = BOUNDS_CHARS_PER_TOKEN): number {
+  const per = (chars: number) => Math.ceil(chars / charsPerToken);
   const size = (node: unknown): number => {
     if (!isNode(node)) return 0;
     if (Array.isArray(node.enum)) {
-      return 2 + Math.max(...node.enum.map((value) => Math.ceil(String(value).length / 3)));
+      return 2 + Math.max(...node.enum.map((value) => per(String(value).length)));
     }
     const alternatives = node.anyOf ?? node.oneOf;
     if (Array.isArray(alternatives)) return Math.max(...alternatives.map(size));
     switch (node.type) {
       case 'string':
-        return typeof node.maxLength === 'number'
-          ? 2 + Math.ceil(node.maxLength / 3)
-          : Number.POSITIVE_INFINITY;
+        return typeof node.maxLength === 'number' ? 2 + per(node.maxLength) : Number.POSITIVE_INFINITY;
       case 'integer':
       case 'number':
         return typeof node.maximum === 'number' && typeof node.minimum === 'number'
@@ -98,10 +100,7 @@ export function worstCaseAnswerTokens(schema: Node): number {
         const properties = isNode(node.properties) ? node.properties : {};
         return (
           2 +
-          Object.entries(properties).reduce(
-            (sum, [key, child]) => sum + 3 + Math.ceil(key.length / 3) + size(child),
-            0,
-          )
+          Object.entries(properties).reduce((sum, [key, child]) => sum + 3 + per(key.length) + size(child), 0)
         );
       }
       default:
@@ -109,4 +108,26 @@ export function worstCaseAnswerTokens(schema: Node): number {
     }
   };
   return size(schema);
+}
+
+/**
+ * `schema` for a model that writes `charsPerToken` characters a token: the text bounds are sized at
+ * three, so for a model with fewer (a small vocabulary at 1.5) every string's `maxLength` shrinks
+ * in proportion, and the longest answer the schema allows still fits the cap it was sized for.
+ * Unchanged for a model at three or more.
+ */
+export function schemaAtRate(schema: Node, charsPerToken: number): Node {
+  if (!(charsPerToken > 0) || charsPerToken >= BOUNDS_CHARS_PER_TOKEN) return schema;
+  const factor = charsPerToken / BOUNDS_CHARS_PER_TOKEN;
+  const scale = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(scale);
+    if (!isNode(node)) return node;
+    const copy: Node = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, scale(value)]));
+    if (node.type === 'string' && typeof node.maxLength === 'number') {
+      const least = typeof node.minLength === 'number' ? node.minLength : 1;
+      copy.maxLength = Math.max(least, Math.floor(node.maxLength * factor));
+    }
+    return copy;
+  };
+  return scale(schema) as Node;
 }

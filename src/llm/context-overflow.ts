@@ -7,7 +7,9 @@
  *   input tokens" (or "you requested T tokens (M in the messages, X in the completion)", or
  *   "'max_tokens' ... is too large: X. This model's maximum context length is N tokens and your
  *   request has M input tokens");
- * - Ollama with `truncate: false`: "the input length exceeds the context length", no numbers.
+ * - Ollama with `truncate: false`: "the input length exceeds the context length", no numbers;
+ * - llama-server whose window (or the cache its slots share) fills while it writes the answer: an
+ *   error inside the 200 stream, "Context size has been exceeded.", no numbers.
  */
 
 /** What an overflow answer says; either number may be unknown. */
@@ -17,7 +19,7 @@ export interface OverflowNumbers {
 }
 
 const OVERFLOW_WORDS =
-  /exceed_context_size_error|exceeds? the available context size|input length exceeds the context length|maximum context length|context length exceeded|context_length_exceeded|prompt is too long|too many tokens/i;
+  /exceed_context_size_error|exceeds? the available context size|input length exceeds the context length|maximum context length|context length exceeded|context_length_exceeded|prompt is too long|too many tokens|context size has been exceeded/i;
 
 function positive(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;

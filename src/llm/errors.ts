@@ -84,6 +84,13 @@ export class ContextOverflowError extends ProviderError {
   readonly promptTokens: number | undefined;
   /** The server's context window in tokens, when it said. */
   readonly contextWindow: number | undefined;
+  /**
+   * The window filled while the model was writing (the prompt was read): the server ran out of
+   * room after `answerTokens` tokens of answer, so a shorter prompt or a smaller cap is needed.
+   */
+  readonly duringAnswer: boolean;
+  /** Tokens of answer streamed before the window filled (with `duringAnswer`). */
+  readonly answerTokens: number;
   constructor(
     message: string,
     details: {
@@ -93,11 +100,15 @@ export class ContextOverflowError extends ProviderError {
       cause?: unknown;
       promptTokens?: number;
       contextWindow?: number;
+      duringAnswer?: boolean;
+      answerTokens?: number;
     },
   ) {
     super('context-overflow', message, details);
     this.promptTokens = details.promptTokens;
     this.contextWindow = details.contextWindow;
+    this.duringAnswer = details.duringAnswer ?? false;
+    this.answerTokens = details.answerTokens ?? 0;
   }
 }
 

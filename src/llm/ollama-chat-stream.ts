@@ -76,14 +76,21 @@ function parseLine(line: string): ChatStreamPart {
 }
 
 /**
+ * A line longer than this is no part of a chat stream (each carries a token or two): the reader
+ * fails the call rather than hold a line that never ends in memory.
+ */
+export const MAX_LINE_CHARS = 1024 * 1024;
+
+/**
  * Sends `body` to `<host>/api/chat` and hands each streamed part to `onPart` as it arrives. Returns
- * the part that says `done`, or null when the stream ended without one.
+ * the part that says `done`, or null when the stream ended without one. When `onPart` returns
+ * `'stop'` the request is closed there and nothing more is read (it returns null then too).
  */
 export async function streamChat(
   host: string,
   body: unknown,
   signal: AbortSignal,
-  onPart: (part: ChatStreamPart) => void,
+  onPart: (part: ChatStreamPart) => unknown,
   tap?: ChatTap,
 ): Promise<ChatStreamPart | null> {
   const text = JSON.stringify(body);
@@ -102,7 +109,7 @@ async function readChat(
   host: string,
   body: string,
   signal: AbortSignal,
-  onPart: (part: ChatStreamPart) => void,
+  onPart: (part: ChatStreamPart) => unknown,
   tapped: TappedCall | undefined,
 ): Promise<ChatStreamPart | null> {
   const response = await request(`${host}/api/chat`, {
@@ -121,24 +128,32 @@ async function readChat(
   const decoder = new StringDecoder('utf8');
   let pending = '';
   let done: ChatStreamPart | null = null;
+  let stopped = false;
   const take = (line: string) => {
-    if (done !== null || line.trim() === '') return;
+    if (done !== null || stopped || line.trim() === '') return;
     const part = parseLine(line);
-    onPart(part);
-    if (part.done === true) done = part;
+    if (onPart(part) === 'stop') stopped = true;
+    else if (part.done === true) done = part;
   };
   for await (const chunk of response.body as AsyncIterable<Buffer>) {
     tapped?.chunk(chunk);
     pending += decoder.write(chunk);
     let newline = pending.indexOf('\n');
-    if (newline === -1) continue;
+    if (newline === -1) {
+      if (pending.length > MAX_LINE_CHARS) {
+        throw new OllamaStreamError(`a line of more than ${MAX_LINE_CHARS} characters in Ollama's stream`);
+      }
+      continue;
+    }
     let start = 0;
-    while (newline !== -1) {
+    while (newline !== -1 && !stopped) {
       take(pending.slice(start, newline));
       start = newline + 1;
       newline = pending.indexOf('\n', start);
     }
     pending = pending.slice(start);
+    // Leaving the loop destroys the body, which closes the request: nothing more is read.
+    if (stopped) return null;
   }
   // The bytes of a character the stream cut off for good come out as U+FFFD.
   pending += decoder.end();

@@ -6,6 +6,7 @@
  */
 import { Ollama } from 'ollama';
 import type { Logger } from 'pino';
+import { AnswerCap } from './answer-cap.js';
 import type { ChatTap } from './chat-tap.js';
 import { overflowOf } from './context-overflow.js';
 import { deadline } from './deadline.js';
@@ -47,6 +48,7 @@ export class OllamaProvider implements ModelProvider {
     const limit = deadline(limitMs, options.signal);
     const started = Date.now();
     const filter = new ThinkFilter();
+    const cap = new AnswerCap(request.maxTokens);
     try {
       const body = {
         model: request.model,
@@ -67,8 +69,10 @@ export class OllamaProvider implements ModelProvider {
         body,
         limit.signal,
         (part) => {
-          if (part.message?.thinking) filter.feedThinking(part.message.thinking);
+          const thinking = part.message?.thinking ?? '';
           const piece = part.message?.content ?? '';
+          if ((thinking !== '' || piece !== '') && !cap.admit(thinking.length + piece.length)) return 'stop';
+          if (thinking !== '') filter.feedThinking(thinking);
           if (piece !== '') {
             const visible = filter.feed(piece);
             if (visible !== '') options.onDelta?.(visible);
@@ -78,6 +82,7 @@ export class OllamaProvider implements ModelProvider {
       );
       const tail = filter.end();
       if (tail !== '') options.onDelta?.(tail);
+      if (cap.reached) return this.cut(request, filter, cap, started);
       if (last === null) {
         throw this.fail(
           'stream-incomplete',
@@ -117,10 +122,30 @@ export class OllamaProvider implements ModelProvider {
         caller: options.signal,
         limitMs,
         contextWindow: request.contextWindow,
+        answerTokens: cap.tokens,
       });
     } finally {
       limit.dispose();
     }
+  }
+
+  /**
+   * The answer of a server that streamed past the cap: what came within it, marked as cut. The
+   * server never said how many prompt tokens it read, so none are counted.
+   */
+  private cut(request: ChatRequest, filter: ThinkFilter, cap: AnswerCap, started: number): ChatResult {
+    this.logger?.warn({ model: request.model, host: this.host }, cap.describe());
+    const thinkingTokens = Math.min(filter.thinkingPieces, cap.tokens);
+    const totalMs = Date.now() - started;
+    return {
+      text: filter.answer,
+      model: request.model,
+      promptTokens: 0,
+      outputTokens: cap.tokens,
+      ...(thinkingTokens > 0 ? { thinkingTokens } : {}),
+      stopReason: 'length',
+      timings: { totalMs, loadMs: 0, promptEvalMs: 0, evalMs: totalMs },
+    };
   }
 
   /** Ollama's load request: a generate without a prompt, answered once the model is in memory. */
@@ -184,6 +209,8 @@ export class OllamaProvider implements ModelProvider {
       limitMs?: number;
       /** The `num_ctx` the chat asked for: Ollama's overflow answer does not repeat it. */
       contextWindow?: number;
+      /** Tokens of answer streamed before the failure. */
+      answerTokens?: number;
     },
   ): ProviderError {
     if (error instanceof ProviderError) return error;
@@ -287,7 +314,25 @@ export class OllamaProvider implements ModelProvider {
         inStream,
       );
     // An error line inside a 200 stream comes from generating this answer: a retry changes the seed.
-    if (error instanceof OllamaStreamError) return reported(!/^malformed line/.test(message));
+    if (error instanceof OllamaStreamError) {
+      // The window filled while the model wrote: a prompt and cap to fit anew, not a retry.
+      const overflow = model !== undefined ? overflowOf('', message) : undefined;
+      if (overflow && model !== undefined) {
+        return new ContextOverflowError(
+          `the context window filled while ${model} was answering on the Ollama at ${this.host} (after ${signals.answerTokens ?? 0} tokens): ${message}`,
+          {
+            host: this.host,
+            model,
+            cause: error,
+            ...overflow,
+            ...(signals.contextWindow === undefined ? {} : { contextWindow: signals.contextWindow }),
+            duringAnswer: true,
+            answerTokens: signals.answerTokens ?? 0,
+          },
+        );
+      }
+      return reported(!/^malformed line/.test(message));
+    }
     const code = failure.cause?.code ?? failure.code;
     if (
       code === 'ECONNREFUSED' ||

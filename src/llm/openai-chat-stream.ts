@@ -115,6 +115,31 @@ export async function getJson(
   }
 }
 
+/** `POST <url>` with a JSON body, returning parsed JSON; HTTP errors become OpenAiStatusError. */
+export async function postJson(
+  url: string,
+  apiKey: string | undefined,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const response = await request(url, {
+    method: 'POST',
+    headers: requestHeaders(apiKey, 'application/json'),
+    body: JSON.stringify(body),
+    signal,
+    dispatcher,
+  });
+  const text = await response.body.text();
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode, text);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new OpenAiStreamError(`not JSON from ${url}: ${text.slice(0, 80)}`);
+  }
+}
+
 function parseData(data: string): OpenAiChunk {
   let chunk: OpenAiChunk;
   try {
@@ -160,15 +185,22 @@ function completionAsChunk(text: string): OpenAiChunk {
 }
 
 /**
+ * A line longer than this is no part of a chat stream (each event carries a token or two): the
+ * reader fails the call rather than hold a line that never ends in memory.
+ */
+export const MAX_EVENT_CHARS = 1024 * 1024;
+
+/**
  * Sends `body` to `<base>/chat/completions` and hands each chunk to `onChunk` as it arrives.
- * Resolves with whether `data: [DONE]` was seen.
+ * Resolves with whether `data: [DONE]` was seen. When `onChunk` returns `'stop'` the request is
+ * closed there and nothing more is read.
  */
 export async function streamChatCompletion(
   base: string,
   apiKey: string | undefined,
   body: unknown,
   signal: AbortSignal,
-  onChunk: (chunk: OpenAiChunk) => void,
+  onChunk: (chunk: OpenAiChunk) => unknown,
   tap?: ChatTap,
 ): Promise<{ done: boolean }> {
   const text = JSON.stringify(body);
@@ -188,7 +220,7 @@ async function readCompletion(
   apiKey: string | undefined,
   body: string,
   signal: AbortSignal,
-  onChunk: (chunk: OpenAiChunk) => void,
+  onChunk: (chunk: OpenAiChunk) => unknown,
   tapped: TappedCall | undefined,
 ): Promise<{ done: boolean }> {
   let response: Awaited<ReturnType<typeof request>>;
@@ -222,13 +254,14 @@ async function readCompletion(
   let pending = '';
   let data: string[] = [];
   let done = false;
+  let stopped = false;
   // An event ends at a blank line; its `data:` lines join with newlines (the SSE rule).
   const dispatch = () => {
-    if (data.length === 0 || done) return;
+    if (data.length === 0 || done || stopped) return;
     const payload = data.join('\n');
     data = [];
     if (payload.trim() === '[DONE]') done = true;
-    else onChunk(parseData(payload));
+    else if (onChunk(parseData(payload)) === 'stop') stopped = true;
   };
   const take = (raw: string) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
@@ -244,14 +277,21 @@ async function readCompletion(
     tapped?.chunk(piece);
     pending += decoder.write(piece);
     let newline = pending.indexOf('\n');
-    if (newline === -1) continue;
+    if (newline === -1) {
+      if (pending.length > MAX_EVENT_CHARS) {
+        throw new OpenAiStreamError(`a line of more than ${MAX_EVENT_CHARS} characters in the stream`);
+      }
+      continue;
+    }
     let start = 0;
-    while (newline !== -1) {
+    while (newline !== -1 && !stopped) {
       take(pending.slice(start, newline));
       start = newline + 1;
       newline = pending.indexOf('\n', start);
     }
     pending = pending.slice(start);
+    // Leaving the loop destroys the body, which closes the request: nothing more is read.
+    if (stopped) return { done: false };
   }
   // The bytes of a character the stream cut off for good come out as U+FFFD.
   pending += decoder.end();

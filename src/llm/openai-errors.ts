@@ -15,6 +15,8 @@ export interface OpenAiFailure {
   limitMs: number;
   /** Hides the API key in any text a server echoed back. */
   redact: (message: string) => string;
+  /** Tokens of answer streamed before the failure. */
+  answerTokens?: number;
 }
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
@@ -84,6 +86,24 @@ export function classifyOpenAiError(error: unknown, call: OpenAiFailure): Provid
     return fail('server-error', `${where} failed${forModel} (HTTP ${status}): ${message}`, { status });
   }
   if (error instanceof OpenAiStreamError) {
+    // The window (or the cache the slots share) filled while the model wrote: not a fault that
+    // the same request sent again gets past, but a prompt and cap to fit anew.
+    const overflow = error.reported && model ? overflowOf('', message) : undefined;
+    if (overflow) {
+      return new ContextOverflowError(
+        call.redact(
+          `the context window of ${where} filled while ${model} was answering (after ${call.answerTokens ?? 0} tokens): ${message}`,
+        ),
+        {
+          host,
+          model,
+          cause: error,
+          ...overflow,
+          duringAnswer: true,
+          answerTokens: call.answerTokens ?? 0,
+        },
+      );
+    }
     return fail('server-error', `${where} reported an error${forModel}: ${message}`, {
       causedByOutput: error.reported,
     });

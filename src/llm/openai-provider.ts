@@ -3,15 +3,18 @@
  * `POST <base>/chat/completions`, always streamed, with `max_tokens`, `temperature`, `seed`, usage
  * in the last chunk (`stream_options.include_usage`) and `cache_prompt: true`, which llama-server
  * honours and the others ignore. These servers fix the context window at start-up, so no window is
- * sent; `contextWindow(model)` reads it from the server instead. Every failure becomes a typed
+ * sent; `contextWindow(model)` reads it from the server instead (llama-server: the window of one
+ * slot), and no more chats go at once than the server has slots. Every failure becomes a typed
  * ProviderError. The API key goes into the Authorization header and nowhere else.
  */
 import type { Logger } from 'pino';
+import { AnswerCap } from './answer-cap.js';
 import type { ChatTap } from './chat-tap.js';
 import { deadline } from './deadline.js';
 import { ProviderError } from './errors.js';
+import { Limiter } from './limited-provider.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './ollama-provider.js';
-import { getJson, type OpenAiChunk, streamChatCompletion } from './openai-chat-stream.js';
+import { getJson, type OpenAiChunk, postJson, streamChatCompletion } from './openai-chat-stream.js';
 import { classifyOpenAiError } from './openai-errors.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
 
@@ -60,6 +63,13 @@ export function normalizeBaseUrl(raw: string): string {
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** llama-server's `/props`: the window of one slot and how many slots there are. */
+interface ServerProps {
+  default_generation_settings?: { n_ctx?: unknown };
+  n_ctx?: unknown;
+  total_slots?: unknown;
+}
+
 export class OpenAiProvider implements ModelProvider {
   readonly host: string;
   private readonly apiKey: string | undefined;
@@ -67,6 +77,10 @@ export class OpenAiProvider implements ModelProvider {
   private readonly logger: Logger | undefined;
   private readonly tap: ChatTap | undefined;
   private models: Promise<ModelList> | undefined;
+  private props: Promise<ServerProps | undefined> | undefined;
+  /** Holds chats to the server's slots once `slots()` has read how many it has. */
+  private limiter: Limiter | undefined;
+  private slotsRead: Promise<unknown> | undefined;
 
   constructor(options: OpenAiProviderOptions) {
     this.host = normalizeBaseUrl(options.baseUrl);
@@ -77,6 +91,15 @@ export class OpenAiProvider implements ModelProvider {
   }
 
   async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
+    // More requests than slots would queue on the server, or share and overfill its cache: the
+    // slots are read once, before the first chat, and the chats wait for a free one.
+    this.slotsRead ??= this.slots(request.model, options).catch(() => undefined);
+    await this.slotsRead;
+    if (this.limiter) return this.limiter.run(() => this.chatNow(request, options));
+    return this.chatNow(request, options);
+  }
+
+  private async chatNow(request: ChatRequest, options: ChatOptions): Promise<ChatResult> {
     const limitMs = Math.min(options.timeoutMs ?? this.requestTimeoutMs, this.requestTimeoutMs);
     const limit = deadline(limitMs, options.signal);
     const started = Date.now();
@@ -85,6 +108,7 @@ export class OpenAiProvider implements ModelProvider {
     let finish: string | undefined;
     let usage: OpenAiChunk['usage'];
     let timings: OpenAiChunk['timings'];
+    const cap = new AnswerCap(request.maxTokens);
     try {
       const body = {
         model: request.model,
@@ -112,6 +136,7 @@ export class OpenAiProvider implements ModelProvider {
         (chunk) => {
           for (const choice of chunk.choices ?? []) {
             const piece = choice.delta?.content ?? '';
+            if (piece !== '' && !cap.admit(piece.length)) return 'stop';
             if (piece !== '') {
               firstTokenAt ??= Date.now();
               text += piece;
@@ -121,11 +146,13 @@ export class OpenAiProvider implements ModelProvider {
           }
           if (chunk.usage) usage = chunk.usage;
           if (chunk.timings) timings = chunk.timings;
+          return undefined;
         },
         this.tap,
       );
+      if (cap.reached) this.logger?.warn({ model: request.model, host: this.host }, cap.describe());
       // A stream that ended cleanly after its finish reason is whole even without `[DONE]`.
-      if (!done && finish === undefined) {
+      if (!done && finish === undefined && !cap.reached) {
         throw new ProviderError('stream-incomplete', 'the stream ended before the server said it was done', {
           host: this.host,
           model: request.model,
@@ -138,8 +165,9 @@ export class OpenAiProvider implements ModelProvider {
         model: request.model,
         promptTokens: usage?.prompt_tokens ?? 0,
         ...(typeof cached === 'number' ? { cachedPromptTokens: cached } : {}),
-        outputTokens: usage?.completion_tokens ?? 0,
-        stopReason: finish === 'length' ? 'length' : 'stop',
+        outputTokens: cap.reached ? cap.tokens : (usage?.completion_tokens ?? 0),
+        // A stream the reader stopped at the cap is an answer cut there.
+        stopReason: finish === 'length' || cap.reached ? 'length' : 'stop',
         // These servers report no durations in the OpenAI format; llama-server adds its own timings.
         timings: {
           totalMs: ended - started,
@@ -164,6 +192,7 @@ export class OpenAiProvider implements ModelProvider {
         timedOut: limit.timedOut(),
         caller: options.signal,
         limitMs,
+        answerTokens: cap.tokens,
       });
     } finally {
       limit.dispose();
@@ -194,20 +223,58 @@ export class OpenAiProvider implements ModelProvider {
   }
 
   /**
-   * vLLM lists `max_model_len` per model in `/models`, llama-server `meta.n_ctx` (the window of one
-   * slot); llama-server also gives `n_ctx` in `/props` at the server's root (beside `/v1`).
-   * Undefined when none says.
+   * vLLM lists `max_model_len` per model in `/models`, llama-server `meta.n_ctx`; llama-server also
+   * gives the window of one slot in `/props` at the server's root (beside `/v1`), and a request
+   * must fit its slot, so the smaller of the two counts. Undefined when none says.
    */
   async contextWindow(model: string, options: { signal?: AbortSignal } = {}): Promise<number | undefined> {
     const list = await this.modelList(options.signal);
     const entry = list.data?.find((candidate) => namesOf(candidate).includes(model));
     const listed = positiveNumber(entry?.max_model_len) ?? positiveNumber(entry?.meta?.n_ctx);
-    if (listed !== undefined) return listed;
+    if (listed !== undefined && entry?.owned_by !== 'llamacpp') return listed;
+    const props = await this.serverProps(options.signal);
+    const slot = positiveNumber(props?.default_generation_settings?.n_ctx ?? props?.n_ctx);
+    if (listed === undefined || slot === undefined) return listed ?? slot;
+    return Math.min(listed, slot);
+  }
+
+  /**
+   * llama-server's `total_slots`; once read, no more chats than that are sent at once. Undefined
+   * (and no limit) when the server does not say.
+   */
+  async slots(_model?: string, options: { signal?: AbortSignal } = {}): Promise<number | undefined> {
+    const props = await this.serverProps(options.signal);
+    const slots = positiveNumber(props?.total_slots);
+    if (slots !== undefined && Number.isInteger(slots) && this.limiter?.limit !== slots) {
+      this.limiter = new Limiter(slots);
+    }
+    return slots;
+  }
+
+  /**
+   * Tokens `text` comes to in the server's own tokenizer: llama-server's `/tokenize` (a list of
+   * token ids) or vLLM's (a `count`). Undefined when the server has no such endpoint.
+   */
+  async countTokens(
+    model: string,
+    text: string,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<number | undefined> {
     const root = this.host.replace(/\/v1$/, '');
-    const props = await this.timed(options.signal, (signal) => getJson(`${root}/props`, this.apiKey, signal))
-      .then((answer) => answer as { default_generation_settings?: { n_ctx?: unknown }; n_ctx?: unknown })
+    const answer = (await this.timed(options.signal, (signal) =>
+      postJson(`${root}/tokenize`, this.apiKey, { content: text, prompt: text, model }, signal),
+    ).catch(() => undefined)) as { tokens?: unknown; count?: unknown } | undefined;
+    if (Array.isArray(answer?.tokens)) return answer.tokens.length;
+    return positiveNumber(answer?.count);
+  }
+
+  /** `/props` at the server's root, fetched once; undefined when the server has none. */
+  private serverProps(signal: AbortSignal | undefined): Promise<ServerProps | undefined> {
+    const root = this.host.replace(/\/v1$/, '');
+    this.props ??= this.timed(signal, (limited) => getJson(`${root}/props`, this.apiKey, limited))
+      .then((answer) => answer as ServerProps)
       .catch(() => undefined);
-    return positiveNumber(props?.default_generation_settings?.n_ctx ?? props?.n_ctx);
+    return this.props;
   }
 
   /** `/models`, fetched once per provider: it says which models there are and their windows. */
@@ -243,7 +310,7 @@ export class OpenAiProvider implements ModelProvider {
   private classify(
     error: unknown,
     model: string | undefined,
-    signals: { timedOut: boolean; caller: AbortSignal | undefined; limitMs: number },
+    signals: { timedOut: boolean; caller: AbortSignal | undefined; limitMs: number; answerTokens?: number },
   ): ProviderError {
     return classifyOpenAiError(error, {
       host: this.host,

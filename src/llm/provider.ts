@@ -66,6 +66,16 @@ export interface ModelProvider {
    */
   contextWindow?(model: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
   /**
+   * Tokens `text` comes to in `model`'s own tokenizer, for servers that offer one (llama-server's
+   * `/tokenize`); undefined when the server has none.
+   */
+  countTokens?(model: string, text: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
+  /**
+   * How many requests the server serving `model` answers at once (llama-server's `total_slots`),
+   * when it says; from then on the provider sends it no more chats at once than that.
+   */
+  slots?(model: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
+  /**
    * True when the server answers a chat for any model name, whatever it lists (a llama-server
    * started with one model); undefined or false when a name must be one the server lists.
    */

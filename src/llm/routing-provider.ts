@@ -89,6 +89,18 @@ export class RoutingProvider implements ModelProvider {
     return this.providerFor(model).contextWindow?.(model, options);
   }
 
+  async countTokens(
+    model: string,
+    text: string,
+    options?: { signal?: AbortSignal },
+  ): Promise<number | undefined> {
+    return this.providerFor(model).countTokens?.(model, text, options);
+  }
+
+  async slots(model: string, options?: { signal?: AbortSignal }): Promise<number | undefined> {
+    return this.providerFor(model).slots?.(model, options);
+  }
+
   async load(model: string, options?: { contextWindow?: number; signal?: AbortSignal }): Promise<void> {
     await this.providerFor(model).load?.(model, options);
   }

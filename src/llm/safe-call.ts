@@ -9,8 +9,9 @@
  * from the attempt, since the identical request would fail the same way. A model the server does
  * not have on any of the agent's models is not papered over: that error stops the run, as a
  * missing model does at the start. A prompt the server finds too long for its window is not retried
- * here: the caller re-fits it (see context/fitted-call.ts). The result carries the tokens the
- * server counted over every attempt.
+ * here: the caller re-fits it (see context/fitted-call.ts). A thinking model whose answer was all
+ * thinking is retried, once, with a larger budget (twice the cap, within what the window leaves).
+ * The result carries the tokens the server counted over every attempt.
  */
 import { addUsage, type CallUsage, NO_USAGE, usageOf } from './call-usage.js';
 import { ContextOverflowError, isProviderError, ProviderError } from './errors.js';
@@ -33,6 +34,8 @@ export interface SafeCallOptions extends ChatOptions {
   random?: () => number;
   /** Injected for tests; defaults to the one kept for `provider`. */
   breaker?: ModelBreaker;
+  /** The largest cap the window leaves room for, for a thinking model's larger budget. */
+  maxTokensCeiling?: number;
 }
 
 export interface SafeCallResult {
@@ -77,6 +80,23 @@ export function retrySeed(seed: number, variant: number): number {
   return ((hash ^ (hash >>> 16)) >>> 0) % 2 ** 31;
 }
 
+/**
+ * The larger cap for a retry after an answer that was all thinking (the model thought, wrote
+ * nothing, and stopped at its cap): twice the cap, within the window's room; undefined when the
+ * budget was raised already, the model was not asked to think, or there is no more room.
+ */
+function allThinking(
+  request: ChatRequest,
+  result: ChatResult,
+  maxTokens: number,
+  raised: boolean,
+  ceiling = Number.POSITIVE_INFINITY,
+): number | undefined {
+  if (raised || request.think !== true || (result.thinkingTokens ?? 0) === 0) return undefined;
+  const larger = Math.min(maxTokens * 2, ceiling);
+  return larger > maxTokens ? larger : undefined;
+}
+
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (ms <= 0 || signal?.aborted) return resolve();
@@ -103,6 +123,9 @@ export async function safeChat(
   let attempts = 0;
   let usage = NO_USAGE;
   let last: ProviderError | undefined;
+  // A thinking model that spent its whole cap thinking gets one retry with room to finish.
+  let maxTokens = request.maxTokens;
+  let budgetRaised = false;
   for (const [index, model] of models.entries()) {
     // The last model left is always tried; the breaker only picks among several.
     const decision = index < models.length - 1 ? breaker.decide(model) : 'try';
@@ -116,12 +139,19 @@ export async function safeChat(
       attempts += 1;
       try {
         const seed = retrySeed(request.seed, variant);
-        const result = await provider.chat({ ...request, model, seed }, options);
+        const result = await provider.chat({ ...request, model, seed, maxTokens }, options);
         usage = addUsage(usage, usageOf(result, request.messages));
         if (result.text.trim() === '') {
+          const larger = allThinking(request, result, maxTokens, budgetRaised, options.maxTokensCeiling);
+          if (larger !== undefined) {
+            budgetRaised = true;
+            maxTokens = larger;
+          }
           throw new ProviderError(
             'empty-answer',
-            `${model} returned an empty answer (${result.outputTokens} tokens)`,
+            larger === undefined
+              ? `${model} returned an empty answer (${result.outputTokens} tokens)`
+              : `${model} spent all ${result.outputTokens} tokens thinking and wrote no answer; the retry may use ${larger}`,
             { host: provider.host, model },
           );
         }

@@ -1,7 +1,7 @@
 /**
  * Scripted faults: error replies, a request that never answers, a connection reset before any
- * answer, streams that break off, carry an error line, or contain invalid JSON. (`empty` is a
- * normal answer and is not handled here.)
+ * answer, streams that break off, carry an error line, contain invalid JSON, or never end (a
+ * server that ignores the token cap). (`empty` is a normal answer and is not handled here.)
  */
 import type { ServerResponse } from 'node:http';
 import { type Piece, pieceChunk } from './chunks.js';
@@ -9,6 +9,8 @@ import type { Endpoint } from './completion.js';
 import { sendError, writeFlushed } from './http.js';
 import { openAiFirstEvent, openAiPieceEvent, sendOpenAiError } from './openai-api.js';
 import type { ScriptFault, ScriptRule } from './script.js';
+import { tokenize } from './tokens.js';
+import type { RecordedRequest } from './types.js';
 
 /** Default status and message of the faults that are plain error replies. */
 const ERROR_REPLIES: Partial<Record<ScriptFault, { status: number; message: (model: string) => string }>> = {
@@ -32,6 +34,65 @@ export interface FaultContext {
   pieces: Piece[];
   /** Which wire the request came in on; default Ollama's. */
   api?: 'ollama' | 'openai';
+  /** Where an endless stream counts the bytes it wrote. */
+  record?: RecordedRequest;
+}
+
+/**
+ * An endless stream stops by itself only after this many bytes, so that a client that never stops
+ * reading fails its test instead of running for ever.
+ */
+const ENDLESS_CEILING_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A server that ignores the token cap and never says it is done: the answer's tokens, one per
+ * event as real servers send them, over and over, until the client closes the connection.
+ */
+async function playEndless(res: ServerResponse, ctx: FaultContext): Promise<void> {
+  const text = ctx.pieces
+    .filter((piece) => piece.kind === 'content')
+    .map((piece) => piece.text)
+    .join('');
+  const tokens = tokenize(text === '' ? 'The debate goes on and on. ' : `${text} `);
+  const event =
+    ctx.api === 'openai'
+      ? (token: string) => openAiPieceEvent(ctx.model, token)
+      : (token: string) =>
+          `${JSON.stringify(pieceChunk(ctx.endpoint, ctx.model, { kind: 'content', text: token }))}\n`;
+  res.writeHead(200, { 'Content-Type': ctx.api === 'openai' ? 'text/event-stream' : 'application/x-ndjson' });
+  let sent = 0;
+  const count = (bytes: number) => {
+    sent += bytes;
+    if (ctx.record) ctx.record.bytesSent = sent;
+  };
+  if (ctx.api === 'openai') {
+    const first = openAiFirstEvent(ctx.model);
+    res.write(first);
+    count(Buffer.byteLength(first));
+  }
+  for (let index = 0; sent < ENDLESS_CEILING_BYTES; index += 1) {
+    if (res.destroyed || res.writableEnded) return;
+    const line = event(tokens[index % tokens.length] ?? ' ');
+    count(Buffer.byteLength(line));
+    // Waits for the socket to take what it has before writing more, as a server does.
+    if (!res.write(line)) {
+      const drained = await new Promise<boolean>((resolve) => {
+        const done = (ok: boolean) => () => {
+          res.off('drain', onDrain);
+          res.off('close', onClose);
+          resolve(ok);
+        };
+        const onDrain = done(true);
+        const onClose = done(false);
+        res.once('drain', onDrain);
+        res.once('close', onClose);
+      });
+      if (!drained) return;
+    } else if (index % 256 === 255) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  res.end();
 }
 
 /** Plays `rule.fault` on `res`. Resolves once the fault is delivered (a hang resolves at once). */
@@ -49,6 +110,11 @@ export async function playFault(res: ServerResponse, rule: ScriptRule, ctx: Faul
   // The server took the connection and drops it (TCP reset) without a byte of answer.
   if (fault === 'reset-connection') {
     res.socket?.resetAndDestroy();
+    return;
+  }
+  if (fault === 'endless') {
+    if (ctx.stream) return playEndless(res, ctx);
+    // Without streaming an endless answer is one that never arrives.
     return;
   }
   if (ctx.api === 'openai') return playOpenAiStreamFault(res, rule, ctx);

@@ -87,13 +87,16 @@ export function openAiModels(
   };
 }
 
-/** The `/props` body of llama-server, which serves one model: the first in the catalog. */
-export function openAiProps(catalog: Catalog, configured: number | undefined): object {
+/**
+ * The `/props` body of llama-server, which serves one model: the first in the catalog. `n_ctx` is
+ * the window of one slot; `total_slots` the requests it serves at once.
+ */
+export function openAiProps(catalog: Catalog, configured: number | undefined, slots = 1): object {
   const first = catalog.list()[0];
   const nCtx = first === undefined ? (configured ?? 4096) : openAiContextLength(first, configured);
   return {
     default_generation_settings: { n_ctx: nCtx },
-    total_slots: 1,
+    total_slots: slots,
     model_alias: first === undefined ? '' : openAiModelId(first),
     model_path: first === undefined ? '' : `/models/${openAiModelId(first)}.gguf`,
   };

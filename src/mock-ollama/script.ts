@@ -17,6 +17,7 @@ export const SCRIPT_FAULTS = [
   'not-found-404',
   'bad-request-400',
   'reset-connection',
+  'endless',
 ] as const;
 
 /** One fault name. */

@@ -104,7 +104,14 @@ export async function serveCompletion(
     state.stats.fault();
   }
   if (rule?.fault !== undefined && rule.fault !== 'empty') {
-    await playFault(res, rule, { endpoint, model: request.model, stream: request.stream, pieces, api });
+    await playFault(res, rule, {
+      endpoint,
+      model: request.model,
+      stream: request.stream,
+      pieces,
+      api,
+      record,
+    });
     return;
   }
 

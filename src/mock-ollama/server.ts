@@ -7,7 +7,7 @@ import { CassettePlayer } from './cassette-player.js';
 import { Catalog, DEFAULT_MODELS, detailsOf } from './catalog.js';
 import { readBody, sendError, sendJson, sendText } from './http.js';
 import { sendOpenAiError } from './openai-api.js';
-import { flavourOf, openAiModels, openAiProps } from './openai-models.js';
+import { flavourOf, openAiModelId, openAiModels, openAiProps } from './openai-models.js';
 import { resolveProfile } from './profiles.js';
 import { Scheduler } from './scheduler.js';
 import { ScriptBook } from './script.js';
@@ -15,6 +15,7 @@ import { parseMockScript } from './script-file.js';
 import { type CompletionState, serveCompletion } from './serve-completion.js';
 import { StatsBook } from './stats.js';
 import { TemplateChoice } from './template-choice.js';
+import { tokenId, tokenizerOf } from './tokens.js';
 import type { MockOllama, MockOllamaOptions, RecordedRequest } from './types.js';
 
 const VERSION = '0.6.0-mock';
@@ -98,7 +99,11 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
     return sendJson(res, 200, openAiModels(state.catalog, state.openAiContextLength, state.settings.openAi));
   }
   if (method === 'GET' && path === '/props' && flavourOf(state.settings.openAi) === 'llama-server') {
-    return sendJson(res, 200, openAiProps(state.catalog, state.openAiContextLength));
+    return sendJson(res, 200, openAiProps(state.catalog, state.openAiContextLength, state.profile.parallel));
+  }
+  // llama-server's own tokenizer: the token ids of `content` in the served model's vocabulary.
+  if (method === 'POST' && path === '/tokenize' && flavourOf(state.settings.openAi) === 'llama-server') {
+    return serveTokenize(state, body, res);
   }
   if (method === 'POST' && path === '/v1/chat/completions') {
     if (parseError !== undefined) return sendOpenAiError(res, 400, `invalid JSON body: ${parseError}`);
@@ -115,6 +120,23 @@ async function route(state: ServerState, req: IncomingMessage, res: ServerRespon
     return serveCompletion(state, endpoint, body, res, record, signal);
   }
   sendText(res, 404, '404 page not found');
+}
+
+function serveTokenize(state: ServerState, body: unknown, res: ServerResponse): void {
+  const content = (body as { content?: unknown } | undefined)?.content;
+  if (typeof content !== 'string') {
+    sendOpenAiError(res, 400, '"content" must be provided');
+    return;
+  }
+  // The model the request names (as vLLM's tokenizer takes one), else the one llama-server serves.
+  const named = (body as { model?: unknown }).model;
+  const entry =
+    (typeof named === 'string' ? state.catalog.find(named) : undefined) ?? state.catalog.list()[0];
+  const vocabularies = state.settings.vocabularies;
+  const tokenize = tokenizerOf(
+    entry === undefined ? undefined : (vocabularies?.[entry.name] ?? vocabularies?.[openAiModelId(entry)]),
+  );
+  sendJson(res, 200, { tokens: tokenize(content).map(tokenId) });
 }
 
 /** A signal that aborts when the client goes away before the response is complete. */

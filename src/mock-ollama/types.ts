@@ -56,6 +56,8 @@ export interface RecordedRequest {
   authorization?: string;
   /** The scripted fault applied, if any. */
   fault?: ScriptFault;
+  /** Bytes of answer an `endless` fault wrote before the client stopped reading. */
+  bytesSent?: number;
 }
 
 /** A running mock server. */

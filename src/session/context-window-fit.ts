@@ -2,7 +2,8 @@
  * OpenAI-compatible servers fix the context window when they start (llama-server `-c`, vLLM
  * `--max-model-len`) and refuse longer prompts, while the engine budgets every prompt by the
  * scenario's `model_options.context_window`. So before a new run, the window is read from each
- * server that says it, and the scenario's window is lowered to the smallest, with a warning. One
+ * server that says it (llama-server: the window of one slot, which is what a request gets), and
+ * the scenario's window is lowered to the smallest, with a warning. One
  * window for the whole scenario keeps it simple (and keeps Ollama's `num_ctx` constant per model).
  */
 import { checkBackgroundFits } from '../config/background-fit.js';

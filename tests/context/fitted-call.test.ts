@@ -83,7 +83,8 @@ describe('fittedChat', () => {
       rates: new Map([['stories', 1.9]]),
     });
     expect(answer.refits).toBe(0);
-    expect(server.requests.slice(before).map((item) => item.status)).toEqual([200]);
+    const chats = server.requests.slice(before).filter((item) => item.path === '/v1/chat/completions');
+    expect(chats.map((item) => item.status)).toEqual([200]);
   });
 
   it('adapts on Ollama too, which says only that the prompt did not fit', async () => {

@@ -179,6 +179,42 @@ describe('doctor checks what run checks', () => {
   });
 });
 
+/** A window the judge's fixed part fits at 4 characters a token, and not at the small vocabulary's 2. */
+const WINDOW = 1400;
+
+describe('doctor predicts run on a model with a small vocabulary', () => {
+  it('measures the rate on the server and refuses, in run’s words, a judge whose fixed part cannot fit', async () => {
+    const server = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      contextLength: WINDOW,
+      vocabularies: { 'qwen2.5': 'small' },
+    });
+    const duel =
+      SMALL_SCENARIOS.duel?.({
+        judge: { name: 'Judge', model: 'qwen2.5', side_swap: false },
+        judge_max_tokens: 600,
+        max_rounds: 2,
+      }) ?? {};
+    const scenario = scenarioFile(duel, `${server.url}/v1`, ['llama3', 'mistral', 'qwen2.5']);
+    const doctor = await runAgora(['doctor', scenario.file]);
+    // The server's tokenizer counts about 2 characters a token for the judge's model.
+    const measured =
+      /qwen2\.5: (\d+\.\d+) characters per token \(\d+ characters, \d+ tokens, by the server's tokenizer\)/.exec(
+        doctor.stdout,
+      );
+    expect(measured, doctor.stdout).not.toBeNull();
+    expect(Number(measured?.[1])).toBeLessThan(2.6);
+    expect(doctor.stdout).toMatch(/✓ Ada's argument: about \d+ tokens before the debate so far/);
+    const refusal =
+      /the context window is too small: the prompt for Judge \(judgement\) does not fit in a context window of \d+ tokens with 600 tokens for the answer, even without the debate so far/;
+    expect(doctor.stdout).toMatch(new RegExp(`✗ ${refusal.source}`));
+    expect(doctor.code).toBe(3);
+    const run = await runAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(refusal);
+  });
+});
+
 describe('model names', () => {
   it('a scenario naming an alias the server lists is accepted by doctor and run', async () => {
     const server = await mock({

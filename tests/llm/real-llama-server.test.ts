@@ -145,4 +145,37 @@ describe('the OpenAI-compatible adapter against a real llama-server’s bytes', 
     const cached = await provider.chat(request({ maxTokens: 8 }));
     expect(cached).toMatchObject({ promptTokens: 790, cachedPromptTokens: 764, outputTokens: 8 });
   });
+
+  it('counts tokens with the server’s own tokenizer (/tokenize at its root)', async () => {
+    const { server, provider } = await serve({ 'POST /tokenize': 'tokenize.json' });
+    const text = 'Once upon a time there was a little girl who liked to count.';
+    expect(await provider.countTokens('stories260k', text)).toBe(30);
+    const sent = server.requests.find((item) => item.path === '/tokenize');
+    expect(sent?.method).toBe('POST');
+    expect(sent?.body).toMatchObject({ content: text });
+  });
+
+  it('reads the slots and the window of one slot from /props', async () => {
+    const { provider } = await serve({ '/v1/models': 'v1-models.json', '/props': 'props.json' });
+    expect(await provider.slots()).toBe(2);
+    // -c 4096 with two slots: a request gets the 2048 of its slot.
+    expect(await provider.contextWindow('stories260k')).toBe(2048);
+  });
+
+  it('reads the slots before its first chat, and a server without /props is not limited', async () => {
+    const { server, provider } = await serve({
+      '/props': 'props.json',
+      '/v1/chat/completions': 'stream-length-cut.sse',
+    });
+    await provider.chat(request());
+    await provider.chat(request());
+    expect(server.requests.map((item) => item.path)).toEqual([
+      '/props',
+      '/v1/chat/completions',
+      '/v1/chat/completions',
+    ]);
+    const bare = await serve({ '/v1/chat/completions': 'stream-length-cut.sse' });
+    expect((await bare.provider.chat(request())).text).toBe(capturedText('stream-length-cut.sse'));
+    expect(await bare.provider.slots()).toBeUndefined();
+  });
 });

@@ -12,6 +12,7 @@ import { isProviderError } from '../../llm/errors.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import type { ModelProvider } from '../../llm/provider.js';
 import { RoutingProvider } from '../../llm/routing-provider.js';
+import { fitCallKinds, measureRate, rateSample } from '../../session/call-kind-fits.js';
 import { fitContextWindow } from '../../session/context-window-fit.js';
 import { createModelProvider } from '../../session/model-providers.js';
 import { hasModel, requiredModels, serves } from '../../session/preflight.js';
@@ -84,17 +85,50 @@ async function doctor(
   return otherServers === ExitCode.ok && routed ? checkWindow(scenario, routed, io) : otherServers;
 }
 
-/** The scenario against the servers' context windows, with the check `run` makes before it starts. */
+/**
+ * The scenario against the servers' context windows, with the check `run` makes before it starts;
+ * then each model's characters per token, measured on its server, and each call kind's fixed part
+ * fitted to the window at that rate, as `run` fits it.
+ */
 async function checkWindow(scenario: Scenario, provider: ModelProvider, io: CliIo): Promise<number> {
+  let fitted: Scenario;
   try {
     const fit = await fitContextWindow(scenario, provider);
     if (fit.warning) io.stdout.write(`! ${fit.warning}\n`);
-    return ExitCode.ok;
+    fitted = fit.scenario;
   } catch (error) {
     if (!(error instanceof AgoraError) || error.exitCode !== ExitCode.config) throw error;
     io.stdout.write(`✗ ${error.message}\n`);
     return ExitCode.config;
   }
+  const window = fitted.model_options.context_window;
+  const rates = new Map<string, number>();
+  for (const model of requiredModels(fitted)) {
+    const rate = await measureRate(provider, model, rateSample(fitted, model), window).catch(() => undefined);
+    if (rate === undefined) {
+      io.stdout.write(
+        `! ${model}: the server counted no tokens; its rate is taken as 4 characters a token\n`,
+      );
+      continue;
+    }
+    rates.set(model, rate.charsPerToken);
+    const how = rate.how === 'tokenizer' ? "the server's tokenizer" : 'one short call';
+    io.stdout.write(
+      `  ${model}: ${rate.charsPerToken.toFixed(2)} characters per token (${rate.chars} characters, ${rate.tokens} tokens, by ${how})\n`,
+    );
+  }
+  let code: number = ExitCode.ok;
+  for (const fit of fitCallKinds(fitted, window, rates)) {
+    if (fit.error) {
+      io.stdout.write(`✗ ${fit.error.message}\n`);
+      code = ExitCode.config;
+      continue;
+    }
+    io.stdout.write(
+      `✓ ${fit.call.what}: about ${fit.promptTokens} tokens before the debate so far, ${fit.call.maxTokens} for the answer, in a ${window}-token window\n`,
+    );
+  }
+  return code;
 }
 
 /** Checks each OpenAI-compatible (or second Ollama) server; returns an exit code, 0 when all is well. */
