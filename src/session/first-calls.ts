@@ -165,11 +165,12 @@ function knockoutCalls(state: KnockoutState): FirstCall[] {
     });
   }
   if (x && scenario.memory.claims === 'model') {
+    const model = scenario.memory.claims_model ?? x.model;
     calls.push({
       what: `the claims of ${x.name}`,
-      model: scenario.memory.claims_model ?? x.model,
+      model,
       maxTokens: scenario.memory.claims_max_tokens,
-      messages: claimsMessages(state, 1, x.name, 'X'),
+      messages: claimsMessages(state, 1, x.name, 'X', model),
       ...margin,
     });
   }
@@ -191,5 +192,7 @@ export function firstCalls(scenario: Scenario): FirstCall[] {
       return formalCalls(state as FormalState);
     case 'knockout':
       return knockoutCalls(state as KnockoutState);
+    default:
+      return [];
   }
 }
