@@ -4,6 +4,7 @@
  */
 import type { PromptHints } from './prompt-text.js';
 import { CRITIQUES, SPEECH, SUMMARY } from './prose-bank.js';
+import { copyQuote, QUOTE_ERROR_RATE } from './quote-copy.js';
 import type { Rng } from './random.js';
 import { countTokens } from './tokens.js';
 
@@ -186,13 +187,19 @@ export function composeProse(hints: PromptHints, rng: Rng, speech?: SpeechLength
 }
 
 /** A short sentence suited to a JSON string property, chosen by the property's name. */
-export function fieldText(hints: PromptHints, property: string | undefined, rng: Rng): string {
+export function fieldText(
+  hints: PromptHints,
+  property: string | undefined,
+  rng: Rng,
+  quoteErrors = QUOTE_ERROR_RATE,
+): string {
   const values = fillFor(hints);
   const key = (property ?? '').toLowerCase();
-  // A note-taker copies a claim or a quote from what was just said.
+  // A note-taker copies a claim or a quote from what was just said: the opening words of one of
+  // its sentences, now and then with a small mistake.
   if (hints.quote && /^(claim|quote)$/.test(key)) {
     const sentence = quotableSentence(hints.recent, rng);
-    if (sentence) return sentence;
+    if (sentence) return key === 'quote' ? copyQuote(sentence, rng, quoteErrors) : sentence;
   }
   if (/comment|critique|feedback|reason|rationale|explanation|justification|analysis|notes?$/.test(key)) {
     return fill(rng.pick(CRITIQUES), values, rng);
