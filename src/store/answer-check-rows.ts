@@ -2,7 +2,8 @@
  * One row per structured answer asked of a model (a knockout evaluation, a duel judgement, a formal
  * verdict, a critique synthesis, a council position or decision, a claims extraction): how many of
  * its answers were unusable and why, whether it ended without one, and whether the answer it gave
- * contradicted itself. The leaderboard's judge reliability report is read from these rows.
+ * contradicted itself, and for a claims extraction how many quotes matched nothing in the statement
+ * and how many only nearly. The leaderboard's judge reliability report is read from these rows.
  */
 import type { AnswerProblem, RunEvent } from '../core/events.js';
 import type { Row } from './index-rows.js';
@@ -43,6 +44,7 @@ export function answerCheckRow(runId: string, event: RunEvent): Row | null {
         call_failed: event.callFailed ? 1 : 0,
         contradictions: event.evaluation?.inconsistent ? 1 : 0,
         unverified: 0,
+        near_matched: 0,
       };
     case 'assessment': {
       // A void round was never asked.
@@ -58,6 +60,7 @@ export function answerCheckRow(runId: string, event: RunEvent): Row | null {
         call_failed: event.callFailed ? 1 : 0,
         contradictions: result.winner_contradicts_scores === true ? 1 : 0,
         unverified: 0,
+        near_matched: 0,
       };
     }
     case 'claims':
@@ -72,6 +75,7 @@ export function answerCheckRow(runId: string, event: RunEvent): Row | null {
         call_failed: /call failed/.test(event.reason ?? '') ? 1 : 0,
         contradictions: 0,
         unverified: event.unverified ?? 0,
+        near_matched: event.nearMatched ?? 0,
       };
     default:
       return null;

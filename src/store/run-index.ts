@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS council_decisions (
 CREATE TABLE IF NOT EXISTS answer_checks (
   run_id TEXT, seq INTEGER, kind TEXT, agent TEXT, model TEXT, unusable INTEGER, cut_at_cap INTEGER, not_json INTEGER,
   wrong_fields INTEGER, gave_up INTEGER, call_failed INTEGER, contradictions INTEGER, unverified INTEGER,
-  PRIMARY KEY (run_id, seq));
+  near_matched INTEGER DEFAULT 0, PRIMARY KEY (run_id, seq));
 CREATE TABLE IF NOT EXISTS batches (batch_id TEXT PRIMARY KEY, created_at TEXT, plan TEXT, debates INTEGER);
 CREATE TABLE IF NOT EXISTS batch_runs (batch_id TEXT, idx INTEGER, run_id TEXT, scenario_file TEXT, seed INTEGER, lineup TEXT,
   PRIMARY KEY (batch_id, idx));
@@ -114,16 +114,28 @@ const ADDED_RUN_COLUMNS = [
   ['outcome', 'TEXT'],
 ] as const;
 
+/** Columns added to `answer_checks` after its first version. */
+const ADDED_ANSWER_CHECK_COLUMNS = [
+  // Claims kept whose quote matched with one word changed, left out or added.
+  ['near_matched', 'INTEGER DEFAULT 0'],
+] as const;
+
 function missingColumns(db: Database.Database) {
-  const columns = db.pragma('table_info(runs)') as Array<{ name: string }>;
-  // An index with no runs table yet gets the whole schema on its first write.
-  if (columns.length === 0) return [];
-  return ADDED_RUN_COLUMNS.filter(([name]) => !columns.some((column) => column.name === name));
+  const missing = (table: string, added: ReadonlyArray<readonly [string, string]>) => {
+    const columns = db.pragma(`table_info(${table})`) as Array<{ name: string }>;
+    // An index without the table yet gets the whole schema on its first write.
+    if (columns.length === 0) return [];
+    return added
+      .filter(([name]) => !columns.some((column) => column.name === name))
+      .map(([name, type]) => ({ table, name, type }));
+  };
+  return [...missing('runs', ADDED_RUN_COLUMNS), ...missing('answer_checks', ADDED_ANSWER_CHECK_COLUMNS)];
 }
 
 /** An index written by an earlier version gains the columns added since. */
 function addMissingColumns(db: Database.Database) {
-  for (const [name, type] of missingColumns(db)) db.exec(`ALTER TABLE runs ADD COLUMN ${name} ${type}`);
+  for (const { table, name, type } of missingColumns(db))
+    db.exec(`ALTER TABLE ${table} ADD COLUMN ${name} ${type}`);
 }
 
 export class RunIndex {
