@@ -86,11 +86,12 @@ export function claimsTask(options: {
 }): string {
   const { agent, round } = options;
   // Short lines and the most relevant claims only: this task must stay small.
-  const list = (claims: readonly LedgerClaim[]) =>
+  // The other side's claims carry the ids "answers" is written with; the speaker's own side's need none.
+  const list = (claims: readonly LedgerClaim[], id: boolean) =>
     claims.length === 0
       ? '(none yet)'
       : claims
-          .map((claim) => `- ${claimLine(claim, { evidence: false, maxChars: LISTED_CLAIM_CHARS })}`)
+          .map((claim) => `- ${claimLine(claim, { evidence: false, id, maxChars: LISTED_CLAIM_CHARS })}`)
           .join('\n');
   const example = options.answerable.at(-1)?.id ?? ANSWERS_NONE;
   const most = claimsFor(
@@ -103,13 +104,13 @@ export function claimsTask(options: {
     `List the main claims ${agent} makes in it, at most ${most}, most important first. A claim is a point ${agent} argues for; a concession, a greeting, or a summary of what the other side said is not a claim.`,
     `- "quote": the first 6 to 10 words of the sentence that makes the claim, copied word for word from ${agent}'s statement. Never write words that are not in the statement.`,
     `- "kind": "restated" when it repeats one of ${agent}'s side's earlier claims below, else "new".`,
-    `- "answers": the id of the other side's claim it rebuts, from the list below, or "${ANSWERS_NONE}".`,
+    `- "answers": the id in brackets of the other side's claim it rebuts, from the list below, or "${ANSWERS_NONE}".`,
     '',
     "The other side's claims it may answer:",
-    list([...options.answerable].reverse()),
+    list([...options.answerable].reverse(), true),
     '',
     `${agent}'s side's earlier claims:`,
-    list(options.ownSideClaims.filter((claim) => claim.kind === 'new').slice(-4)),
+    list(options.ownSideClaims.filter((claim) => claim.kind === 'new').slice(-4), false),
     '',
     `Reply with the JSON object only, for example: {"claims": [{"quote": "<the first words of a sentence of the statement>", "kind": "new", "answers": "${example}"}]}`,
   ].join('\n');
@@ -130,8 +131,10 @@ export function verifiedClaims(
   let unverified = 0;
   let near = 0;
   const seen = new Set<string>();
+  // Bracketed notes such as "[Time limit reached]" are the engine's, not the speaker's: never part of a claim.
+  const said = statement.replace(/\[[^\]\n]*\]\s*$/gm, '').trimEnd();
   for (const claim of answer.claims) {
-    const found = quotedSentence(claim.quote, statement);
+    const found = quotedSentence(claim.quote, said);
     if (found === null) {
       unverified += 1;
       continue;

@@ -150,7 +150,8 @@ export function isInStatement(quote: string, statement: string): boolean {
   return quoteSpan(quote, statement) !== null;
 }
 
-const SENTENCE_END = /[.!?…]["'”’)\]]*(?=\s|$)/g;
+/** A sentence's end: its mark, and any closing quote or bracket, before a space and a word that is not in lower case ('the question "Why?" has no answer' goes on). */
+const SENTENCE_END = /[.!?…]["'”’)\]]*(?=\s+[^\s\p{Ll}]|\s*$)/gu;
 /** Words whose full stop does not end a sentence: "Dr. Okafor", "Roe v. Wade", "the U.S. courts". */
 const ABBREVIATION = /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|st|vs?|e\.g|i\.e|[a-z](?:\.[a-z])*)\.$/i;
 

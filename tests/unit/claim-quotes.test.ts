@@ -181,3 +181,23 @@ describe('an extraction’s answer', () => {
     expect(worstCaseAnswerTokens(tight)).toBeLessThanOrEqual(130);
   });
 });
+
+describe('sentences that quote a question', () => {
+  it('a question mark inside quotes, followed by the sentence going on, does not end it', () => {
+    const statement =
+      'Any honest account of the question "Should cities ban cars?" has to start from air quality. Then comes cost.';
+    expect(sentenceOfQuote('Any honest account of the question', statement)).toBe(
+      'Any honest account of the question "Should cities ban cars?" has to start from air quality.',
+    );
+  });
+});
+
+describe('a statement cut by its time limit', () => {
+  it('gives a claim of the words spoken, without the engine’s note', () => {
+    const { claims } = verifiedClaims(
+      { claims: [{ quote: 'The other side treats cities as', kind: 'new', answers: 'none' }] },
+      'Cars choke centres. The other side treats cities as\n[Time limit reached]',
+    );
+    expect(claims.map((claim) => claim.claim)).toEqual(['The other side treats cities as']);
+  });
+});
