@@ -172,6 +172,12 @@ describe('summaries over 30 rounds', () => {
       expect(prompt).toContain('X-CLAIM-1:');
       expect(prompt).toContain('Y-CLAIM-1:');
       expect(body.options.num_ctx).toBe(4096);
+      // Each claim is listed once: memory leaves out what the transcript's open claims already list.
+      const claimLines = prompt.split('\n').filter((line) => /^- .+, round \d+: "/.test(line));
+      expect(claimLines.length).toBeGreaterThan(0);
+      expect(new Set(claimLines.map((line) => line.replace(/ \(evidence: .*\)$/, ''))).size).toBe(
+        claimLines.length,
+      );
     }
     // Nothing sent was over the window (the simulator refuses that with truncate: false).
     const events = readEvents(runDir);
