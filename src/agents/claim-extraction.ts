@@ -5,9 +5,10 @@
  *
  * The call is kept cheap, since every token it writes is decoding time in the round: at most three
  * claims, each given by a short quote (the first words of the sentence that makes it) rather than
- * written out, with no evidence field. A quote that is not in the statement it came from (a small
- * model's paraphrase that drifted, or a sentence of the other side's) is dropped and counted; the
- * claim the ledger records is the statement's own sentence that the quote begins (claim-quotes.ts).
+ * written out, with no evidence field. The quote is matched to the statement word by word, forgiving
+ * case, punctuation and one changed, missing or added word; a quote that matches no sentence of the
+ * statement (a small model's paraphrase that drifted, or a sentence of the other side's) is dropped
+ * and counted, and the claim the ledger records is the statement's own sentence (claim-quotes.ts).
  * What a claim answers is one of the other side's claim ids the call was shown, or "none": the
  * schema allows nothing else.
  */
@@ -19,7 +20,7 @@ import {
   boundedText,
   worstCaseAnswerTokens,
 } from '../judging/answer-fields.js';
-import { claimKey, sentenceOfQuote } from './claim-quotes.js';
+import { claimKey, quotedSentence } from './claim-quotes.js';
 import { claimLine, type LedgerClaim } from './claims-ledger.js';
 import { extractKeyPoints } from './key-points.js';
 
@@ -85,11 +86,12 @@ export function claimsTask(options: {
 }): string {
   const { agent, round } = options;
   // Short lines and the most relevant claims only: this task must stay small.
-  const list = (claims: readonly LedgerClaim[]) =>
+  // The other side's claims carry the ids "answers" is written with; the speaker's own side's need none.
+  const list = (claims: readonly LedgerClaim[], id: boolean) =>
     claims.length === 0
       ? '(none yet)'
       : claims
-          .map((claim) => `- ${claimLine(claim, { evidence: false, maxChars: LISTED_CLAIM_CHARS })}`)
+          .map((claim) => `- ${claimLine(claim, { evidence: false, id, maxChars: LISTED_CLAIM_CHARS })}`)
           .join('\n');
   const example = options.answerable.at(-1)?.id ?? ANSWERS_NONE;
   const most = claimsFor(
@@ -102,13 +104,13 @@ export function claimsTask(options: {
     `List the main claims ${agent} makes in it, at most ${most}, most important first. A claim is a point ${agent} argues for; a concession, a greeting, or a summary of what the other side said is not a claim.`,
     `- "quote": the first 6 to 10 words of the sentence that makes the claim, copied word for word from ${agent}'s statement. Never write words that are not in the statement.`,
     `- "kind": "restated" when it repeats one of ${agent}'s side's earlier claims below, else "new".`,
-    `- "answers": the id of the other side's claim it rebuts, from the list below, or "${ANSWERS_NONE}".`,
+    `- "answers": the id in brackets of the other side's claim it rebuts, from the list below, or "${ANSWERS_NONE}".`,
     '',
     "The other side's claims it may answer:",
-    list([...options.answerable].reverse()),
+    list([...options.answerable].reverse(), true),
     '',
     `${agent}'s side's earlier claims:`,
-    list(options.ownSideClaims.filter((claim) => claim.kind === 'new').slice(-4)),
+    list(options.ownSideClaims.filter((claim) => claim.kind === 'new').slice(-4), false),
     '',
     `Reply with the JSON object only, for example: {"claims": [{"quote": "<the first words of a sentence of the statement>", "kind": "new", "answers": "${example}"}]}`,
   ].join('\n');
@@ -118,32 +120,38 @@ export type ClaimsAnswer = z.infer<ReturnType<typeof claimsAnswerSchema>>;
 
 /**
  * The claims of an answer whose quote is in the statement, each recorded as the statement's own
- * sentence that the quote begins, and how many were dropped for not being there.
+ * sentence that the quote is taken from; how many were dropped for not being there, and how many of
+ * those kept were found with one word changed, missing or added (`near`).
  */
 export function verifiedClaims(
   answer: ClaimsAnswer,
   statement: string,
-): { claims: ExtractedClaim[]; unverified: number } {
+): { claims: ExtractedClaim[]; unverified: number; near: number } {
   const claims: ExtractedClaim[] = [];
   let unverified = 0;
+  let near = 0;
   const seen = new Set<string>();
+  // Bracketed notes such as "[Time limit reached]" are the engine's, not the speaker's: never part of a claim.
+  const said = statement.replace(/\[[^\]\n]*\]\s*$/gm, '').trimEnd();
   for (const claim of answer.claims) {
-    const sentence = sentenceOfQuote(claim.quote, statement);
-    if (sentence === null) {
+    const found = quotedSentence(claim.quote, said);
+    if (found === null) {
       unverified += 1;
       continue;
     }
+    const { sentence } = found;
     // Two quotes of one sentence are one claim.
     const key = claimKey(sentence);
     if (seen.has(key)) continue;
     seen.add(key);
+    if (found.match === 'near') near += 1;
     claims.push({
       claim: sentence,
       kind: claim.kind,
       answers: claim.answers === ANSWERS_NONE ? null : claim.answers,
     });
   }
-  return { claims, unverified };
+  return { claims, unverified, near };
 }
 
 /** Heuristic claims: a statement's key sentences, all new, answering nothing (no model call). */

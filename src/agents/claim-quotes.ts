@@ -1,9 +1,14 @@
 /**
  * Quotes checked against the statement they came from. The note-taker copies the first words of the
- * sentence that makes a claim; the quote must be in the statement (compared without case, double
- * quotes or runs of spaces), and the claim the ledger records is the whole sentence of the statement
- * that the quote starts, so a claim is always the speaker's own words, and a short quote is all the
- * model has to write.
+ * sentence that makes a claim; the quote is compared with the statement word by word (case and
+ * punctuation ignored, the words in order), and the claim the ledger records is the whole sentence
+ * of the statement that the quote is taken from, so a claim is always the speaker's own words, and a
+ * short quote is all the model has to write.
+ *
+ * A small model copying words often gets one of them wrong: it writes "a" for "the", leaves a word
+ * out, or adds one. A quote of at least NEAR_MIN_WORDS words that differs from the statement by one
+ * such word still finds its sentence, and is counted as a near match; a quote further from every
+ * sentence than that matches nothing.
  */
 
 /** A claim's text is at most this long; a longer sentence is cut at a word and marked with "…". */
@@ -11,65 +16,133 @@ export const MAX_CLAIM_TEXT = 300;
 
 /** A quote needs at least this many words to prove anything. */
 const MIN_QUOTE_WORDS = 4;
-
-const SAME_CHARACTER: Record<string, string> = {
-  '\u2018': "'",
-  '\u2019': "'",
-  '\u2013': '-',
-  '\u2014': '-',
-};
-/** Double quotes are left out of the comparison: a note-taker copying a sentence often drops them. */
-const IGNORED = /["\u201c\u201d]/;
+/** A quote with one word changed, missing or added needs this many words: four of them still agree. */
+export const NEAR_MIN_WORDS = 5;
 
 /**
- * Text reduced to what a verbatim check compares (lower case, plain apostrophes and dashes, no
- * double quotes, single spaces), with the index in the original text of each character kept, so that a match can be
- * mapped back to the speaker's own words.
+ * A word as compared: lower case, without apostrophes or inner hyphens ("Don't" and "dont" are one
+ * word, and so are "trade-offs" and "tradeoffs").
  */
-function comparable(text: string): { text: string; at: number[] } {
-  let out = '';
-  const at: number[] = [];
-  let space = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const character = text[index] as string;
-    if (/\s/.test(character)) {
-      space = out !== '';
-      continue;
+interface Word {
+  text: string;
+  /** Where it is in the original text: its first character, and after its last. */
+  start: number;
+  end: number;
+}
+
+const WORD = /[\p{L}\p{N}]+(?:['\u2019-][\p{L}\p{N}]+)*/gu;
+
+function wordsOf(text: string): Word[] {
+  return [...text.matchAll(WORD)].map((match) => ({
+    text: match[0].replace(/['\u2019-]/g, '').toLowerCase(),
+    start: match.index ?? 0,
+    end: (match.index ?? 0) + match[0].length,
+  }));
+}
+
+/** The words of each part of a quote between "..." elisions. */
+function quoteParts(quote: string): string[][] {
+  return quote
+    .split(/\.\.\.|…/)
+    .map((part) => wordsOf(part).map((word) => word.text))
+    .filter((part) => part.length > 0);
+}
+
+/** How a quote matched its statement: word for word, or with one word changed, missing or added. */
+export type QuoteMatch = 'exact' | 'near';
+
+interface Found {
+  /** Index of the first and after the last statement word matched. */
+  first: number;
+  after: number;
+  edits: number;
+}
+
+/**
+ * The earliest place at or after `from` where `part` matches the statement's words with at most
+ * `budget` word edits (a word changed, left out or added), fewest edits first. The quote's last
+ * word may be the start of the statement's word: a length limit can cut a quote inside a word.
+ */
+function findPart(
+  part: readonly string[],
+  words: readonly Word[],
+  from: number,
+  budget: number,
+): Found | null {
+  const last = part.length - 1;
+  const same = (index: number, word: Word) =>
+    part[index] === word.text || (index === last && word.text.startsWith(part[index] as string));
+  // Exact first: the words in a row.
+  for (let at = from; at + part.length <= words.length; at += 1) {
+    if (part.every((_word, index) => same(index, words[at + index] as Word))) {
+      return { first: at, after: at + part.length, edits: 0 };
     }
-    if (IGNORED.test(character)) continue;
-    if (space) {
-      out += ' ';
-      at.push(index - 1);
-      space = false;
-    }
-    out += (SAME_CHARACTER[character] ?? character).toLowerCase();
-    at.push(index);
   }
-  return { text: out, at };
+  if (budget === 0) return null;
+  // Then with edits: the word-level edit distance of the part to a run of the statement's words
+  // that may start anywhere (cost[i][j]: the part's first i words against words ending before j).
+  const columns = words.length - from + 1;
+  let cost = new Array<number>(columns).fill(0);
+  let start = Array.from({ length: columns }, (_v, j) => j);
+  for (let i = 0; i < part.length; i += 1) {
+    const nextCost = new Array<number>(columns).fill(0);
+    const nextStart = new Array<number>(columns).fill(0);
+    nextCost[0] = i + 1;
+    nextStart[0] = 0;
+    for (let j = 1; j < columns; j += 1) {
+      const match = (cost[j - 1] as number) + (same(i, words[from + j - 1] as Word) ? 0 : 1);
+      const added = (cost[j] as number) + 1; // a word of the quote the statement does not have
+      const missing = (nextCost[j - 1] as number) + 1; // a word of the statement the quote leaves out
+      const best = Math.min(match, added, missing);
+      nextCost[j] = best;
+      nextStart[j] =
+        best === match
+          ? (start[j - 1] as number)
+          : best === added
+            ? (start[j] as number)
+            : (nextStart[j - 1] as number);
+    }
+    cost = nextCost;
+    start = nextStart;
+  }
+  for (let j = 1; j < columns; j += 1) {
+    const edits = cost[j] as number;
+    const first = from + (start[j] as number);
+    if (edits <= budget && first < from + j) return { first, after: from + j, edits };
+  }
+  return null;
 }
 
-/** The parts of a quote between "..." elisions, without the punctuation and quotes around them. */
-function quoteParts(quote: string): string[] {
-  return comparable(quote)
-    .text.split(/\.\.\.|…/)
-    .map((part) => part.replace(/^[\s"'.,;:!?-]+|[\s"'.,;:!?-]+$/g, ''))
-    .filter((part) => part !== '');
-}
-
-/** Where the quote is in the statement (original indices: its first character, after its last), or null. */
-export function quoteSpan(quote: string, statement: string): { start: number; end: number } | null {
+/**
+ * Where the quote is in the statement (original indices: its first character, after its last) and
+ * how it matched, or null. Every part between "..." elisions must be there, in order; one word in
+ * all of them may differ when the quote has at least NEAR_MIN_WORDS words.
+ */
+export function quoteSpan(
+  quote: string,
+  statement: string,
+): { start: number; end: number; match: QuoteMatch } | null {
   const parts = quoteParts(quote);
-  if (parts.length === 0 || parts.join(' ').split(' ').length < MIN_QUOTE_WORDS) return null;
-  const { text, at } = comparable(statement);
+  const count = parts.reduce((sum, part) => sum + part.length, 0);
+  if (count < MIN_QUOTE_WORDS) return null;
+  const words = wordsOf(statement);
+  let budget = count >= NEAR_MIN_WORDS ? 1 : 0;
   let from = 0;
-  let start = -1;
+  let first = -1;
+  let edits = 0;
   for (const part of parts) {
-    const found = text.indexOf(part, from);
-    if (found === -1) return null;
-    if (start === -1) start = found;
-    from = found + part.length;
+    const found = findPart(part, words, from, budget);
+    if (found === null) return null;
+    if (first === -1) first = found.first;
+    from = found.after;
+    budget -= found.edits;
+    edits += found.edits;
   }
-  return { start: at[start] as number, end: (at[from - 1] as number) + 1 };
+  return {
+    start: (words[first] as Word).start,
+    end: (words[from - 1] as Word).end,
+    match: edits === 0 ? 'exact' : 'near',
+  };
 }
 
 /** True when `quote` is the statement's own words (every part between "..." elisions, in order). */
@@ -77,7 +150,8 @@ export function isInStatement(quote: string, statement: string): boolean {
   return quoteSpan(quote, statement) !== null;
 }
 
-const SENTENCE_END = /[.!?…]["'”’)\]]*(?=\s|$)/g;
+/** A sentence's end: its mark, and any closing quote or bracket, before a space and a word that is not in lower case ('the question "Why?" has no answer' goes on). */
+const SENTENCE_END = /[.!?…]["'”’)\]]*(?=\s+[^\s\p{Ll}]|\s*$)/gu;
 /** Words whose full stop does not end a sentence: "Dr. Okafor", "Roe v. Wade", "the U.S. courts". */
 const ABBREVIATION = /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|st|vs?|e\.g|i\.e|[a-z](?:\.[a-z])*)\.$/i;
 
@@ -87,6 +161,14 @@ const ABBREVIATION = /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|st|vs?|e\.g|i\.e|[a-z](?:\
  * quote is not in the statement. A sentence over MAX_CLAIM_TEXT characters is cut at a word.
  */
 export function sentenceOfQuote(quote: string, statement: string): string | null {
+  return quotedSentence(quote, statement)?.sentence ?? null;
+}
+
+/** The sentence of `statement` that `quote` is taken from (see `sentenceOfQuote`), and how it matched. */
+export function quotedSentence(
+  quote: string,
+  statement: string,
+): { sentence: string; match: QuoteMatch } | null {
   const span = quoteSpan(quote, statement);
   if (span === null) return null;
   let start = 0;
@@ -106,12 +188,14 @@ export function sentenceOfQuote(quote: string, statement: string): string | null
   const breakAfter = statement.indexOf('\n\n', span.end);
   if (breakAfter !== -1 && breakAfter < end) end = breakAfter;
   const sentence = statement.slice(start, end).replace(/\s+/g, ' ').trim();
-  if (sentence.length <= MAX_CLAIM_TEXT) return sentence;
+  if (sentence.length <= MAX_CLAIM_TEXT) return { sentence, match: span.match };
   const cut = sentence.slice(0, MAX_CLAIM_TEXT - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1)).trimEnd()}…`;
+  return { sentence: `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1)).trimEnd()}…`, match: span.match };
 }
 
 /** A claim's text as a key: the same sentence listed twice is one claim. */
 export function claimKey(text: string): string {
-  return comparable(text).text;
+  return wordsOf(text)
+    .map((word) => word.text)
+    .join(' ');
 }

@@ -120,23 +120,48 @@ export function memoryFromLedger(
   };
 }
 
+/** What the agent has said, beyond the ledger: whether it has spoken, and its statements' key sentences. */
+export interface SpokenSoFar {
+  /** It has made a statement in this debate (whatever the ledger holds of it). */
+  hasSpoken: boolean;
+  /** Key sentences of its own statements, newest last: its memory when the ledger holds no claim of its. */
+  ownKeySentences: readonly string[];
+}
+
 /**
  * The memory as the agent's prompt states it, most useful first, within `budgetChars` (a share of
  * the context window): the opponent's open claims, then its own claims, what was rebutted, and its
- * side's claims. A section that would not fit is left out whole.
+ * side's claims; each claim once. A section that would not fit is left out whole. Without a claim
+ * of its own in the ledger, an agent that has spoken is reminded of its statements' key sentences;
+ * only one that has not spoken is told so.
  */
-export function describeLedgerMemory(memory: LedgerMemory, budgetChars = Number.POSITIVE_INFINITY): string {
+export function describeLedgerMemory(
+  memory: LedgerMemory,
+  budgetChars = Number.POSITIVE_INFINITY,
+  spoken: SpokenSoFar = { hasSpoken: false, ownKeySentences: [] },
+): string {
+  const list = (title: string, items: readonly string[]) =>
+    items.length === 0 ? '' : `${title}:\n${items.map((item) => `- ${item}`).join('\n')}\n`;
   const section = (title: string, items: LedgerClaim[], evidence: boolean) =>
-    items.length === 0
-      ? ''
-      : `${title}:\n${items.map((item) => `- ${claimLine(item, { evidence, id: false })}`).join('\n')}\n`;
+    list(
+      title,
+      items.map((item) => claimLine(item, { evidence, id: false })),
+    );
+  const rebutted = new Set(memory.rebuttedOwnClaims.map((claim) => claim.id));
+  const own = memory.ownClaims.filter((claim) => !rebutted.has(claim.id));
+  const noOwnClaims = memory.ownClaims.length === 0 && memory.rebuttedOwnClaims.length === 0;
   const sections = [
     section(
       "Your opponent's strongest claims that your side has not answered yet (answer these)",
       memory.openOpponentClaims,
       true,
     ),
-    section('Claims you have made so far (build on them; do not repeat them)', memory.ownClaims, false),
+    noOwnClaims
+      ? list(
+          'Points you have made so far, from your statements (build on them; do not repeat them)',
+          spoken.ownKeySentences.slice(-KEEP),
+        )
+      : section('Claims you have made so far (build on them; do not repeat them)', own, false),
     section(
       'Claims of yours your opponent has rebutted (defend or refine them)',
       memory.rebuttedOwnClaims,
@@ -146,5 +171,8 @@ export function describeLedgerMemory(memory: LedgerMemory, budgetChars = Number.
   ];
   let text = '';
   for (const part of sections) if (text.length + part.length <= budgetChars) text += part;
-  return text === '' ? 'You have not spoken yet in this debate.\n' : text;
+  if (text !== '') return text;
+  return spoken.hasSpoken
+    ? 'You have already spoken in this debate: your statements are in the transcript above.\n'
+    : 'You have not spoken yet in this debate.\n';
 }

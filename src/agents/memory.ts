@@ -42,7 +42,12 @@ export function buildMemory(
   };
 }
 
-export function describeMemory(memory: AgentMemory): string {
+/**
+ * The memory as the agent's prompt states it. Only an agent that has made no statement is told it
+ * has not spoken: `hasSpoken` says whether it has (a statement with no key sentence, or one the
+ * engine had to stand in for, is still a statement).
+ */
+export function describeMemory(memory: AgentMemory, hasSpoken = memory.debateHistory.length > 0): string {
   const section = (title: string, items: string[]) =>
     items.length === 0 ? '' : `${title}:\n${items.map((item) => `- ${item}`).join('\n')}\n`;
   const text = [
@@ -50,5 +55,8 @@ export function describeMemory(memory: AgentMemory): string {
     section("Your opponent's key points (answer the strongest)", memory.opponentPoints),
     section('Points your own side made before you took the floor', memory.sidePoints),
   ].join('');
-  return text === '' ? 'You have not spoken yet in this debate.\n' : text;
+  if (text !== '') return text;
+  return hasSpoken
+    ? 'You have already spoken in this debate: your statements are in the transcript above.\n'
+    : 'You have not spoken yet in this debate.\n';
 }

@@ -5,6 +5,7 @@
  * sentences of each statement as its claims, linked by the format's rules and shared wording (see
  * `key-sentence-links.ts`); the map says which it shows.
  */
+import { heuristicClaims } from '../agents/claim-extraction.js';
 import { addClaims, type LedgerClaim } from '../agents/claims-ledger.js';
 import type { Scenario } from '../config/scenario.js';
 import type { ClaimsEvent, RunEvent, Stored } from '../core/events.js';
@@ -51,11 +52,35 @@ export function mapInputOf(events: readonly RunEvent[]): MapInput | null {
   const sides = mapSides(scenario);
   if (!sides) return null;
   const statements = spokenStatements(events);
-  const ledger = events.filter((event): event is Stored<ClaimsEvent> => event.type === 'claims');
-  if (scenario.format === 'knockout' && ledger.length > 0) {
+  const ledger = standInClaims(
+    events,
+    events.filter((event): event is Stored<ClaimsEvent> => event.type === 'claims'),
+  );
+  // A ledger of key sentences only (no note-taker, or none of its answers usable) is no ledger to
+  // speak of: its map is the key sentences linked by wording, and says so.
+  if (scenario.format === 'knockout' && ledger.some((event) => event.source === 'model')) {
     return { ...fromLedger(ledger), sides, statements };
   }
   return { ...fromKeySentences(events, scenario), sides, statements };
+}
+
+/**
+ * A note-taker's answer that left its statement no claim (logged before such a statement got its
+ * key sentences in the run itself) gets them here, marked as key sentences.
+ */
+function standInClaims(
+  events: readonly RunEvent[],
+  ledger: Array<Stored<ClaimsEvent>>,
+): Array<Stored<ClaimsEvent>> {
+  return ledger.map((event) => {
+    if (event.source !== 'model' || event.claims.length > 0) return event;
+    const spoken = events.find(
+      (candidate) =>
+        candidate.type === 'turn-end' && candidate.round === event.round && candidate.agent === event.agent,
+    );
+    const text = spoken?.type === 'turn-end' ? spoken.text : '';
+    return { ...event, source: 'heuristic', claims: heuristicClaims(text) };
+  });
 }
 
 function spokenStatements(events: readonly RunEvent[]): Spoken[] {

@@ -250,7 +250,10 @@ export interface ClaimsEvent {
   round: number;
   agent: string;
   position: PositionLabel;
-  /** `model`: a small structured call; `heuristic`: key sentences, no call; `failed`: the call failed, none recorded. */
+  /**
+   * `model`: a small structured call; `heuristic`: key sentences, without a call or in place of an
+   * answer that left the statement no claim (`reason` says which); `failed`: the call failed, none recorded.
+   */
   source: 'model' | 'heuristic' | 'failed';
   claims: ExtractedClaim[];
   model?: string;
@@ -266,6 +269,11 @@ export interface ClaimsEvent {
   problems?: AnswerProblem[];
   /** Claims the model gave whose quote is not in the statement: dropped, counted here. */
   unverified?: number;
+  /**
+   * Of the claims kept, those whose quote matched its sentence with one word changed, left out or
+   * added (case and punctuation never count): a small model's copying slip, forgiven and counted.
+   */
+  nearMatched?: number;
 }
 
 /**

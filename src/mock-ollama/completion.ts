@@ -174,6 +174,8 @@ export interface AnswerStyle {
   fillUnboundedStrings?: boolean;
   /** Length of debate speeches in words; undefined: short speeches. */
   speech?: SpeechLength;
+  /** The share of quotes copied with one small mistake (see server-settings); default QUOTE_ERROR_RATE. */
+  quoteErrors?: number;
 }
 
 /** The uncut content: scripted, structured, or prose. */
@@ -191,7 +193,8 @@ function composeContent(
   if (isRecord(request.format)) {
     const verdict = truthJudgeAnswer(request.format, request.messages, rng);
     if (verdict !== null) return verdict;
-    const text = (property: string | undefined, r: typeof rng) => fieldText(hints, property, r);
+    const text = (property: string | undefined, r: typeof rng) =>
+      fieldText(hints, property, r, style.quoteErrors);
     // Far more than the cap allows, in any vocabulary: the answer is cut inside this string.
     const room = (request.numPredict ?? request.numCtx ?? 4096) * 8;
     const endless = (property: string | undefined, r: typeof rng) => {

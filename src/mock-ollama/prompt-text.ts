@@ -46,6 +46,8 @@ export interface PromptHints {
   quote: boolean;
   /** The length the final message asks for ("about 300 words"), if it names one. */
   words: number | undefined;
+  /** How many rounds a summary asked for covers ("the summary of rounds 3-5": 3), if it says. */
+  summaryRounds: number | undefined;
 }
 
 function firstLineValue(text: string, label: RegExp): string | undefined {
@@ -103,6 +105,9 @@ export function extractHints(messages: readonly PromptMessage[]): PromptHints {
   const heading = before.lastIndexOf('\n**');
   const recent = (heading === -1 ? before : before.slice(heading + 1)).slice(-3000);
   const words = /\babout (\d+) words\b/i.exec(last)?.[1];
+  const covered = /\bsummary of rounds? (\d+)(?:\s*[-\u2013]\s*(\d+))?/i.exec(last);
+  const summaryRounds =
+    covered === null ? undefined : Number(covered[2] ?? covered[1]) - Number(covered[1]) + 1;
   return {
     motion,
     positions,
@@ -114,5 +119,6 @@ export function extractHints(messages: readonly PromptMessage[]): PromptHints {
     recent,
     quote: /word for word|verbatim/i.test(last),
     words: words === undefined ? undefined : Number(words),
+    summaryRounds: summaryRounds !== undefined && summaryRounds >= 1 ? summaryRounds : undefined,
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { PromptHints } from './prompt-text.js';
 import { CRITIQUES, SPEECH, SUMMARY } from './prose-bank.js';
+import { copyQuote, QUOTE_ERROR_RATE } from './quote-copy.js';
 import type { Rng } from './random.js';
 import { countTokens } from './tokens.js';
 
@@ -171,11 +172,22 @@ export function composeSummary(hints: PromptHints, rng: Rng, words?: number): st
   return paragraphs([...sentences, closer], rng);
 }
 
+/** How many words a 7-8B model writes per round it summarises, whatever length it was asked for. */
+export const SUMMARY_WORDS_PER_ROUND = { min: 60, max: 120 } as const;
+
 /**
- * The answer for an ordinary prose request: a summary if asked for one, otherwise a speech. With
- * `speech`, speeches are that many words and summaries as many as asked for; else both are short.
+ * The answer for an ordinary prose request: a summary if asked for one, otherwise a speech. A
+ * summary of rounds a request names is 60-120 words a round, as small models write them. With
+ * `speech`, speeches are that many words and other summaries as many as asked for; else both are short.
  */
 export function composeProse(hints: PromptHints, rng: Rng, speech?: SpeechLength): string {
+  if (hints.summarise && hints.summaryRounds !== undefined) {
+    let words = 0;
+    for (let round = 0; round < hints.summaryRounds; round += 1) {
+      words += rng.int(SUMMARY_WORDS_PER_ROUND.min, SUMMARY_WORDS_PER_ROUND.max);
+    }
+    return composeSummary(hints, rng, words);
+  }
   // Realistic lengths: a summary as long as it was asked to be, else as long as a speech.
   if (hints.summarise && speech !== undefined) {
     return composeSummary(hints, rng, hints.words ?? rng.int(speech.minWords, speech.maxWords));
@@ -186,13 +198,19 @@ export function composeProse(hints: PromptHints, rng: Rng, speech?: SpeechLength
 }
 
 /** A short sentence suited to a JSON string property, chosen by the property's name. */
-export function fieldText(hints: PromptHints, property: string | undefined, rng: Rng): string {
+export function fieldText(
+  hints: PromptHints,
+  property: string | undefined,
+  rng: Rng,
+  quoteErrors = QUOTE_ERROR_RATE,
+): string {
   const values = fillFor(hints);
   const key = (property ?? '').toLowerCase();
-  // A note-taker copies a claim or a quote from what was just said.
+  // A note-taker copies a claim or a quote from what was just said: the opening words of one of
+  // its sentences, now and then with a small mistake.
   if (hints.quote && /^(claim|quote)$/.test(key)) {
     const sentence = quotableSentence(hints.recent, rng);
-    if (sentence) return sentence;
+    if (sentence) return key === 'quote' ? copyQuote(sentence, rng, quoteErrors) : sentence;
   }
   if (/comment|critique|feedback|reason|rationale|explanation|justification|analysis|notes?$/.test(key)) {
     return fill(rng.pick(CRITIQUES), values, rng);

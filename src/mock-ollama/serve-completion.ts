@@ -96,6 +96,7 @@ export async function serveCompletion(
   const answer = composeAnswer(request, rule, {
     tokenize,
     fillUnboundedStrings: state.settings.unboundedStrings === 'fill',
+    ...(state.settings.quoteErrors === undefined ? {} : { quoteErrors: state.settings.quoteErrors }),
     ...(state.speech === undefined ? {} : { speech: state.speech }),
   });
   const pieces = splitPieces(answer, createRng(requestSeed(request), 'pieces'));

@@ -38,6 +38,12 @@ export interface ServerSettings {
    * default): every string closes after a sentence or two.
    */
   unboundedStrings?: 'close' | 'fill';
+  /**
+   * The share of a note-taker's quotes (a JSON `quote` or `claim` asked for word for word) copied
+   * with one small mistake: a comma left out, the first letter's case changed, one word changed or
+   * left out, as 7-8B models copy. Default 0.25; 0 copies every quote exactly.
+   */
+  quoteErrors?: number;
 }
 
 const vocabularyNames = Object.keys(VOCABULARIES) as [VocabularyName, ...VocabularyName[]];
@@ -53,4 +59,5 @@ export const serverSettingsShape = {
     .optional(),
   vocabularies: z.record(z.string().min(1), z.enum(vocabularyNames)).optional(),
   unboundedStrings: z.enum(['close', 'fill']).optional(),
+  quoteErrors: z.number().min(0).max(1).optional(),
 };

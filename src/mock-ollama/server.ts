@@ -169,6 +169,10 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
       `mock speechLength must have whole minWords >= 1 and maxWords >= minWords, got ${JSON.stringify(speech)}`,
     );
   }
+  const quoteErrors = options.quoteErrors;
+  if (quoteErrors !== undefined && !(quoteErrors >= 0 && quoteErrors <= 1)) {
+    throw new Error(`mock quoteErrors must be a share between 0 and 1, got ${quoteErrors}`);
+  }
   const templates = new TemplateChoice(options.templates);
   const stats = new StatsBook();
   const closing = new AbortController();
@@ -187,6 +191,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
       ...(options.openAi ? { openAi: options.openAi } : {}),
       ...(options.vocabularies ? { vocabularies: options.vocabularies } : {}),
       ...(options.unboundedStrings ? { unboundedStrings: options.unboundedStrings } : {}),
+      ...(options.quoteErrors === undefined ? {} : { quoteErrors: options.quoteErrors }),
     },
     templates,
     ...(speech === undefined ? {} : { speech }),

@@ -2,7 +2,9 @@
  * One row per structured answer asked of a model (a knockout evaluation, a duel judgement, a formal
  * verdict, a critique synthesis, a council position or decision, a claims extraction): how many of
  * its answers were unusable and why, whether it ended without one, and whether the answer it gave
- * contradicted itself, and how many of its numbers were outside their bounds and held to them. The leaderboard's judge reliability report is read from these rows.
+ * contradicted itself, how many of its numbers were outside their bounds and held to them, and for
+ * a claims extraction how many quotes matched nothing in the statement and how many only nearly.
+ * The leaderboard's judge reliability report is read from these rows.
  */
 import type { AnswerProblem, RunEvent } from '../core/events.js';
 import type { Row } from './index-rows.js';
@@ -44,6 +46,7 @@ export function answerCheckRow(runId: string, event: RunEvent): Row | null {
         contradictions: event.evaluation?.inconsistent ? 1 : 0,
         unverified: 0,
         clamped: event.clamped?.length ?? 0,
+        near_matched: 0,
       };
     case 'assessment': {
       // A void round was never asked.
@@ -60,6 +63,7 @@ export function answerCheckRow(runId: string, event: RunEvent): Row | null {
         contradictions: result.winner_contradicts_scores === true ? 1 : 0,
         unverified: 0,
         clamped: event.clamped?.length ?? 0,
+        near_matched: 0,
       };
     }
     case 'claims':
@@ -75,6 +79,7 @@ export function answerCheckRow(runId: string, event: RunEvent): Row | null {
         contradictions: 0,
         unverified: event.unverified ?? 0,
         clamped: 0,
+        near_matched: event.nearMatched ?? 0,
       };
     default:
       return null;

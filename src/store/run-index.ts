@@ -48,7 +48,7 @@ CREATE TABLE IF NOT EXISTS council_decisions (
 CREATE TABLE IF NOT EXISTS answer_checks (
   run_id TEXT, seq INTEGER, kind TEXT, agent TEXT, model TEXT, unusable INTEGER, cut_at_cap INTEGER, not_json INTEGER,
   wrong_fields INTEGER, gave_up INTEGER, call_failed INTEGER, contradictions INTEGER, unverified INTEGER,
-  clamped INTEGER DEFAULT 0, PRIMARY KEY (run_id, seq));
+  clamped INTEGER DEFAULT 0, near_matched INTEGER DEFAULT 0, PRIMARY KEY (run_id, seq));
 CREATE TABLE IF NOT EXISTS batches (batch_id TEXT PRIMARY KEY, created_at TEXT, plan TEXT, debates INTEGER);
 CREATE TABLE IF NOT EXISTS batch_runs (batch_id TEXT, idx INTEGER, run_id TEXT, scenario_file TEXT, seed INTEGER, lineup TEXT,
   PRIMARY KEY (batch_id, idx));
@@ -118,6 +118,8 @@ const ADDED_RUN_COLUMNS = [
 const ADDED_CHECK_COLUMNS = [
   // Numbers outside their bounds, held to them (reindex fills them in).
   ['clamped', 'INTEGER DEFAULT 0'],
+  // Claims kept whose quote matched with one word changed, left out or added.
+  ['near_matched', 'INTEGER DEFAULT 0'],
 ] as const;
 
 function missingIn(db: Database.Database, table: string, added: ReadonlyArray<readonly [string, string]>) {

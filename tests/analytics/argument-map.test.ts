@@ -276,9 +276,44 @@ describe('the argument map from key sentences', () => {
       ...claims(1, 'Xavier', 'X', [{ claim: 'A key sentence.' }]),
       source: 'heuristic',
     } as const;
-    const map = argumentMap(logOf(scenario, [turn(1, 'Xavier', 'X', 'A key sentence.'), heuristic]));
+    const map = argumentMap(
+      logOf(scenario, [
+        turn(1, 'Xavier', 'X', 'A key sentence.'),
+        heuristic,
+        turn(1, 'Yara', 'Y', 'Round one for Y.'),
+        claims(1, 'Yara', 'Y', [{ claim: 'Congestion pricing fixed it.' }]),
+      ]),
+    );
+    expect(map?.source).toBe('ledger');
     expect(map?.unlinked).toBe(1);
     expect(map ? mapSourceText(map) : '').toContain('For 1 statement the ledger holds key sentences instead');
+  });
+
+  it('does not call a ledger of key sentences only a note-taker’s, and gives a statement left without claims its key sentences', async () => {
+    const scenario = await scenarioOf('knockout');
+    const xavier = 'Congestion charges cleared London streets within a single year.';
+    const yara = 'London congestion charges hurt small shops more than anyone admits.';
+    const heuristic = { ...claims(1, 'Xavier', 'X', [{ claim: xavier }]), source: 'heuristic' } as const;
+    const keySentences = argumentMap(logOf(scenario, [turn(1, 'Xavier', 'X', xavier), heuristic]));
+    expect(keySentences?.source).toBe('key-sentences');
+    expect(keySentences ? mapSourceText(keySentences) : '').not.toContain(
+      'claims ledger: after each statement',
+    );
+    // A log written when every quote of an answer could be dropped: the statement is not left empty.
+    const emptied = argumentMap(
+      logOf(scenario, [
+        turn(1, 'Xavier', 'X', xavier),
+        claims(1, 'Xavier', 'X', [{ claim: xavier }]),
+        turn(1, 'Yara', 'Y', yara),
+        claims(1, 'Yara', 'Y', []),
+      ]),
+    );
+    expect(emptied?.source).toBe('ledger');
+    expect(emptied?.claims.map((claim) => [claim.id, claim.text])).toEqual([
+      ['X1.1', xavier],
+      ['Y1.1', yara],
+    ]);
+    expect(emptied?.unlinked).toBe(1);
   });
 
   it('ignores short and common words and the motion’s own words when it compares wording', () => {

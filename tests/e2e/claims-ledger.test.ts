@@ -87,12 +87,13 @@ describe('the claims ledger', () => {
     const yara = lastMessage(yaraSpeaks as ChatBody);
     expect(yara).toMatch(/not answered yet[\s\S]*Xavier, round 1: "CLAIM-A/);
     expect(yara).toMatch(/Your focus: answer Xavier's claim from round 1, "CLAIM-A: congestion charges/);
-    // In round 2 Xavier sees his own claim as his, Yara's answer to it, and her open claim.
+    // In round 2 Xavier sees his own claim as his, rebutted by Yara, and her open claim.
     const xavier2 = lastMessage(
       sent.find((body) => /Your name: Xavier\n[\s\S]*round 2 of 2/.test(lastMessage(body))) as ChatBody,
     );
-    expect(xavier2).toMatch(/Claims you have made so far[\s\S]*CLAIM-A/);
+    // His claim is listed once, where it now belongs: among those of his the other side rebutted.
     expect(xavier2).toMatch(/Claims of yours your opponent has rebutted[\s\S]*CLAIM-A/);
+    expect(xavier2.split('CLAIM-A')).toHaveLength(2);
     expect(xavier2).toMatch(/not answered yet[\s\S]*Yara, round 1: "CLAIM-B/);
     expect(xavier2).toMatch(/Your focus: answer Yara's claim from round 1, "CLAIM-B/);
     // Claim ids are the note-taker's: no debater reads one, so none can cite one.
@@ -171,6 +172,12 @@ describe('summaries over 30 rounds', () => {
       expect(prompt).toContain('X-CLAIM-1:');
       expect(prompt).toContain('Y-CLAIM-1:');
       expect(body.options.num_ctx).toBe(4096);
+      // Each claim is listed once: memory leaves out what the transcript's open claims already list.
+      const claimLines = prompt.split('\n').filter((line) => /^- .+, round \d+: "/.test(line));
+      expect(claimLines.length).toBeGreaterThan(0);
+      expect(new Set(claimLines.map((line) => line.replace(/ \(evidence: .*\)$/, ''))).size).toBe(
+        claimLines.length,
+      );
     }
     // Nothing sent was over the window (the simulator refuses that with truncate: false).
     const events = readEvents(runDir);

@@ -230,7 +230,7 @@ describe('answers as small models write them', () => {
     expect(last(repair as ChatBody)).toMatch(/keeping every text field short/);
   });
 
-  it('a claim that is not in its statement is dropped and counted; a claim copied from it is kept', async () => {
+  it('a claim that is not in its statement is dropped and counted; a claim copied from it is kept, even one word off', async () => {
     const server = await mock({
       script: [
         {
@@ -246,6 +246,8 @@ describe('answers as small models write them', () => {
               { quote: 'Congestion charges cut traffic by a fifth', kind: 'new', answers: 'none' },
               // A paraphrase that drifted into the other side's case: not in the statement.
               { quote: 'Car-friendly cities deliver more of what people need', kind: 'new', answers: 'none' },
+              // A copy with one word added and the case changed: the sentence, near-matched.
+              { quote: 'shops in the pedestrian streets gain customers', kind: 'new', answers: 'none' },
             ],
           },
         },
@@ -257,17 +259,28 @@ describe('answers as small models write them', () => {
     expect(claims).toMatchObject({
       source: 'model',
       unverified: 1,
-      claims: [{ claim: 'Congestion charges cut traffic by a fifth in Stockholm.' }],
+      nearMatched: 1,
+      claims: [
+        { claim: 'Congestion charges cut traffic by a fifth in Stockholm.' },
+        { claim: 'Shops in pedestrian streets gain customers.' },
+      ],
     });
     // The run's own report and transcript say so too.
     expect(readFileSync(path.join(runDir, 'transcript.md'), 'utf8')).toMatch(
-      /Claims ledger: \d+ claims recorded; 1 dropped as not in their statement; 0 extractions fell back/,
+      /Claims ledger: \d+ claims recorded \(\d+ of them from a quote one word off\); 1 dropped as not in their statement; 0 extractions fell back/,
     );
     const report = await runAgora(['leaderboard', '--out', out, '--table', 'reliability', '--json']);
     const [table] = JSON.parse(report.stdout) as Array<{ rows: Array<Record<string, unknown>> }>;
     expect(table?.rows).toContainEqual(
       expect.objectContaining({ 'Answer kind': 'claims extraction', 'Claims not in statement': 1 }),
     );
+    // The other extractions ran on the simulator, which copies some quotes with a slip of its own.
+    const near = readEvents(runDir)
+      .filter((event) => event.type === 'claims')
+      .reduce((sum, event) => sum + Number(event.nearMatched ?? 0), 0);
+    const rows = table?.rows.filter((row) => row['Answer kind'] === 'claims extraction') ?? [];
+    expect(rows.reduce((sum, row) => sum + Number(row['Claims near-matched']), 0)).toBe(near);
+    expect(near).toBeGreaterThanOrEqual(1);
   });
 
   it('a 650-word statement over a 300-word limit is sent back with its own text to shorten', async () => {

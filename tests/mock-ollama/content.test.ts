@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { countTokens, jsonFromSchema, tokenize } from '../../src/mock-ollama/index.js';
 import { extractHints } from '../../src/mock-ollama/prompt-text.js';
-import { composeProse, composeSpeech, composeSummary, topicPhrase } from '../../src/mock-ollama/prose.js';
+import {
+  composeProse,
+  composeSpeech,
+  composeSummary,
+  fieldText,
+  topicPhrase,
+} from '../../src/mock-ollama/prose.js';
+import { copyQuote, QUOTE_ERROR_RATE } from '../../src/mock-ollama/quote-copy.js';
 import { createRng } from '../../src/mock-ollama/random.js';
 import { debateMessages } from './helpers.js';
 
@@ -95,15 +102,40 @@ describe('debate prose', () => {
     }
   });
 
-  it('writes a summary as long as asked for when lengths are realistic', () => {
+  it('writes a summary of 60-120 words a round it covers, as small models do, whatever length was asked', () => {
     const ask = '## Your task: the summary of rounds 1-3\nWrite at most about 300 words.';
     const hints = extractHints(debateMessages({ ask }));
-    expect(hints).toMatchObject({ summarise: true, words: 300 });
+    expect(hints).toMatchObject({ summarise: true, words: 300, summaryRounds: 3 });
     const summary = composeProse(hints, createRng('long'), { minWords: 350, maxWords: 650 });
-    const words = summary.split(/\s+/).length;
-    expect(words).toBeGreaterThan(270);
-    expect(words).toBeLessThan(340);
     expect(summary).toContain('Ban private cars from city centres');
+    for (const [label, rounds] of [
+      ['round 4', 1],
+      ['rounds 1-3', 3],
+      ['rounds 1-8', 8],
+    ] as const) {
+      const asked = extractHints(
+        debateMessages({ ask: `## Your task: the summary of ${label}\nSummarise ${label} above.` }),
+      );
+      expect(asked.summaryRounds).toBe(rounds);
+      const perRound: number[] = [];
+      for (const seed of ['a', 'b', 'c', 'd', 'e', 'f']) {
+        for (const speech of [undefined, { minWords: 350, maxWords: 650 }]) {
+          const words = composeProse(asked, createRng(`${label}-${seed}`), speech).split(/\s+/).length;
+          perRound.push(words / rounds);
+        }
+      }
+      // A sentence more or less than the draw: 60-120 words a round, give or take one sentence.
+      expect(Math.min(...perRound)).toBeGreaterThanOrEqual(60 - 30 / rounds);
+      expect(Math.max(...perRound)).toBeLessThanOrEqual(120 + 30 / rounds);
+    }
+  });
+
+  it('writes statements in whole sentences', () => {
+    const hints = extractHints(debateMessages());
+    for (const seed of ['a', 'b', 'c']) {
+      const speech = composeProse(hints, createRng(seed), { minWords: 350, maxWords: 650 });
+      for (const paragraph of speech.split('\n\n')) expect(paragraph.trim()).toMatch(/^[A-Z"].*[.?!"]$/s);
+    }
   });
 
   it('summarises both positions compactly when asked', () => {
@@ -221,5 +253,41 @@ describe('jsonFromSchema', () => {
     );
     expect(value).toEqual({ comments: 'A clear critique.' });
     expect(seen).toEqual(['comments']);
+  });
+});
+
+describe('a note-taker’s quotes', () => {
+  const sentence = 'Congestion charges cut traffic by a fifth in Stockholm, and the air got cleaner.';
+  it('copies the first 6 to 10 words, with one small mistake in about one quote in four by default', () => {
+    const quotes = Array.from({ length: 400 }, (_, index) => copyQuote(sentence, createRng(`q${index}`)));
+    const wrong = quotes.filter((quote) => !sentence.startsWith(quote));
+    expect(QUOTE_ERROR_RATE).toBe(0.25);
+    expect(wrong.length / quotes.length).toBeGreaterThan(0.18);
+    expect(wrong.length / quotes.length).toBeLessThan(0.32);
+    for (const quote of quotes) {
+      const words = quote.split(' ').length;
+      expect(words).toBeGreaterThanOrEqual(5);
+      expect(words).toBeLessThanOrEqual(10);
+    }
+    // Each kind of mistake a small model makes: a comma left out, the case changed, a word changed or left out.
+    expect(wrong.some((quote) => quote.includes('Stockholm and'))).toBe(true);
+    expect(wrong.some((quote) => quote.startsWith('congestion'))).toBe(true);
+    expect(wrong.some((quote) => / the fifth|traffic for a| on Stockholm/.test(quote))).toBe(true);
+    expect(
+      wrong.some(
+        (quote) =>
+          quote.split(' ').length < 10 &&
+          !sentence.includes(quote.split(' ').slice(0, 5).join(' ')) &&
+          quote.startsWith('Congestion'),
+      ),
+    ).toBe(true);
+  });
+
+  it('copies every quote exactly at a rate of 0, and answers an extraction call with them', () => {
+    for (let index = 0; index < 50; index += 1) {
+      expect(sentence.startsWith(copyQuote(sentence, createRng(`q${index}`), 0))).toBe(true);
+    }
+    const hints = { ...extractHints(debateMessages()), quote: true, recent: sentence };
+    expect(sentence.startsWith(fieldText(hints, 'quote', createRng('x'), 0))).toBe(true);
   });
 });

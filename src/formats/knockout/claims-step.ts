@@ -76,20 +76,32 @@ export async function extractClaims(
     ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
   };
   if (outcome.value) {
-    const { claims, unverified } = verifiedClaims(outcome.value, statement?.text ?? '');
+    const { claims, unverified, near } = verifiedClaims(outcome.value, statement?.text ?? '');
     if (unverified > 0) {
       context.logger.warn(
         { agent: step.agent, round: step.round, unverified },
         'claims not found in the statement were dropped',
       );
     }
-    context.append({
-      ...base,
-      source: 'model',
-      claims,
-      ...measured,
+    const counted = {
       ...(unverified > 0 ? { unverified } : {}),
-    });
+      ...(near > 0 ? { nearMatched: near } : {}),
+    };
+    if (claims.length > 0) {
+      context.append({ ...base, source: 'model', claims, ...measured, ...counted });
+      return;
+    }
+    // An answer that leaves the statement no claim (every quote dropped, or none given): its key
+    // sentences stand in, as for a failed call, so the statement still counts in memory and the map.
+    const reason =
+      unverified > 0
+        ? `no quote of the answer was in the statement (${unverified} dropped)`
+        : 'the answer listed no claim';
+    context.logger.warn(
+      { agent: step.agent, round: step.round, reason },
+      'claims extraction fell back to key sentences',
+    );
+    context.append({ ...heuristic(reason), ...measured, ...counted });
     return;
   }
   // An unusable answer or a failed call still leaves the ledger something to go on; the event says so.

@@ -72,6 +72,11 @@ const MEMORY_SHARE = 0.1;
  * and then the newest claims give way to the oldest.
  */
 export function openClaimLines(state: KnockoutState, throughRound: number): string[] {
+  return openClaimsShown(state, throughRound).map((claim) => claimLine(claim, { id: false }));
+}
+
+/** The claims `openClaimLines` lists. */
+function openClaimsShown(state: KnockoutState, throughRound: number): LedgerClaim[] {
   const live = liveClaimsThrough(state.ledger, throughRound);
   const budgetChars = state.scenario.model_options.context_window * OPEN_CLAIMS_SHARE * 3.5;
   const size = (claims: LedgerClaim[]) => claims.reduce((sum, claim) => sum + claimLine(claim).length + 3, 0);
@@ -79,7 +84,7 @@ export function openClaimLines(state: KnockoutState, throughRound: number): stri
   if (size(kept) > budgetChars) kept = kept.filter((claim) => claim.id.endsWith('.1'));
   // The oldest claims are the ones the summaries are likeliest to have lost: the newest give way.
   while (kept.length > 0 && size(kept) > budgetChars) kept = kept.slice(0, -1);
-  return kept.map((claim) => claimLine(claim, { id: false }));
+  return kept;
 }
 
 export function allStatements(state: KnockoutState): SpokenStatement[] {
@@ -109,14 +114,23 @@ export function debaterMessages(
   const answering = (current?.statements.length ?? 0) > 0;
   const last = round >= scenario.debate.rounds;
   // With a claims ledger, memory is what each side claimed and what is still unanswered; without
-  // one, key sentences of the statements stand in.
+  // one, key sentences of the statements stand in. An agent that has spoken is never told otherwise.
+  const hasSpoken = state.rounds.some((item) =>
+    item.statements.some((statement) => statement.agent === agent.name),
+  );
   const memoryText =
     scenario.memory.claims === 'off'
-      ? describeMemory(buildMemory(agent.name, agent.position, allStatements(state)))
+      ? describeMemory(buildMemory(agent.name, agent.position, allStatements(state)), hasSpoken)
       : describeLedgerMemory(
-          memoryFromLedger(state.ledger, agent.name, agent.position),
+          ledgerMemoryOf(state, agent),
           // About a tenth of the window (in characters, at ~3.5 per token).
           scenario.model_options.context_window * MEMORY_SHARE * 3.5,
+          {
+            hasSpoken,
+            ownKeySentences: allStatements(state)
+              .filter((statement) => statement.agent === agent.name)
+              .flatMap((statement) => extractKeyPoints(statement.text, 2)),
+          },
         );
   const task = [
     `Your name: ${agent.name}`,
@@ -145,15 +159,41 @@ export function debaterMessages(
 }
 
 /**
- * For a Position Y agent in its first round at the podium after a rotation: whom it replaces and
- * why, and that it should bring its own line of argument rather than repeat its predecessor's.
+ * An agent's memory from the ledger, without the opponent's open claims the transcript already
+ * lists (those of the summarised rounds): a prompt lists each claim once.
  */
-function takeoverNote(state: KnockoutState, agent: AgentConfig, round: number): string {
+function ledgerMemoryOf(state: KnockoutState, agent: AgentConfig) {
+  const memory = memoryFromLedger(state.ledger, agent.name, agent.position);
+  const covered = summaryChain(state.summaries).at(-1)?.throughRound ?? 0;
+  if (covered === 0) return memory;
+  const listed = new Set(openClaimsShown(state, covered).map((claim) => claim.id));
+  return {
+    ...memory,
+    openOpponentClaims: memory.openOpponentClaims.filter((claim) => !listed.has(claim.id)),
+  };
+}
+
+/** The rotation after the round before `round`, if there was one. */
+function rotationBefore(state: KnockoutState, round: number) {
   const previous = state.rounds.find((candidate) => candidate.number === round - 1);
   const rotation = previous?.end?.rotation;
-  if (!rotation || rotation.to !== agent.name) return '';
-  const votes = previous?.end?.tally.rotateVotes ?? 0;
-  return `You take over from ${rotation.from}, whom ${votes} of the judges voted to replace after round ${round - 1}. Bring your own line of argument for ${state.scenario.positions.y}: do not repeat ${rotation.from}'s.`;
+  return rotation ? { ...rotation, votes: previous?.end?.tally.rotateVotes ?? 0 } : null;
+}
+
+/**
+ * In the first round after a rotation: for the Position Y agent who takes over, whom it replaces
+ * and why, and that it should bring its own line of argument rather than repeat its predecessor's;
+ * for Position X, who now debates against it and whom they replaced.
+ */
+function takeoverNote(state: KnockoutState, agent: AgentConfig, round: number): string {
+  const rotation = rotationBefore(state, round);
+  if (!rotation) return '';
+  const why = `whom ${rotation.votes} of the judges voted to replace after round ${round - 1}`;
+  if (agent.position === 'X') {
+    return `Your opponent has changed: ${rotation.to} now debates for ${state.scenario.positions.y} (Position Y) in place of ${rotation.from}, ${why}.`;
+  }
+  if (rotation.to !== agent.name) return '';
+  return `You take over from ${rotation.from}, ${why}. Bring your own line of argument for ${state.scenario.positions.y}: do not repeat ${rotation.from}'s.`;
 }
 
 /**
@@ -163,19 +203,30 @@ function takeoverNote(state: KnockoutState, agent: AgentConfig, round: number): 
  */
 function focusFor(state: KnockoutState, agent: AgentConfig, round: number): string {
   const { scenario } = state;
+  // After a rotation, Position X's focus names the opponent it now faces, whose claim it answers
+  // or, before the newcomer has spoken, the predecessor's claim the newcomer's side still holds.
+  const rotation = agent.position === 'X' ? rotationBefore(state, round) : null;
+  const focus = (who: string, what: 'claim' | 'point', from: number, text: string, open: boolean) => {
+    const answer = `answer ${who}'s ${what} from round ${from}, "${text.trim()}"${open ? ', which your side has not answered yet' : ''}`;
+    if (!rotation || who === rotation.to) return `Your focus: ${answer}.`;
+    return `Your focus: your opponent is now ${rotation.to}, in place of ${rotation.from}. ${upperFirst(answer)}, which ${rotation.to}'s side still holds, then make your case to ${rotation.to}.`;
+  };
+  const fresh = rotation
+    ? `Your focus: your opponent is now ${rotation.to}, in place of ${rotation.from}: make your case to ${rotation.to}.`
+    : '';
   if (scenario.memory.claims !== 'off') {
     const open = memoryFromLedger(state.ledger, agent.name, agent.position).openOpponentClaims[0];
-    return open
-      ? `Your focus: answer ${open.agent}'s claim from round ${open.round}, "${open.claim.trim()}", which your side has not answered yet.`
-      : '';
+    return open ? focus(open.agent, 'claim', open.round, open.claim, true) : fresh;
   }
   const latest = allStatements(state)
     .filter((statement) => statement.position !== agent.position && statement.round <= round)
     .at(-1);
   const point = latest ? extractKeyPoints(latest.text, 1)[0] : undefined;
-  return latest && point
-    ? `Your focus: answer ${latest.agent}'s point from round ${latest.round}, "${point}".`
-    : '';
+  return latest && point ? focus(latest.agent, 'point', latest.round, point, false) : fresh;
+}
+
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 // A judging step asks for each judge's prompt twice from the same state (the planner checks that it

@@ -87,7 +87,7 @@ export function resultSummary(transcript: KnockoutTranscript): string {
       ? `Rounds over the ${stats.roundTimeLimitSeconds} s target: ${stats.slowRounds.join(', ')}.`
       : '',
     stats.claims
-      ? `Claims ledger: ${plural(stats.claims.recorded, 'claim')} recorded; ${stats.claims.notInStatement} dropped as not in their statement; ${plural(stats.claims.fellBack, 'extraction')} fell back to key sentences.`
+      ? `Claims ledger: ${plural(stats.claims.recorded, 'claim')} recorded (${stats.claims.nearMatched} of them from a quote one word off); ${stats.claims.notInStatement} dropped as not in their statement; ${plural(stats.claims.fellBack, 'extraction')} fell back to key sentences.`
       : '',
   ];
   return lines.filter((line) => line !== '').join('\n');

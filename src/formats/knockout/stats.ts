@@ -46,7 +46,7 @@ export interface KnockoutStats {
    * The claims ledger, when a model keeps it: claims recorded, claims dropped because their
    * statement does not say them, and extractions that fell back to key sentences (no usable answer).
    */
-  claims: { recorded: number; notInStatement: number; fellBack: number } | null;
+  claims: { recorded: number; nearMatched: number; notInStatement: number; fellBack: number } | null;
 }
 
 const round2 = (value: number) => Math.round(value * 100) / 100;
@@ -125,6 +125,7 @@ export function knockoutStats(state: KnockoutState): KnockoutStats {
       state.scenario.memory.claims === 'model'
         ? {
             recorded: state.ledger.length,
+            nearMatched: state.claims.reduce((sum, claims) => sum + (claims.nearMatched ?? 0), 0),
             notInStatement: state.claims.reduce((sum, claims) => sum + (claims.unverified ?? 0), 0),
             fellBack: state.claims.filter((claims) => claims.source === 'heuristic' && claims.attempts > 0)
               .length,

@@ -93,7 +93,7 @@ export function knockoutMarkdown(transcript: KnockoutTranscript): string {
   if (stats.claims) {
     lines.push(
       '',
-      `Claims ledger: ${stats.claims.recorded} claims recorded; ${stats.claims.notInStatement} dropped as not in their statement; ${stats.claims.fellBack} extractions fell back to key sentences.`,
+      `Claims ledger: ${stats.claims.recorded} claims recorded (${stats.claims.nearMatched} of them from a quote one word off); ${stats.claims.notInStatement} dropped as not in their statement; ${stats.claims.fellBack} extractions fell back to key sentences.`,
     );
   }
   return `${lines.join('\n')}\n`;

@@ -57,14 +57,17 @@ export function buildTransition(
     .join(' ');
   if (finalRound) return { summary, focus: 'That was the final round.' };
   const focusParts = [`Focus for round ${round.number + 1}:`];
-  // With a ledger: the strongest claim each side has left unanswered, wherever it was made.
+  // With a ledger: the strongest claim each side has left unanswered, wherever it was made, named
+  // by its words and who made it (a claim id would mean nothing to the reader). Without an open
+  // claim, the round's own key point.
   const openForY = ledger ? openClaimsAgainst(ledger, 'Y')[0] : undefined;
   const openForX = ledger ? openClaimsAgainst(ledger, 'X')[0] : undefined;
-  const forY = openForY ? `${openForY.claim} [${openForY.id}]` : xPoint;
-  const forX = openForX ? `${openForX.claim} [${openForX.id}]` : yPoint;
-  const openLabel = ledger ? 'the open claim ' : '';
-  if (forY) focusParts.push(`${nextDebater} should answer ${openLabel}"${forY}".`);
-  if (forX) focusParts.push(`${xName} should answer ${openLabel}"${forX}".`);
+  const answer = (open: LedgerClaim | undefined, point: string | undefined) =>
+    open ? `the open claim "${open.claim}" (${open.agent}, round ${open.round})` : point ? `"${point}"` : '';
+  const forY = answer(openForY, xPoint);
+  const forX = answer(openForX, yPoint);
+  if (forY) focusParts.push(`${nextDebater} should answer ${forY}.`);
+  if (forX) focusParts.push(`${xName} should answer ${forX}.`);
   if (!forY && !forX) focusParts.push('both sides should sharpen their strongest argument.');
   return { summary, focus: focusParts.join(' ') };
 }
