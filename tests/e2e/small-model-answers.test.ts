@@ -331,7 +331,10 @@ describe('the simulator, as the demo shows it', () => {
     );
     expect(votes).toHaveLength(18);
     // A small seeded share goes against the scores (so the checks have something to find), not half.
-    expect(against.length).toBeLessThanOrEqual(3);
+    // The simulator votes by its scores' plain mean, the engine checks the weighted total: a total
+    // just under the midpoint can count as against too, as it does with real judges.
+    expect(against.length).toBeGreaterThan(0);
+    expect(against.length).toBeLessThan(votes.length / 4);
     const claims = events.filter((event) => event.type === 'claims');
     expect(claims.every((event) => event.source === 'model')).toBe(true);
     expect(claims.reduce((sum, event) => sum + Number(event.unverified ?? 0), 0)).toBe(0);
