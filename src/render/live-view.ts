@@ -4,7 +4,16 @@ import type { Scenario } from '../config/scenario.js';
 import type { AssessmentEvent, RunEvent, StatementEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
-import { councilAnswerText, councilStanceText, duelRoundText, formalVerdictText } from './judgement-text.js';
+import {
+  councilAnswerText,
+  councilStanceText,
+  criteriaTableText,
+  duelRoundText,
+  formalVerdictText,
+  readJudgement,
+  sentence,
+  voteContradictionText,
+} from './judgement-text.js';
 
 export interface LiveView {
   onNotice(notice: LiveNotice): void;
@@ -36,10 +45,19 @@ export function createLiveView(
     switch (event.phase) {
       case 'judgement': {
         const fresh = result.no_new_arguments === true ? dim(' · no new arguments') : '';
-        return `${bold(`${event.judge}: ${duelRoundText(options.scenario, event.round, result)}`)}${fresh}\n${said('why')}\n${dim(said('summary'))}\n`;
+        const swap = readJudgement(options.scenario, event)?.sideSwap ?? '';
+        return `${bold(`${event.judge}: ${duelRoundText(options.scenario, event.round, result)}`)}${fresh}\n${said('why')}\n${dim(said('summary'))}\n${swap ? `${sentence(swap)}\n` : ''}`;
       }
-      case 'verdict':
-        return `${bold(`Verdict (${event.judge}): ${formalVerdictText(options.scenario, result)}`)}\n${said('reasons') || said('summary')}\n`;
+      case 'verdict': {
+        const reading = readJudgement(options.scenario, event);
+        const table = reading ? criteriaTableText(reading) : '';
+        const after = [
+          table,
+          reading?.sideSwap ? sentence(reading.sideSwap) : '',
+          ...(reading?.warnings ?? []).map((warning) => `⚠ ${warning}`),
+        ].filter((line) => line !== '');
+        return `${bold(`Verdict (${event.judge}): ${formalVerdictText(options.scenario, result)}`)}\n${said('reasons') || said('summary')}\n${after.map((line) => `${line}\n`).join('')}`;
+      }
       case 'round-1':
       case 'round-3': {
         const stance = councilStanceText(result);
@@ -157,9 +175,7 @@ export function createLiveView(
             const { evaluation } = event;
             write(
               `  ${event.judge}: ${evaluation.total_score.toFixed(2)} → ${evaluation.continue_vote ? 'continue' : 'rotate'}${
-                evaluation.inconsistent
-                  ? ` ⚠ against its own scores (${evaluation.continue_vote ? 'keeps the debater with a total under 3' : 'replaces the debater with a total over 3'})`
-                  : ''
+                evaluation.inconsistent ? ` ⚠ ${voteContradictionText(evaluation)}` : ''
               }\n`,
             );
           } else {
