@@ -44,6 +44,14 @@ describe('demo runs', () => {
     expect(real.code).toBe(0);
     const demo = await runAgora(['demo', file, '--profile', 'instant', '--out', out, '--quiet']);
     expect(demo.code).toBe(0);
+    // The last screen says who won once more, under the tables, then what to try next.
+    const lines = demo.stdout.trimEnd().split('\n');
+    const next = lines.lastIndexOf('Next:');
+    const sentence = lines[next - 1] ?? '';
+    expect(sentence).toMatch(/won|draw/);
+    expect(demo.stdout.indexOf(sentence)).toBeLessThan(demo.stdout.lastIndexOf(sentence));
+    expect(lines.slice(next)).toContain(`  npm run agora -- show latest --out ${out}`);
+    expect(lines.slice(next)).toContain(`  npm run agora -- serve --out ${out}`);
 
     const listed = JSON.parse((await runAgora(['runs', '--out', out, '--json'])).stdout) as Listing[];
     expect(listed.map((run) => run.simulated).sort()).toEqual([false, true]);
@@ -72,6 +80,27 @@ describe('demo runs', () => {
     ) as Table[];
     expect(judgements(withDemo)).toBe(2 * judgements(counted));
     expect(judgements(counted)).toBeGreaterThan(0);
+    const board = await runAgora(['leaderboard', '--out', out], { env: { COLUMNS: '400' } });
+    expect(board.stdout).toContain(
+      '1 demo run (on the built-in simulator) left out; add --include-demo to count it.',
+    );
+  }, 60_000);
+
+  it('over demo runs alone, the leaderboard says why its tables are empty and names --include-demo', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'duel.yaml');
+    writeFileSync(file, stringify(duel));
+    const out = path.join(dir, 'runs');
+    expect((await runAgora(['demo', file, '--profile', 'instant', '--out', out, '--quiet'])).code).toBe(0);
+    const board = await runAgora(['leaderboard', '--out', out], { env: { COLUMNS: '400' } });
+    expect(board.code).toBe(0);
+    expect(board.stdout.split('\n')[0]).toBe(
+      'Nothing to rank: the one run here is a demo run (on the built-in simulator), and demo runs are left out by default. Add --include-demo to count them.',
+    );
+    const counted = await runAgora(['leaderboard', '--out', out, '--include-demo'], {
+      env: { COLUMNS: '400' },
+    });
+    expect(counted.stdout).not.toContain('Nothing to rank');
   }, 60_000);
 
   it('gains the simulated column in an index written before it existed', async () => {
@@ -108,5 +137,27 @@ describe('demo runs', () => {
     const resumed = await runAgora([...hint.split(' '), '--quiet']);
     expect(resumed.code).toBe(0);
     expect(readEvents(runDir).at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  }, 120_000);
+
+  it('stopped, goes on on the simulator with `resume latest` alone, no model server needed', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'duel.yaml');
+    writeFileSync(file, stringify({ ...duel, max_rounds: 3 }));
+    const out = path.join(dir, 'runs');
+    const { child, result } = startAgora(['demo', file, '--speed', '0.2', '--out', out, '--quiet']);
+    await waitForEvents(out, 2);
+    child.kill('SIGINT');
+    expect((await result).code).toBe(130);
+    const runDir = onlyRunDir(out);
+    // Nothing listens on port 9: only the simulator can finish it.
+    const resumed = await runAgora(['resume', 'latest', '--out', out, '--quiet'], {
+      env: { OLLAMA_HOST: 'http://127.0.0.1:9' },
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(
+      `Demo: run ${path.basename(runDir)} began on the built-in simulator, so it is resumed on Agora's built-in Ollama simulator`,
+    );
+    expect(readEvents(runDir).at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+    expect(readEvents(runDir).filter((event) => event.type === 'run-resume')).toHaveLength(1);
   }, 120_000);
 });

@@ -3,7 +3,7 @@
  * as a table, the side-swap check in one line, and a judge that contradicted itself named.
  */
 import { describe, expect, it } from 'vitest';
-import type { AssessmentEvent } from '../../src/core/events.js';
+import type { AssessmentEvent, Stored } from '../../src/core/events.js';
 import { criteriaTableText, readJudgement, sideSwapText } from '../../src/render/judgement-text.js';
 import { eventHtml } from '../../src/web/event-html.js';
 import { scenarioOf } from '../helpers/run-events.js';
@@ -12,7 +12,7 @@ function assessment(phase: 'judgement' | 'verdict', round: number, result: Recor
   return {
     seq: 5,
     at: '2026-01-01T00:00:05.000Z',
-    type: 'assessment',
+    type: 'assessment' as const,
     phase,
     round,
     judge: 'Judge',
@@ -23,7 +23,8 @@ function assessment(phase: 'judgement' | 'verdict', round: number, result: Recor
     outputTokens: 20,
     promptChars: 40,
     realMs: 5,
-  } as AssessmentEvent;
+    attempts: 1,
+  } satisfies Stored<AssessmentEvent>;
 }
 
 const swap = (picks: [string | null, string | null], agreed: boolean | null) => ({

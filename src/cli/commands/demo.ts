@@ -6,8 +6,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../../config/scenario.js';
 import { UsageError } from '../../core/errors.js';
+import { whoWon } from '../../formats/outcome-line.js';
 import { scenarioModels } from '../../formats/scenario-models.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
+import type { SessionOutcome } from '../../session/debate-session.js';
 import { baseUrlVariable } from '../../session/model-providers.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DEBATE_OPTIONS } from '../common-options.js';
@@ -98,10 +100,29 @@ async function runDemo(
         simulated: true,
         ...recording(values, io),
       },
-      terminalFlags(values, io),
+      { ...terminalFlags(values, io), closing: (outcome) => demoClosing(outcome, values.out) },
       simulated.io,
     );
   } finally {
     await server.close();
   }
+}
+
+/**
+ * The demo's last screen: who won, once more under the tables, and what to try next on this run
+ * (npm run's spelling, since that is how the demo is started).
+ */
+export function demoClosing(outcome: SessionOutcome, out: string | undefined): string {
+  const sentence = whoWon(outcome.format.name, {
+    ...outcome.transcript,
+    failedSteps: outcome.failures.length,
+  });
+  const folder = out ? ` --out ${/^[\w./:@=+-]+$/.test(out) ? out : `'${out.replace(/'/g, `'\\''`)}'`}` : '';
+  const commands: Array<[string, string]> = [
+    [`npm run agora -- show latest${folder}`, 'this debate again, as text'],
+    [`npm run agora -- serve${folder}`, 'the viewer, on http://127.0.0.1:4747'],
+    [`npm run agora -- runs${folder}`, 'every run so far, with its outcome'],
+    ['npm run demo -- scenarios/duel-remote-work.yaml', 'another format (a judged duel)'],
+  ];
+  return `\n${sentence}\nNext:\n${commands.map(([command, what]) => `  ${command}\n      ${what}\n`).join('')}`;
 }
