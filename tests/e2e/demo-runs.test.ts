@@ -26,6 +26,7 @@ const duel = {
 interface Listing {
   runId: string;
   simulated: boolean;
+  outcome: string;
 }
 
 interface Table {
@@ -67,6 +68,12 @@ describe('demo runs', () => {
     const lineOf = (runId: string) => table.split('\n').find((line) => line.includes(runId)) ?? '';
     expect(lineOf(demoRun.runId)).toContain('duel (demo)');
     expect(lineOf(realRun.runId)).not.toContain('(demo)');
+    // Who won, in its own column, as `runs --json` has it.
+    expect(table.split('\n')[0]).toMatch(
+      /^Run +Format +Status +Topic +Progress +Outcome +Failed steps +Models/,
+    );
+    for (const run of listed)
+      expect(lineOf(run.runId)).toContain(run.outcome.split(' ').slice(0, 3).join(' '));
 
     // The ranking counts the Judge's round verdicts as matches: one per run here.
     const judgements = (tables: Table[]) =>
@@ -84,7 +91,7 @@ describe('demo runs', () => {
     expect(board.stdout).toContain(
       '1 demo run (on the built-in simulator) left out; add --include-demo to count it.',
     );
-  }, 60_000);
+  }, 180_000);
 
   it('over demo runs alone, the leaderboard says why its tables are empty and names --include-demo', async () => {
     const dir = tempDir();
