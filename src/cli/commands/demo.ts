@@ -25,7 +25,7 @@ const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
  * Sends the scenario's other servers to the simulator too, which speaks their API: base URLs
  * (and any override variables) point at it, and no API key is needed.
  */
-function onSimulator(scenario: Scenario, url: string, io: CliIo): { scenario: Scenario; io: CliIo } {
+export function onSimulator(scenario: Scenario, url: string, io: CliIo): { scenario: Scenario; io: CliIo } {
   const entries = Object.entries(scenario.providers);
   if (entries.length === 0) return { scenario, io };
   const env = { ...io.env };
@@ -41,12 +41,15 @@ function onSimulator(scenario: Scenario, url: string, io: CliIo): { scenario: Sc
 
 /** The simulator, serving every model the scenario may call. */
 export function startDemoServer(
-  scenario: Scenario,
+  scenario: Scenario | Scenario[],
   profile: (typeof PROFILES)[number] = 'gpu',
   speed = 0.05,
 ) {
-  const { required, fallbacks } = scenarioModels(scenario);
-  const models = [...new Set([...required, ...fallbacks, ...DEFAULT_MODELS])];
+  const named = (Array.isArray(scenario) ? scenario : [scenario]).flatMap((each) => {
+    const { required, fallbacks } = scenarioModels(each);
+    return [...required, ...fallbacks];
+  });
+  const models = [...new Set([...named, ...DEFAULT_MODELS])];
   return startMockOllama({ models, profile, speed });
 }
 
