@@ -2,6 +2,7 @@
 import { argumentMap } from '../analytics/argument-map.js';
 import type { LeaderTable } from '../analytics/leaderboard.js';
 import type { FormatName } from '../config/scenario-schema.js';
+import { isSimulated } from '../core/events.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
 import { clipText } from '../core/text-layout.js';
 import { PHASE_TITLES as FORMAL_PHASE_TITLES } from '../formats/formal/formal-plan.js';
@@ -268,8 +269,9 @@ export function exportDocument(view: RunView, stylesheet: string): string {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>${title} · Agora transcript</title>
 <style>${trusted(stylesheet.replace(/<\/style/gi, '<\\/style'))}</style>
-</head><body><main>
+</head><body>${isSimulated(view.events) ? html`<p class="banner">${SIMULATED_RUN_BANNER}</p>` : ''}<main>
 <header>${headerHtml(view)}</header>
+<section class="panel" id="result"><h2>Result</h2>${resultHtml(view)}</section>
 <div class="layout"><div><section class="panel map-panel"><h2>Argument map</h2>${argumentMapHtml(map)}</section>
 <h2>Transcript</h2>${transcriptHtml(view)}</div>
 <aside><section class="panel"><h2>Scoreboard</h2>${scoreboardHtml(view)}
