@@ -94,6 +94,8 @@ export function createLiveView(
     model: string;
     agentName: string;
     extra?: string;
+    /** What cut a truncated statement: a knockout's speaking time, another format's token cap. */
+    cutBy?: string;
   }) => {
     if (event.degraded) {
       write(
@@ -104,7 +106,7 @@ export function createLiveView(
     const notes = [
       `${event.outputTokens} tokens`,
       event.extra ?? '',
-      event.truncated ? 'cut by the time limit' : '',
+      event.truncated ? (event.cutBy ?? 'cut by the time limit') : '',
       event.fallbackFrom ? `spoken by fallback model ${event.model}; ${event.fallbackFrom} kept failing` : '',
     ].filter((note) => note !== '');
     write(`\n${dim(`(${notes.join(', ')})`)}\n`);
@@ -160,6 +162,7 @@ export function createLiveView(
           statementEnd({
             ...event,
             agentName: event.speaker,
+            cutBy: 'cut by its token cap',
             extra: [
               event.wordLimited ? 'cut to the word limit' : '',
               event.regenerated ? 'regenerated once' : '',

@@ -2,9 +2,12 @@
  * A duel judgement and a formal verdict written up as a person would: the call, why, the criteria
  * as a table, the side-swap check in one line, and a judge that contradicted itself named.
  */
+
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { AssessmentEvent, Stored } from '../../src/core/events.js';
 import { criteriaTableText, readJudgement, sideSwapText } from '../../src/render/judgement-text.js';
+import { createLiveView } from '../../src/render/live-view.js';
 import { eventHtml } from '../../src/web/event-html.js';
 import { scenarioOf } from '../helpers/run-events.js';
 
@@ -110,5 +113,35 @@ describe('a judgement written up', () => {
     const page = eventHtml(event, scenario).value;
     expect(page).toContain('<tr><td>clarity</td><td>0.10</td><td>4</td><td>2</td></tr>');
     expect(page).toContain('<p class="warning">⚠ The judge named negative the winner');
+  });
+});
+
+describe('the live view says what cut a statement', () => {
+  it('a duel or formal statement cut by its token cap says so, not the time limit', async () => {
+    const scenario = await scenarioOf('duel');
+    const out = new PassThrough();
+    let written = '';
+    out.on('data', (chunk: Buffer) => {
+      written += chunk.toString();
+    });
+    createLiveView(out, { color: false, scenario }).onEvent({
+      seq: 3,
+      at: '2026-01-01T00:00:03.000Z',
+      type: 'statement',
+      phase: 'argument',
+      round: 1,
+      speaker: 'Ada',
+      side: 'a',
+      model: 'llama3',
+      text: 'Cut here',
+      promptTokens: 10,
+      promptChars: 40,
+      outputTokens: 600,
+      realMs: 5,
+      attempts: 1,
+      truncated: true,
+    });
+    expect(written).toContain('(600 tokens, cut by its token cap)');
+    expect(written).not.toContain('time limit');
   });
 });
