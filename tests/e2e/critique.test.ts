@@ -278,6 +278,38 @@ describe('format: critique', () => {
     ]);
     expect(filtered.code).toBe(0);
     expect(readTranscript(`${out}-filtered`).agents.map((agent) => agent.name)).toEqual(['Ada', 'Sol']);
+
+    // A role no agent has is refused with the roles there are, before anything runs.
+    const misspelt = await runAgora([
+      'run',
+      file,
+      '--agents',
+      'architect,securty',
+      '--host',
+      server.url,
+      '--out',
+      `${out}-misspelt`,
+    ]);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toMatch(
+      /--agents names a role no agent of .* has: securty \(did you mean security\?\); its agents' roles are /,
+    );
+    // One agent left has nobody to critique it: it runs, and says so.
+    const alone = await runAgora([
+      'run',
+      file,
+      '--agents',
+      'architect',
+      '--host',
+      server.url,
+      '--out',
+      `${out}-alone`,
+      '--quiet',
+    ]);
+    expect(alone.code).toBe(0);
+    expect(alone.stderr).toContain(
+      'warning: --agents keeps one agent (Ada, architect): no other agent critiques its proposal',
+    );
   });
 
   it('gives later rounds the whole history only with include_full_history', async () => {
@@ -335,5 +367,10 @@ describe('format: critique', () => {
       /agents: every agent has enabled: false, so the default architect and performance agents debate; enable an agent/,
     );
     expect(fallback.stdout).toContain('architect, performance, 2 rounds');
+    // `run` words the warning as `validate` does: the file and line, the field, then the sentence.
+    const ran = await runAgora(['run', none.file, '--host', server.url, '--out', none.out, '--quiet']);
+    expect(ran.stderr).toMatch(
+      /^warning: \S+:\d+:\d+: agents: every agent has enabled: false, so the default architect and performance agents debate/m,
+    );
   });
 });

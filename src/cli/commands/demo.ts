@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../../config/scenario.js';
-import { UsageError } from '../../core/errors.js';
+import { formatConfigIssue, UsageError } from '../../core/errors.js';
 import { whoWon } from '../../formats/outcome-line.js';
 import { scenarioModels } from '../../formats/scenario-models.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
@@ -87,6 +87,7 @@ async function runDemo(
     io,
     path.join(projectRoot, 'scenarios', 'abortion.yaml'),
   );
+  for (const warning of scenario.warnings) io.stderr.write(`warning: ${formatConfigIssue(warning)}\n`);
   const server = await startDemoServer(scenario, profile as (typeof PROFILES)[number], speed);
   try {
     if (!values.json) {
