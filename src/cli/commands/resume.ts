@@ -46,7 +46,7 @@ export const resumeCommand = defineCommand({
     text: [
       'continue an interrupted, stopped or failed run from its event log',
       '(--host, --out, --quiet, --json, --verbose, --timeout as for run;',
-      '--demo resumes a demo run on the built-in simulator)',
+      'a demo run resumes on the built-in simulator, as with --demo)',
     ],
   },
   description: 'Continues an interrupted, stopped or failed run from its event log.',
