@@ -312,6 +312,33 @@ describe('format: critique', () => {
     );
   });
 
+  it("takes the judge's instructions from judge.prompt_file, and says where each prompt came from", async () => {
+    const server = await mock();
+    const { file, out } = scenario(
+      { judge: { model: 'llama3', prompt_file: 'judge.md' } },
+      { 'judge.md': 'Prefer the design that is simplest to operate.' },
+    );
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.code, result.stderr).toBe(0);
+    const synthesis = chats(server).filter(({ text }) =>
+      text.includes('## Your task: synthesise a solution'),
+    );
+    expect(synthesis.length).toBeGreaterThan(0);
+    for (const call of synthesis)
+      expect(call.text).toContain('Your instructions: Prefer the design that is simplest to operate.');
+    expect(readFileSync(path.join(onlyRunDir(out), 'transcript.md'), 'utf8')).toMatch(
+      /- Judge: Judge, `llama3` \(prompt: file:judge\.md\)/,
+    );
+
+    // A prompt file that is not there: the built-in prompt, and a warning naming the field.
+    const missing = scenario({ judge: { model: 'llama3', prompt_file: 'nowhere.md' } });
+    const checked = await runAgora(['validate', missing.file]);
+    expect(checked.code).toBe(0);
+    expect(checked.stderr).toMatch(
+      /judge\.prompt_file: prompt file "nowhere\.md" could not be read; the judge uses the built-in prompt/,
+    );
+  });
+
   it('gives later rounds the whole history only with include_full_history', async () => {
     for (const full of [false, true]) {
       const server = await mock();
