@@ -145,3 +145,39 @@ describe('the live view says what cut a statement', () => {
     expect(written).not.toContain('time limit');
   });
 });
+
+describe('a knockout vote against its own scores', () => {
+  it('is flagged on the page as in the terminal', async () => {
+    const scenario = await scenarioOf('knockout');
+    const vote = (inconsistent: boolean) =>
+      eventHtml(
+        {
+          seq: 4,
+          at: '2026-01-01T00:00:04.000Z',
+          type: 'vote-cast',
+          round: 1,
+          judge: 'Yusuf',
+          model: 'mistral',
+          evaluation: {
+            round_number: 1,
+            position_y_performance: { argument_strength: 5 },
+            total_score: 4.5,
+            comments: '',
+            continue_vote: false,
+            ...(inconsistent ? { inconsistent: true } : {}),
+          },
+          abstained: false,
+          attempts: 1,
+          promptTokens: 10,
+          promptChars: 40,
+          outputTokens: 20,
+          realMs: 5,
+        },
+        scenario,
+      ).value;
+    expect(vote(true)).toContain(
+      '<span class="warning">⚠ against its own scores (replaces the debater with a total over 3)</span>',
+    );
+    expect(vote(false)).not.toContain('against its own scores');
+  });
+});
