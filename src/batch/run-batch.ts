@@ -40,6 +40,8 @@ export interface RunBatchOptions {
   /** Where the scenarios' own model servers and their keys are found. */
   env: Record<string, string | undefined>;
   requestTimeoutMs?: number;
+  /** The debates run on the built-in simulator: each run is recorded as simulated. */
+  simulated?: boolean;
   concurrency: number;
   onEvent: (message: string) => void;
   counts: ProgressCounts;
@@ -129,6 +131,7 @@ async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: Readon
         store: { out: options.outDir, runId: item.runId, lockHeld: true, batchOf, followLive: false },
         signal: options.signal,
         stopRequested: options.stopRequested,
+        ...(options.simulated ? { simulated: true } : {}),
       },
       {
         warning: (text) => options.onEvent(`warning: ${path.basename(item.scenarioFile)}: ${text}`),

@@ -39,6 +39,8 @@ export interface TerminalFlags {
   verbose: boolean;
   /** Also write the outcome here: the whole transcript for a .json file, else the solution or Markdown. */
   output?: string;
+  /** Lines said at the very end, after the report (the demo's who-won sentence and next commands). */
+  closing?: (outcome: SessionOutcome) => string;
 }
 
 /** The request a command makes; the terminal adds how the run is stopped. */
@@ -125,7 +127,9 @@ export async function debateOnTerminal(
     );
     viewOut.flush();
     report(outcome, flags, io, say, info === io.stderr);
-    return ended(outcome, flags, io, info);
+    const code = ended(outcome, flags, io, info);
+    if (flags.closing && !flags.json) say(flags.closing(outcome));
+    return code;
   } finally {
     stopListening();
     person?.close();

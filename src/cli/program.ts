@@ -6,6 +6,7 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import { closestName } from '../config/closest-name.js';
 import { UsageError } from '../core/errors.js';
+import { fitLines, wrapLine } from '../render/wrap-text.js';
 import type { CommandDefinition, CommandInput, OptionSpecs, OptionValues } from './command-definition.js';
 import { COMMANDS } from './command-list.js';
 import type { CliIo } from './io.js';
@@ -34,19 +35,30 @@ const optionTerm = (name: string, spec: OptionSpecs[string]) =>
 
 /** `  --host URL            Ollama address ...`: the term in a column of its own, then the help. */
 export function helpLine(term: string, text: string): string {
-  return `  ${term.padEnd(21)} ${text}`;
+  const [first = '', ...rest] = wrapLine(text, HELP_WIDTH - HELP_INDENT);
+  const head = `  ${term.padEnd(21)} `;
+  // A long term pushes its text along; the rest hangs under the text column.
+  return [`${head}${first}`, ...rest.map((line) => `${' '.repeat(HELP_INDENT)}${line}`)].join('\n');
 }
+
+/** Help fits a terminal of 80 columns. */
+const HELP_WIDTH = 80;
+const HELP_INDENT = 24;
 
 /** The usage of one command, or undefined for a name that is not a command. */
 export function commandHelp(name: string): string | undefined {
   const definition = findCommand(name);
   if (!definition) return undefined;
   const options = Object.entries(definition.options).filter(([, spec]) => !spec.hidden);
+  const usage = `Usage: agora ${definition.name} ${definition.usage}`;
   return [
-    `Usage: agora ${definition.name} ${definition.usage}`,
+    // Too wide for 80 columns: the npm spelling goes on a line of its own.
+    ...(usage.length <= HELP_WIDTH
+      ? [usage]
+      : usage.split(/ {2,}(?=\()/).map((part, at) => (at === 0 ? part : `       ${part}`))),
     ...(definition.moreUsage ?? []).map((line) => `       agora ${definition.name} ${line}`),
     '',
-    definition.description,
+    ...wrapLine(definition.description, HELP_WIDTH),
     '',
     'Options',
     ...options.map(([option, spec]) => helpLine(optionTerm(option, spec), spec.help)),
@@ -58,8 +70,11 @@ export function commandHelp(name: string): string | undefined {
 /** `agora help`: every command with a line or two, then the shared database, exit codes and colour. */
 export function programHelp(): string {
   const listing = (term: string, text: readonly string[]) =>
-    text.map((line, at) => `  ${(at === 0 ? term : '').padEnd(23)} ${line}`).join('\n');
-  return `agora — offline debates between local Ollama models
+    wrapLine(text.join(' '), HELP_WIDTH - 26)
+      .map((line, at) => `  ${(at === 0 ? term : '').padEnd(23)} ${line}`)
+      .join('\n');
+  return fitLines(
+    `agora — offline debates between local Ollama models
 
 Usage: agora <command> [options]     (npm run agora -- <command> [options])
 
@@ -79,7 +94,9 @@ schema version, 130 stopped (Ctrl-C, SIGTERM or agora stop).
 
 Colour: the live view is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_COLOR=1 turns it
 on for a pipe or a file, FORCE_COLOR=0 turns it off. NO_COLOR wins.
-`;
+`,
+    HELP_WIDTH,
+  );
 }
 
 /** The values under the names the command declared (`run-id`), from commander's (`runId`). */

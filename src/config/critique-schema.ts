@@ -55,6 +55,13 @@ export const critiqueSchema = z
       .strictObject({
         name: nonBlank('the judge name').default('Judge'),
         model: nonBlank('an Ollama model name'),
+        prompt_file: z
+          .string()
+          .optional()
+          .describe("The judge's instructions from a file, relative to the scenario, added to its task."),
+        /** Filled in when the scenario is loaded: the prompt file's text and where it came from. */
+        system_prompt: z.string().optional(),
+        prompt_source: z.string().optional(),
       })
       .default({ name: 'Judge', model: 'llama3' }),
     rounds: positiveInteger.default(3),

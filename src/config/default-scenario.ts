@@ -29,8 +29,9 @@ export function defaultScenarioData(format: FormatName, topic: string): Record<s
         ],
       };
     case 'formal':
-      // No debaters: two distinct models are picked (by seed) from those the server has.
-      return { format, topic };
+      // No debaters: two distinct models are picked (by seed) from those the server has. A debate
+      // started from a topic alone is judged: the verdict names a winner, on a third model if any.
+      return { format, topic, verdict: { enabled: true } };
     case 'critique':
     case 'council':
       return { format, topic };

@@ -138,7 +138,7 @@ export async function parseScenario(text: string, absolute: string, shown = abso
         warnings.push(toIssue({ path: ['agents', index, 'prompt_file'], message: prompt.warning }));
       agents.push({ ...agent, system_prompt: prompt.text, prompt_source: prompt.source });
     }
-    data = { ...data, agents };
+    data = { ...data, agents, judge: await judgeWithPrompt(data.judge, absolute, warnings, toIssue) };
   }
   if (data.format === 'truth' && data.questions_file) {
     const shownFile = path.join(path.dirname(shown), data.questions_file);
@@ -266,4 +266,25 @@ async function readInsideFolder(scenarioFile: string, relative: string): Promise
   } catch {
     return null;
   }
+}
+
+/** A critique judge's `prompt_file`, read now like the agents' so the log holds it as used. */
+async function judgeWithPrompt<Judge extends { prompt_file?: string | undefined }>(
+  judge: Judge,
+  scenarioFile: string,
+  warnings: ConfigIssue[],
+  toIssue: (finding: { path: Array<string | number>; message: string }) => ConfigIssue,
+): Promise<Judge & { system_prompt?: string; prompt_source: string }> {
+  if (judge.prompt_file === undefined) return { ...judge, prompt_source: 'built-in' };
+  const text = await readInsideFolder(scenarioFile, judge.prompt_file);
+  if (text === null || text === undefined || text.trim() === '') {
+    warnings.push(
+      toIssue({
+        path: ['judge', 'prompt_file'],
+        message: `prompt file "${judge.prompt_file}" ${text === null || text === undefined ? 'could not be read' : 'is empty'}; the judge uses the built-in prompt`,
+      }),
+    );
+    return { ...judge, prompt_source: 'built-in' };
+  }
+  return { ...judge, system_prompt: text.trim(), prompt_source: `file:${judge.prompt_file}` };
 }

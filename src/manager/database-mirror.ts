@@ -8,9 +8,11 @@
  * A run the database shows as driven by a live worker is marked live in its copy (the copying
  * process holds its lock while it keeps the copy current), so no view takes it for interrupted.
  */
+
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { isSimulated } from '../core/events.js';
 import { formatNamed } from '../formats/index.js';
 import { type DatabaseRunRow, EVENTS_CHANNEL, type RunDatabase } from '../store/postgres/run-database.js';
 import { LOCK_FILE, lockOwner } from '../store/run-lock.js';
@@ -59,7 +61,7 @@ export async function mirrorRun(
     }
     if (existsSync(paths.events)) {
       const loaded = loadRun(paths.runDir, formatNamed);
-      writeTranscripts(loaded.format, paths, loaded.state);
+      writeTranscripts(loaded.format, paths, loaded.state, { simulated: isSimulated(loaded.events) });
     }
     changed = true;
   }

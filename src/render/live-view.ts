@@ -6,7 +6,16 @@ import type { AssessmentEvent, RunEvent, StatementEvent } from '../core/events.j
 import type { LiveNotice } from '../core/live.js';
 import { PERSON_MODEL } from '../core/person-seat.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
-import { councilAnswerText, councilStanceText, duelRoundText, formalVerdictText } from './judgement-text.js';
+import {
+  councilAnswerText,
+  councilStanceText,
+  criteriaTableText,
+  duelRoundText,
+  formalVerdictText,
+  readJudgement,
+  sentence,
+  voteContradictionText,
+} from './judgement-text.js';
 import { printableDeep, StreamFilter } from './terminal-safe.js';
 
 export interface LiveView {
@@ -65,10 +74,19 @@ function createView(
     switch (event.phase) {
       case 'judgement': {
         const fresh = result.no_new_arguments === true ? dim(' · no new arguments') : '';
-        return `${bold(`${event.judge}: ${duelRoundText(options.scenario, event.round, result)}`)}${fresh}\n${said('why')}\n${dim(said('summary'))}\n`;
+        const swap = readJudgement(options.scenario, event)?.sideSwap ?? '';
+        return `${bold(`${event.judge}: ${duelRoundText(options.scenario, event.round, result)}`)}${fresh}\n${said('why')}\n${dim(said('summary'))}\n${swap ? `${sentence(swap)}\n` : ''}`;
       }
-      case 'verdict':
-        return `${bold(`Verdict (${event.judge}): ${formalVerdictText(options.scenario, result)}`)}\n${said('reasons') || said('summary')}\n`;
+      case 'verdict': {
+        const reading = readJudgement(options.scenario, event);
+        const table = reading ? criteriaTableText(reading) : '';
+        const after = [
+          table,
+          reading?.sideSwap ? sentence(reading.sideSwap) : '',
+          ...(reading?.warnings ?? []).map((warning) => `⚠ ${warning}`),
+        ].filter((line) => line !== '');
+        return `${bold(`Verdict (${event.judge}): ${formalVerdictText(options.scenario, result)}`)}\n${said('reasons') || said('summary')}\n${after.map((line) => `${line}\n`).join('')}`;
+      }
       case 'round-1':
       case 'round-3': {
         const stance = councilStanceText(result);
@@ -105,6 +123,8 @@ function createView(
     model: string;
     agentName: string;
     extra?: string;
+    /** What cut a truncated statement: a knockout's speaking time, another format's token cap. */
+    cutBy?: string;
   }) => {
     if (event.degraded) {
       write(
@@ -115,7 +135,7 @@ function createView(
     const notes = [
       `${event.outputTokens} tokens`,
       event.extra ?? '',
-      event.truncated ? 'cut by the time limit' : '',
+      event.truncated ? (event.cutBy ?? 'cut by the time limit') : '',
       event.fallbackFrom ? `spoken by fallback model ${event.model}; ${event.fallbackFrom} kept failing` : '',
     ].filter((note) => note !== '');
     write(`\n${dim(`(${notes.join(', ')})`)}\n`);
@@ -175,6 +195,7 @@ function createView(
           statementEnd({
             ...event,
             agentName: event.speaker,
+            cutBy: 'cut by its token cap',
             extra: [
               event.wordLimited ? 'cut to the word limit' : '',
               event.regenerated ? 'regenerated once' : '',
@@ -190,9 +211,7 @@ function createView(
             const { evaluation } = event;
             write(
               `  ${event.judge}: ${evaluation.total_score.toFixed(2)} → ${evaluation.continue_vote ? 'continue' : 'rotate'}${
-                evaluation.inconsistent
-                  ? ` ⚠ against its own scores (${evaluation.continue_vote ? 'keeps the debater with a total under 3' : 'replaces the debater with a total over 3'})`
-                  : ''
+                evaluation.inconsistent ? ` ⚠ ${voteContradictionText(evaluation)}` : ''
               }\n`,
             );
           } else {

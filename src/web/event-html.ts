@@ -2,7 +2,12 @@
 import type { Scenario } from '../config/scenario.js';
 import type { AssessmentEvent, RunEvent } from '../core/events.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
-import { duelRoundText, formalVerdictText } from '../render/judgement-text.js';
+import {
+  type JudgementReading,
+  readJudgement,
+  sentence,
+  voteContradictionText,
+} from '../render/judgement-text.js';
 import { html, type SafeHtml } from './html.js';
 
 /** Paragraphs of a model's text, every character of it escaped. */
@@ -114,14 +119,43 @@ const PHASE_TITLES: Record<string, string> = {
   decision: "Judge's decision",
 };
 
-/** The judge's call in words, above the answer's fields: who took the round, who won the debate. */
-function headline(event: AssessmentEvent, result: Record<string, unknown>, scenario: Scenario | undefined) {
-  if (event.phase === 'judgement')
-    return html`<p class="verdict">${duelRoundText(scenario, event.round, result)}</p>`;
-  if (event.phase === 'verdict') return html`<p class="verdict">${formalVerdictText(scenario, result)}</p>`;
+/** The council Judge's decision in words, above the answer's fields. */
+function headline(event: AssessmentEvent, result: Record<string, unknown>) {
   if (event.phase === 'decision' && typeof result.selected_option === 'string')
     return html`<p class="verdict">Decision: ${result.selected_option}</p>`;
   return html``;
+}
+
+const score = (value: number | null, digits = 0) => (value === null ? '–' : value.toFixed(digits));
+
+/** A verdict's criteria as a small table: weight and each side's score, the weighted totals last. */
+function criteriaTable(reading: JudgementReading): SafeHtml {
+  if (reading.criteria.length === 0) return html``;
+  return html`<table class="criteria"><thead><tr><th>Criterion</th><th>Weight</th><th>Affirmative</th><th>Negative</th></tr></thead><tbody>
+${reading.criteria.map(
+  (row) =>
+    html`<tr><td>${row.criterion}</td><td>${row.weight === null ? '–' : row.weight.toFixed(2)}</td><td>${score(row.affirmative)}</td><td>${score(row.negative)}</td></tr>`,
+)}
+${reading.totals ? html`<tr class="total"><td>weighted total</td><td></td><td>${score(reading.totals.affirmative, 2)}</td><td>${score(reading.totals.negative, 2)}</td></tr>` : ''}
+</tbody></table>`;
+}
+
+/** A duel judgement or a formal verdict as a person would write it: who was stronger and why. */
+function judgementHtml(reading: JudgementReading): SafeHtml {
+  return html`<p class="verdict">${reading.headline}</p>
+${reading.why ? html`<p class="why">${reading.why}</p>` : ''}
+${criteriaTable(reading)}
+${reading.sideSwap ? html`<p class="side-swap notes">${sentence(reading.sideSwap)}</p>` : ''}
+${reading.warnings.map((warning) => html`<p class="warning">⚠ ${warning}</p>`)}
+${reading.summary ? html`<p class="summary muted">${reading.summary}</p>` : ''}`;
+}
+
+function assessmentBody(event: AssessmentEvent, scenario: Scenario | undefined): SafeHtml {
+  if (!event.result)
+    return html`<p class="vote-abstain">abstained: ${event.reason ?? 'no usable answer'}</p>`;
+  const reading = readJudgement(scenario, event);
+  if (reading) return judgementHtml(reading);
+  return html`${headline(event, event.result)}${definitions(event.result)}`;
 }
 
 /** The fragment for one event; `scenario` supplies the side labels. */
@@ -171,7 +205,9 @@ ${notes([
 ${
   evaluation
     ? html`<span class="vote-${evaluation.continue_vote ? 'continue' : 'rotate'}">${evaluation.continue_vote ? 'continue' : 'rotate'}</span>
-weighted ${evaluation.total_score.toFixed(2)} / 5 · ${Object.entries(evaluation.position_y_performance)
+weighted ${evaluation.total_score.toFixed(2)} / 5${evaluation.inconsistent ? html` <span class="warning">⚠ ${voteContradictionText(evaluation)}</span>` : ''} · ${Object.entries(
+        evaluation.position_y_performance,
+      )
         .map(([criterion, score]) => `${criterion.replace(/_/g, ' ')} ${score}`)
         .join(', ')}
 ${evaluation.comments ? html`<p class="comment">${evaluation.comments}</p>` : ''}`
@@ -200,7 +236,7 @@ ${event.transition.summary ? html`<p class="notes">${event.transition.summary}</
     case 'assessment':
       return html`<section class="event assessment" id="${id}" data-seq="${event.seq}">
 <h3>${PHASE_TITLES[event.phase] ?? event.phase}${event.round > 0 && event.phase !== 'verdict' && event.phase !== 'decision' ? ` · round ${event.round}` : ''}: ${event.judge} <code>${event.model}</code></h3>
-${event.result ? html`${headline(event, event.result, scenario)}${definitions(event.result)}` : html`<p class="vote-abstain">abstained: ${event.reason ?? 'no usable answer'}</p>`}
+${assessmentBody(event, scenario)}
 </section>`;
     case 'artifact':
       return html`<details class="event artifact" id="${id}" data-seq="${event.seq}"><summary>${event.name.replace(/-/g, ' ')}${event.files.length > 0 ? ` · ${event.files.join(', ')}` : ''}</summary>${definitions(event.data)}</details>`;

@@ -4,6 +4,7 @@ import { argumentMap } from '../analytics/argument-map.js';
 import type { LeaderTable } from '../analytics/leaderboard.js';
 import { personSeats } from '../config/person-seats.js';
 import type { FormatName } from '../config/scenario-schema.js';
+import { isSimulated } from '../core/events.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
 import { clipText } from '../core/text-layout.js';
 import { PHASE_TITLES as FORMAL_PHASE_TITLES } from '../formats/formal/formal-plan.js';
@@ -40,6 +41,8 @@ export function page(title: string, body: SafeHtml, options: PageOptions): strin
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="agora-token" content="${options.csrf}">
 <title>${title} · Agora</title>
+<!-- The icon is inline: no request, no 404. -->
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='8' fill='%231e40af'/%3E%3Cpath d='M5 12 8 4l3 8M6.2 9h3.6' stroke='white' stroke-width='1.6' fill='none'/%3E%3C/svg%3E">
 <link rel="stylesheet" href="/assets/style.css">
 <script src="/assets/app.js" defer></script>
 </head><body>
@@ -274,9 +277,11 @@ export function exportDocument(view: RunView, stylesheet: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
 <title>${title} · Agora transcript</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E%3Ccircle cx='8' cy='8' r='8' fill='%231e40af'/%3E%3Cpath d='M5 12 8 4l3 8M6.2 9h3.6' stroke='white' stroke-width='1.6' fill='none'/%3E%3C/svg%3E">
 <style>${trusted(stylesheet.replace(/<\/style/gi, '<\\/style'))}</style>
-</head><body><main>
+</head><body>${isSimulated(view.events) ? html`<p class="banner">${SIMULATED_RUN_BANNER}</p>` : ''}<main>
 <header>${headerHtml(view)}</header>
+<section class="panel" id="result"><h2>Result</h2>${resultHtml(view)}</section>
 <div class="layout"><div><section class="panel map-panel"><h2>Argument map</h2>${argumentMapHtml(map)}</section>
 <h2>Transcript</h2>${transcriptHtml(view)}</div>
 <aside><section class="panel"><h2>Scoreboard</h2>${scoreboardHtml(view)}

@@ -67,6 +67,13 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the viewer at phone and 
         /^Xavier \(Car-free\) knocked out \d of \d opponents?; .*, so (Car-free prevails|Car-friendly holds)\.$/,
       );
       expect(await noSidewaysScroll(page), `runs page at ${width} px`).toBe(true);
+      if (width >= 1280) {
+        // With room on the page, the run id shows whole, not in a box that scrolls.
+        const clipped = await page.evaluate(
+          "[...document.querySelectorAll('td code.run-id')].filter((id) => id.scrollWidth > id.clientWidth + 1).length",
+        );
+        expect(clipped, `clipped run ids at ${width} px`).toBe(0);
+      }
       await page.screenshot({ path: screenshotPath(`runs-page-${width}.png`), fullPage: true });
 
       await page.goto(`${web.url}/runs/${encodeURIComponent(runId)}`);

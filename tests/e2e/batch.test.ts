@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type MockOllama, type ScriptRule, startMockOllama } from '../../src/mock-ollama/index.js';
-import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { projectRoot, runAgora, startAgora, tempDir } from '../helpers/cli.js';
 import { testScenario } from '../helpers/scenario.js';
 
 const servers: MockOllama[] = [];
@@ -250,6 +250,33 @@ describe('agora batch', () => {
       /failed 2 steps in a row/,
     );
   });
+
+  it('--demo runs every scenario on the simulator, one on another server too, and records them as demo runs', async () => {
+    const { dir, out } = scenarios();
+    // The shipped scenario whose panel is on a llama-server, which is not running here.
+    copyFileSync(
+      path.join(projectRoot, 'scenarios', 'mixed-providers.yaml'),
+      path.join(dir, 'c-two-servers.yaml'),
+    );
+    const result = await runAgora(['batch', dir, '--demo', '--out', out, '--json'], {
+      env: { OLLAMA_HOST: 'http://127.0.0.1:9' },
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain("Demo: every debate runs on Agora's built-in Ollama simulator");
+    expect(JSON.parse(result.stdout)).toMatchObject({ completed: 3, failed: 0 });
+    const listed = JSON.parse((await runAgora(['runs', '--out', out, '--json'])).stdout) as Array<{
+      simulated: boolean;
+      status: string;
+    }>;
+    expect(listed.map((run) => [run.status, run.simulated])).toEqual([
+      ['completed', true],
+      ['completed', true],
+      ['completed', true],
+    ]);
+    const refused = await runAgora(['batch', dir, '--demo', '--host', 'http://127.0.0.1:9', '--out', out]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--demo runs the batch on the built-in simulator: leave out --host');
+  }, 180_000);
 
   it('refuses --seeds together with --repeat, and nothing to run', async () => {
     const both = await runAgora(['batch', 'scenarios', '--seeds', '1', '--repeat', '2']);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
@@ -20,6 +20,24 @@ describe('agora doctor', () => {
     expect(result.stdout).toMatch(/✓ reachable, Ollama version/);
     expect(result.stdout).toMatch(/✓ llama3/);
     expect(result.stdout).toMatch(/✗ mistral is missing: run `ollama pull mistral`/);
+  });
+
+  it('suggests the model the server has for a misspelt one, as run does', async () => {
+    const server = await startMockOllama({ models: ['llama3', 'mistral', 'qwen2.5'] });
+    servers.push(server);
+    const file = path.join(tempDir(), 'misspelt.yaml');
+    writeFileSync(
+      file,
+      readFileSync(path.join(projectRoot, 'scenarios', 'duel-remote-work.yaml'), 'utf8').replaceAll(
+        'model: mistral',
+        'model: mistrl',
+      ),
+    );
+    const result = await runAgora(['doctor', file, '--host', server.url]);
+    expect(result.code).toBe(5);
+    expect(result.stdout).toContain(
+      '✗ mistrl is missing: did you mean mistral, which the server has? Correct the scenario, or run `ollama pull mistrl`',
+    );
   });
 
   it('exits 0 when everything is there, reading OLLAMA_HOST', async () => {

@@ -278,6 +278,65 @@ describe('format: critique', () => {
     ]);
     expect(filtered.code).toBe(0);
     expect(readTranscript(`${out}-filtered`).agents.map((agent) => agent.name)).toEqual(['Ada', 'Sol']);
+
+    // A role no agent has is refused with the roles there are, before anything runs.
+    const misspelt = await runAgora([
+      'run',
+      file,
+      '--agents',
+      'architect,securty',
+      '--host',
+      server.url,
+      '--out',
+      `${out}-misspelt`,
+    ]);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toMatch(
+      /--agents names a role no agent of .* has: securty \(did you mean security\?\); its agents' roles are /,
+    );
+    // One agent left has nobody to critique it: it runs, and says so.
+    const alone = await runAgora([
+      'run',
+      file,
+      '--agents',
+      'architect',
+      '--host',
+      server.url,
+      '--out',
+      `${out}-alone`,
+      '--quiet',
+    ]);
+    expect(alone.code).toBe(0);
+    expect(alone.stderr).toContain(
+      'warning: --agents keeps one agent (Ada, architect): no other agent critiques its proposal',
+    );
+  });
+
+  it("takes the judge's instructions from judge.prompt_file, and says where each prompt came from", async () => {
+    const server = await mock();
+    const { file, out } = scenario(
+      { judge: { model: 'llama3', prompt_file: 'judge.md' } },
+      { 'judge.md': 'Prefer the design that is simplest to operate.' },
+    );
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.code, result.stderr).toBe(0);
+    const synthesis = chats(server).filter(({ text }) =>
+      text.includes('## Your task: synthesise a solution'),
+    );
+    expect(synthesis.length).toBeGreaterThan(0);
+    for (const call of synthesis)
+      expect(call.text).toContain('Your instructions: Prefer the design that is simplest to operate.');
+    expect(readFileSync(path.join(onlyRunDir(out), 'transcript.md'), 'utf8')).toMatch(
+      /- Judge: Judge, `llama3` \(prompt: file:judge\.md\)/,
+    );
+
+    // A prompt file that is not there: the built-in prompt, and a warning naming the field.
+    const missing = scenario({ judge: { model: 'llama3', prompt_file: 'nowhere.md' } });
+    const checked = await runAgora(['validate', missing.file]);
+    expect(checked.code).toBe(0);
+    expect(checked.stderr).toMatch(
+      /judge\.prompt_file: prompt file "nowhere\.md" could not be read; the judge uses the built-in prompt/,
+    );
   });
 
   it('gives later rounds the whole history only with include_full_history', async () => {
@@ -335,5 +394,10 @@ describe('format: critique', () => {
       /agents: every agent has enabled: false, so the default architect and performance agents debate; enable an agent/,
     );
     expect(fallback.stdout).toContain('architect, performance, 2 rounds');
+    // `run` words the warning as `validate` does: the file and line, the field, then the sentence.
+    const ran = await runAgora(['run', none.file, '--host', server.url, '--out', none.out, '--quiet']);
+    expect(ran.stderr).toMatch(
+      /^warning: \S+:\d+:\d+: agents: every agent has enabled: false, so the default architect and performance agents debate/m,
+    );
   });
 });

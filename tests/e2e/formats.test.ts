@@ -137,6 +137,33 @@ describe('format: formal', () => {
     expect(readJson(onlyRunDir(again.out)).sides).toEqual(sides);
   });
 
+  it('judges a debate started from a topic alone: its verdict names a winner, on a third model', async () => {
+    const server = await mock({ models: ['llama3', 'mistral', 'qwen2.5'] });
+    const out = path.join(tempDir(), 'runs');
+    const result = await runAgora([
+      'run',
+      '--format',
+      'formal',
+      '--topic',
+      'Cats beat dogs',
+      '--host',
+      server.url,
+      '--out',
+      out,
+      '--quiet',
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const transcript = readJson(onlyRunDir(out));
+    const sides = transcript.sides as Record<string, { model: string }>;
+    const verdict = transcript.verdict as { winner: string; judge_model?: string } | null;
+    expect(verdict?.winner).toMatch(/^(affirmative|negative|tie)$/);
+    const verdictEvent = readEvents(onlyRunDir(out)).find((event) => event.type === 'assessment');
+    expect(verdictEvent).toMatchObject({ phase: 'verdict' });
+    expect([sides.affirmative?.model, sides.negative?.model]).not.toContain(
+      (verdictEvent as { model?: string } | undefined)?.model,
+    );
+  });
+
   it('refuses to start with fewer than two models, before anything is written', async () => {
     const server = await mock({ models: ['llama3'] });
     const result = await runAgora([

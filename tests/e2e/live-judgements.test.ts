@@ -31,12 +31,21 @@ function scenarioFile(data: Record<string, unknown>) {
   return { file, out: path.join(dir, 'runs') };
 }
 
-/** The scoreboard panel of the run's page, as the viewer serves it. */
-async function scoreboard(out: string): Promise<string> {
+/** The run's page, as the viewer serves it. */
+async function runPage(out: string): Promise<string> {
   const web = await viewer({ outDir: out, ollamaHost: 'http://127.0.0.1:9' });
   const runId = path.basename(onlyRunDir(out));
-  const page = await (await fetch(`${web.url}/runs/${runId}`)).text();
+  return (await fetch(`${web.url}/runs/${runId}`)).text();
+}
+
+/** The scoreboard panel of a run's page. */
+function scoreboardOf(page: string): string {
   return /<div id="scoreboard">([\s\S]*?)<\/div><\/section>/.exec(page)?.[1] ?? '';
+}
+
+/** The transcript's judgements on a run's page: each assessment section. */
+function judgementsOf(page: string): string[] {
+  return [...page.matchAll(/<section class="event assessment"[\s\S]*?<\/section>/g)].map((match) => match[0]);
 }
 
 describe('judgements as the user sees them', () => {
@@ -76,11 +85,19 @@ describe('judgements as the user sees them', () => {
     const result = await runAgora(['run', file, '--host', server.url, '--out', out], { env: WIDE });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      'Judge: Round 1 to Ada (For)\nAda answered the cost.\nA pressed harder.\n',
+      'Judge: Round 1 to Ada (For)\nAda answered the cost.\nA pressed harder.\nRead in both orders: agreed.\n',
     );
-    const board = await scoreboard(out);
+    const page = await runPage(out);
+    const board = scoreboardOf(page);
     expect(board).toContain('<td class="text">Round 1 to Ada (For) · new arguments</td>');
     expect(board).not.toContain('no new arguments: false');
+    // The transcript writes the judgement up as a person would: no dump of the answer's fields.
+    const [judgement] = judgementsOf(page);
+    expect(judgement).toContain('<p class="verdict">Round 1 to Ada (For)</p>');
+    expect(judgement).toContain('<p class="why">Ada answered the cost.</p>');
+    expect(judgement).toContain('Read in both orders: agreed.');
+    expect(judgement).not.toContain('<dl>');
+    expect(judgement).not.toContain('presented first');
   }, 60_000);
 
   it('formal: shows the verdict with its winner and weighted scores, labelled Verdict', async () => {
@@ -120,7 +137,20 @@ describe('judgements as the user sees them', () => {
     expect(affirmative).toBeDefined();
     const verdict = `${affirmative} (affirmative, For the motion) wins; weighted scores: affirmative 4.00, negative 2.00`;
     expect(result.stdout).toContain(`Verdict (Judge): ${verdict}\nBetter evidence.\n`);
-    const board = await scoreboard(out);
+    // The criteria as a small table under the reasons, then the side-swap check in one line.
+    expect(result.stdout).toMatch(
+      /Criterion +Weight +Affirmative +Negative\nargument strength +0\.40 +4 +2\n[\s\S]*weighted total +4\.00 +2\.00\nRead in both orders: agreed\.\n/,
+    );
+    const page = await runPage(out);
+    const board = scoreboardOf(page);
+    const [written] = judgementsOf(page);
+    expect(written).toContain('<table class="criteria">');
+    expect(written).toContain('<tr><td>argument strength</td><td>0.40</td><td>4</td><td>2</td></tr>');
+    expect(written).toContain(
+      '<tr class="total"><td>weighted total</td><td></td><td>4.00</td><td>2.00</td></tr>',
+    );
+    expect(written).toContain('Read in both orders: agreed.');
+    expect(written).not.toContain('<dl>');
     expect(board).toContain(
       `<tr><td>Verdict</td><td>verdict</td><td>Judge</td><td class="text">${verdict}</td>`,
     );
@@ -147,7 +177,7 @@ describe('judgements as the user sees them', () => {
     expect(stdout).toMatch(/\nDecision \(Judge\): \S/);
     expect(stdout).not.toContain('round 4');
     expect(stdout).not.toMatch(/Judge on round \d \(\w+\): \n/);
-    const board = await scoreboard(out);
+    const board = scoreboardOf(await runPage(out));
     expect(board).toContain(
       '<th>Role</th><th>Stance</th><th>Claim, challenge or revision</th><th>Confidence</th>',
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMAND_NAMES, commandHelp } from '../../src/cli/program.js';
+import { COMMAND_NAMES, commandHelp, programHelp } from '../../src/cli/program.js';
 
 describe('command help', () => {
   it.each(COMMAND_NAMES)('has a usage text for %s, one line per option', (name) => {
@@ -8,5 +8,13 @@ describe('command help', () => {
     for (const line of text.split('\n').filter((line) => line.startsWith('  -'))) {
       expect(line).toMatch(/^ {2}--[a-z-]+( \S+)? +\S/);
     }
+  });
+
+  it('fits 80 columns, for every command and for agora help', () => {
+    const wide = (text: string) => text.split('\n').filter((line) => line.length > 80);
+    for (const name of COMMAND_NAMES) expect(wide(commandHelp(name) ?? ''), name).toEqual([]);
+    expect(wide(programHelp())).toEqual([]);
+    // Wrapped help keeps its words: an option's text hangs under its own column.
+    expect(commandHelp('run')).toMatch(/\n {2}--topic "TEXT" +debate another motion[^\n]*\n {24}\S/);
   });
 });

@@ -24,6 +24,7 @@ import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
+import { onSimulator, startDemoServer } from './demo.js';
 
 /** A stopped batch picks up where it left off: finished debates are skipped, stopped ones resumed. */
 const RESUME_HINT = 'Run the same command again to resume the batch.';
@@ -40,6 +41,7 @@ const BATCH_OPTIONS = {
     multiple: true,
   },
   timeout: TIMEOUT,
+  demo: { help: 'every debate on the built-in simulator (simulated text, no model needed), as `demo`' },
   out: OUT,
   database: {
     value: 'URL',
@@ -74,10 +76,10 @@ async function runBatchCommand(
   const seeds = values.seeds
     ? values.seeds.split(',').map((seed) => integerFlag('seeds', seed.trim()) as number)
     : null;
-  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
-  const concurrency = integerFlag('concurrency', values.concurrency, 1) ?? 2;
-  const perHost = integerFlag('parallel', values.parallel, 1) ?? 1;
-  const requestTimeoutMs = timeoutFlag(values.timeout);
+  // Bad numbers are refused before anything starts.
+  integerFlag('concurrency', values.concurrency, 1);
+  integerFlag('parallel', values.parallel, 1);
+  timeoutFlag(values.timeout);
   const plan: BatchPlan = await buildPlan({
     files: expandScenarioPaths(positionals, io.cwd),
     seeds,
@@ -86,10 +88,56 @@ async function runBatchCommand(
   });
   for (const notice of plan.notices) io.stderr.write(`${notice}\n`);
   const url = databaseUrl(values.database, io.env);
+  if (values.demo && (url !== undefined || values.host?.length))
+    throw new UsageError('--demo runs the batch on the built-in simulator: leave out --host and --database');
   if (url !== undefined) return enqueueCommand(plan, url, io, values.json === true);
-  const hosts = values.host?.length
-    ? values.host.map((host) => withoutApiSuffix(normalizeOllamaHost(host), io))
-    : [ollamaHostFor({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST }, io)];
+  const simulator = values.demo
+    ? await startDemoServer(
+        plan.items.map((item) => item.scenario),
+        'instant',
+        0,
+      )
+    : undefined;
+  try {
+    return await runOnHosts(
+      simulator ? onSimulatorPlan(plan, simulator.url, io) : { plan, io },
+      simulator?.url,
+      values,
+    );
+  } finally {
+    await simulator?.close();
+  }
+}
+
+/** Every debate of the plan on the simulator: each scenario's own servers point at it too. */
+function onSimulatorPlan(plan: BatchPlan, url: string, io: CliIo): { plan: BatchPlan; io: CliIo } {
+  let env = io.env;
+  const items = plan.items.map((item) => {
+    const moved = onSimulator(item.scenario, url, { ...io, env });
+    env = moved.io.env;
+    return { ...item, scenario: moved.scenario };
+  });
+  io.stderr.write(
+    `Demo: every debate runs on Agora's built-in Ollama simulator at ${url}. The statements are generated text, not a language model's.\n`,
+  );
+  return { plan: { ...plan, items }, io: { ...io, env } };
+}
+
+async function runOnHosts(
+  target: { plan: BatchPlan; io: CliIo },
+  simulatorUrl: string | undefined,
+  values: CommandInput<typeof BATCH_OPTIONS>['values'],
+): Promise<number> {
+  const { plan, io } = target;
+  const outDir = path.resolve(io.cwd, values.out ?? 'transcripts');
+  const concurrency = integerFlag('concurrency', values.concurrency, 1) ?? 2;
+  const perHost = integerFlag('parallel', values.parallel, 1) ?? 1;
+  const requestTimeoutMs = timeoutFlag(values.timeout);
+  const hosts = simulatorUrl
+    ? [simulatorUrl]
+    : values.host?.length
+      ? values.host.map((host) => withoutApiSuffix(normalizeOllamaHost(host), io))
+      : [ollamaHostFor({ scenario: plan.items[0]?.scenario.ollama.host, env: io.env.OLLAMA_HOST }, io)];
   const pool = await openHostPool({
     hosts,
     perHost,
@@ -141,6 +189,7 @@ async function runBatchCommand(
       counts,
       stopRequested: () => stopRequested,
       signal: abort.signal,
+      ...(simulatorUrl ? { simulated: true } : {}),
     });
   } finally {
     reporter.stop();

@@ -5,9 +5,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Scenario } from '../../config/scenario.js';
-import { UsageError } from '../../core/errors.js';
+import { formatConfigIssue, UsageError } from '../../core/errors.js';
+import { whoWon } from '../../formats/outcome-line.js';
 import { scenarioModels } from '../../formats/scenario-models.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
+import type { SessionOutcome } from '../../session/debate-session.js';
 import { baseUrlVariable } from '../../session/model-providers.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DEBATE_OPTIONS } from '../common-options.js';
@@ -23,7 +25,7 @@ const PROFILES = ['instant', 'gpu', 'gpu-small', 'cpu'] as const;
  * Sends the scenario's other servers to the simulator too, which speaks their API: base URLs
  * (and any override variables) point at it, and no API key is needed.
  */
-function onSimulator(scenario: Scenario, url: string, io: CliIo): { scenario: Scenario; io: CliIo } {
+export function onSimulator(scenario: Scenario, url: string, io: CliIo): { scenario: Scenario; io: CliIo } {
   const entries = Object.entries(scenario.providers);
   if (entries.length === 0) return { scenario, io };
   const env = { ...io.env };
@@ -39,12 +41,15 @@ function onSimulator(scenario: Scenario, url: string, io: CliIo): { scenario: Sc
 
 /** The simulator, serving every model the scenario may call. */
 export function startDemoServer(
-  scenario: Scenario,
+  scenario: Scenario | Scenario[],
   profile: (typeof PROFILES)[number] = 'gpu',
   speed = 0.05,
 ) {
-  const { required, fallbacks } = scenarioModels(scenario);
-  const models = [...new Set([...required, ...fallbacks, ...DEFAULT_MODELS])];
+  const named = (Array.isArray(scenario) ? scenario : [scenario]).flatMap((each) => {
+    const { required, fallbacks } = scenarioModels(each);
+    return [...required, ...fallbacks];
+  });
+  const models = [...new Set([...named, ...DEFAULT_MODELS])];
   return startMockOllama({ models, profile, speed });
 }
 
@@ -82,6 +87,7 @@ async function runDemo(
     io,
     path.join(projectRoot, 'scenarios', 'abortion.yaml'),
   );
+  for (const warning of scenario.warnings) io.stderr.write(`warning: ${formatConfigIssue(warning)}\n`);
   const server = await startDemoServer(scenario, profile as (typeof PROFILES)[number], speed);
   try {
     if (!values.json) {
@@ -98,10 +104,29 @@ async function runDemo(
         simulated: true,
         ...recording(values, io),
       },
-      terminalFlags(values, io),
+      { ...terminalFlags(values, io), closing: (outcome) => demoClosing(outcome, values.out) },
       simulated.io,
     );
   } finally {
     await server.close();
   }
+}
+
+/**
+ * The demo's last screen: who won, once more under the tables, and what to try next on this run
+ * (npm run's spelling, since that is how the demo is started).
+ */
+export function demoClosing(outcome: SessionOutcome, out: string | undefined): string {
+  const sentence = whoWon(outcome.format.name, {
+    ...outcome.transcript,
+    failedSteps: outcome.failures.length,
+  });
+  const folder = out ? ` --out ${/^[\w./:@=+-]+$/.test(out) ? out : `'${out.replace(/'/g, `'\\''`)}'`}` : '';
+  const commands: Array<[string, string]> = [
+    [`npm run agora -- show latest${folder}`, 'this debate again, as text'],
+    [`npm run agora -- serve${folder}`, 'the viewer, on http://127.0.0.1:4747'],
+    [`npm run agora -- runs${folder}`, 'every run so far, with its outcome'],
+    ['npm run demo -- scenarios/duel-remote-work.yaml', 'another format (a judged duel)'],
+  ];
+  return `\n${sentence}\nNext:\n${commands.map(([command, what]) => `  ${command}\n      ${what}\n`).join('')}`;
 }

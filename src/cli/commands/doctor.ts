@@ -4,7 +4,9 @@
  * With every model in place, the scenario is fitted to the servers' windows exactly as `run` fits
  * it, so what `run` would refuse, doctor refuses too.
  */
+
 import path from 'node:path';
+import { closestName } from '../../config/closest-name.js';
 import { loadScenario } from '../../config/load-scenario.js';
 import type { Scenario } from '../../config/scenario.js';
 import { AgoraError, ExitCode } from '../../core/errors.js';
@@ -78,7 +80,15 @@ async function doctor(
     if (hasModel(available, model)) io.stdout.write(`✓ ${model}\n`);
     else {
       missing += 1;
-      io.stdout.write(`✗ ${model} is missing: run \`ollama pull ${model}\`\n`);
+      const meant = closestName(
+        model.replace(/:latest$/, ''),
+        available.map((name) => name.replace(/:latest$/, '')),
+      );
+      io.stdout.write(
+        meant
+          ? `✗ ${model} is missing: did you mean ${meant}, which the server has? Correct the scenario, or run \`ollama pull ${model}\`\n`
+          : `✗ ${model} is missing: run \`ollama pull ${model}\`\n`,
+      );
     }
   }
   if (missing > 0) return ExitCode.modelMissing;

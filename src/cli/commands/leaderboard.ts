@@ -1,9 +1,11 @@
 import { csvTable, leaderboard } from '../../analytics/leaderboard.js';
 import { truthTable } from '../../analytics/truth-leaderboard.js';
 import { UsageError } from '../../core/errors.js';
+import { plural } from '../../core/plural.js';
 import { formatNamed } from '../../formats/index.js';
 import { openRunIndex } from '../../manager/indexing.js';
 import { safeJson } from '../../render/terminal-safe.js';
+import { fitLines } from '../../render/wrap-text.js';
 import { runPlaces, runSearchFolders } from '../../store/run-places.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
@@ -103,6 +105,8 @@ async function showLeaderboard(
       }
       return 0;
     }
+    const left = values['include-demo'] ? '' : demoRunsLeftOut(index, values.batch, chosen);
+    if (left) io.stdout.write(fitLines(`${left}\n`, terminalLayout(io.stdout, io.env).width));
     for (const table of chosen) {
       io.stdout.write(
         `\n${table.title}\n${renderTable(table.columns, table.rows, 'table', terminalLayout(io.stdout, io.env))}`,
@@ -119,4 +123,28 @@ function renderJsonRows(table: { columns: string[]; rows: Array<Array<string | n
   return table.rows.map((row) =>
     Object.fromEntries(table.columns.map((column, at) => [column, row[at] ?? null])),
   );
+}
+
+/**
+ * What the tables leave out: demo runs (on the built-in simulator) are not counted unless asked
+ * for, and a folder of demo runs alone would otherwise print empty tables without a word why.
+ */
+function demoRunsLeftOut(
+  index: ReturnType<typeof openRunIndex>,
+  batch: string | undefined,
+  tables: Array<{ rows: unknown[] }>,
+): string {
+  const where = batch === undefined ? '' : ' WHERE batch_id = ?';
+  const counts = index.query(
+    `SELECT COALESCE(SUM(CASE WHEN COALESCE(simulated, 0) = 1 THEN 1 ELSE 0 END), 0), COUNT(*) FROM runs${where}`,
+    batch === undefined ? [] : [batch],
+  ).rows[0];
+  const demo = Number(counts?.[0] ?? 0);
+  const all = Number(counts?.[1] ?? 0);
+  if (demo === 0) return '';
+  const empty = tables.every((table) => table.rows.length === 0);
+  if (demo === all && empty) {
+    return `Nothing to rank: ${demo === 1 ? 'the one run here is a demo run' : `all ${demo} runs here are demo runs`} (on the built-in simulator), and demo runs are left out by default. Add --include-demo to count them.`;
+  }
+  return `${plural(demo, 'demo run')} (on the built-in simulator) left out; add --include-demo to count ${demo === 1 ? 'it' : 'them'}.`;
 }

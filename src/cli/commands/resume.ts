@@ -1,6 +1,7 @@
 /** `agora resume <run-id | run dir>`: continues an interrupted, stopped or failed run from its log. */
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../core/errors.js';
+import { isSimulated } from '../../core/events.js';
 import type { RunProgress } from '../../core/run-progress.js';
 import { stopReasonText } from '../../core/stop-reason-text.js';
 import { claimRunFolder } from '../../session/run-folder-claim.js';
@@ -25,7 +26,7 @@ const RESUME_OPTIONS = {
   json: { help: 'print a machine-readable summary on stdout and nothing else' },
   verbose: { help: 'debug logs on stderr' },
   timeout: TIMEOUT,
-  demo: { help: 'resume a demo run on the built-in simulator' },
+  demo: { help: 'resume on the built-in simulator (a demo run does so without it, unless --host is given)' },
   database: {
     value: 'URL',
     help: 'resume a run of the shared Postgres store here (default: AGORA_DATABASE_URL)',
@@ -46,7 +47,7 @@ export const resumeCommand = defineCommand({
     text: [
       'continue an interrupted, stopped or failed run from its event log',
       '(--host, --out, --quiet, --json, --verbose, --timeout as for run;',
-      '--demo resumes a demo run on the built-in simulator)',
+      'a demo run resumes on the built-in simulator, as with --demo)',
     ],
   },
   description: 'Continues an interrupted, stopped or failed run from its event log.',
@@ -72,13 +73,18 @@ async function resumeRun(
   if (claim.kind === 'ended') return alreadyEnded(claim.loaded.runId, claim.progress, io);
   try {
     const { scenario } = claim.resume.loaded;
-    // A run begun with `demo` goes on against the simulator only when asked to: never silently.
-    const simulator = values.demo ? await startDemoServer(scenario) : undefined;
+    // A run begun with `demo` goes on against the simulator, its text simulated to the end, unless
+    // --host names a server to finish it on; it says so either way, never silently.
+    const demoRun = isSimulated(claim.resume.loaded.events);
+    const onSimulator = values.demo === true || (demoRun && values.host === undefined);
+    const simulator = onSimulator ? await startDemoServer(scenario) : undefined;
     const host =
       simulator?.url ??
       ollamaHostFor({ flag: values.host, scenario: scenario.ollama.host, env: io.env.OLLAMA_HOST }, io);
     if (simulator && !values.json)
-      io.stdout.write(`Demo: resuming on Agora's built-in Ollama simulator at ${simulator.url}.\n`);
+      io.stdout.write(
+        `Demo: ${values.demo ? 'resuming' : `run ${claim.resume.loaded.runId} began on the built-in simulator, so it is resumed`} on Agora's built-in Ollama simulator at ${simulator.url}.\n`,
+      );
     try {
       return await debateOnTerminal(
         {

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { BUILT_IN_ROLE_PROMPTS } from '../../agents/role-prompts.js';
+import { closestName } from '../../config/closest-name.js';
 import { defaultScenario } from '../../config/default-scenario.js';
 import { applyLineup, parseLineup } from '../../config/lineup.js';
 import { loadScenario } from '../../config/load-scenario.js';
@@ -12,7 +13,7 @@ import { readTextFile } from '../../config/read-text-file.js';
 import type { Scenario } from '../../config/scenario.js';
 import { applyOverrides, checkTopicFlag, parsePositions } from '../../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';
-import { ConfigError, UsageError } from '../../core/errors.js';
+import { ConfigError, formatConfigIssue, UsageError } from '../../core/errors.js';
 import { applyQuestionsOption, TRUTH_TOPIC } from '../../formats/truth/questions-option.js';
 import type { SessionServers } from '../../session/debate-session.js';
 import { lineupModels } from '../../session/given-models.js';
@@ -119,7 +120,20 @@ function filterAgents(scenario: Scenario, roles: string, io: CliIo): Scenario {
     .split(',')
     .map((role) => role.trim().toLowerCase())
     .filter(Boolean);
+  const known = [...new Set(scenario.agents.map((agent) => agent.role.toLowerCase()))];
+  const unknown = wanted.filter((role) => !known.includes(role));
   const kept = scenario.agents.filter((agent) => wanted.includes(agent.role.toLowerCase()));
+  if (unknown.length > 0 && kept.length > 0) {
+    const meant = unknown.map((role) => closestName(role, known)).filter((role) => role !== undefined);
+    throw new UsageError(
+      `--agents names ${unknown.length === 1 ? 'a role' : 'roles'} no agent of ${scenario.file} has: ${unknown.join(', ')}${meant.length > 0 ? ` (did you mean ${meant.join(', ')}?)` : ''}; its agents' roles are ${known.join(', ')}`,
+    );
+  }
+  if (kept.length === 1) {
+    io.stderr.write(
+      `warning: --agents keeps one agent (${kept[0]?.name}, ${kept[0]?.role}): no other agent critiques its proposal, so the debate is that agent's proposal and revisions alone\n`,
+    );
+  }
   if (kept.length > 0) return { ...scenario, agents: kept };
   io.stderr.write(
     `warning: no agent has the roles ${wanted.join(', ')}; using the default architect and performance agents\n`,
@@ -166,7 +180,8 @@ async function runDebate(
   io: CliIo,
 ): Promise<number> {
   const scenario = await scenarioFromArguments(positionals, values, io);
-  for (const warning of scenario.warnings) io.stderr.write(`warning: ${warning.path} ${warning.message}\n`);
+  // As `validate` words them: the file and line, the field, then what it means.
+  for (const warning of scenario.warnings) io.stderr.write(`warning: ${formatConfigIssue(warning)}\n`);
   // With --quiet, stdout may be meant for the answer alone (a critique's solution).
   if (values.topic !== undefined && !values.json)
     (values.quiet ? io.stderr : io.stdout).write(`Topic accepted: "${scenario.topic}"\n`);

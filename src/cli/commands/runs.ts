@@ -1,5 +1,5 @@
 /**
- * `agora runs`: runs with status, format, topic, progress and stop reason, from the run index (a
+ * `agora runs`: runs with status, format, outcome, topic, progress and stop reason, from the run index (a
  * run that is not indexed yet, such as one still running, is read from its log). Filters:
  * --status, --format, --topic (a substring), --model, --batch; --json or --csv.
  */
@@ -14,6 +14,9 @@ import { requireBatch, requireOneOf } from '../filter-values.js';
 import type { CliIo } from '../io.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
+
+const WHOLE_TABLE_WIDTH = 160;
+const NARROW_LEFT_OUT = ['Failed steps', 'Models', 'Stop reason'];
 
 const RUNS_OPTIONS = {
   out: OUT,
@@ -35,9 +38,9 @@ export const runsCommand = defineCommand({
   usage: '[options]',
   listing: {
     term: 'runs [--json]',
-    text: ['list runs with status, topic, progress and stop reason (--out DIR)'],
+    text: ['list runs with status, outcome, topic, progress and stop reason (--out DIR)'],
   },
-  description: 'Lists runs with status, format, topic, progress and stop reason.',
+  description: 'Lists runs with status, format, who won, topic, progress and stop reason.',
   options: RUNS_OPTIONS,
   readsDatabaseCopy: true,
   run: showRuns,
@@ -71,25 +74,50 @@ async function showRuns({ values }: CommandInput<typeof RUNS_OPTIONS>, io: CliIo
     );
     return 0;
   }
-  const columns = ['Run', 'Format', 'Status', 'Failed steps', 'Topic', 'Models', 'Progress', 'Stop reason'];
+  const columns = [
+    'Run',
+    'Format',
+    'Status',
+    'Topic',
+    'Progress',
+    'Outcome',
+    'Failed steps',
+    'Models',
+    'Stop reason',
+  ];
   const csv = values.csv === true;
   const rows = runs.map((run) => [
     run.runId,
     // A demo's text is the simulator's, not a model's: never let it pass for a real run.
     run.simulated ? `${run.format} (demo)` : run.format,
     run.status,
-    run.failedSteps,
     run.topic,
+    run.progress,
+    // Who won, or how far an unfinished run got: the same sentence as the viewer's.
+    run.outcome || (run.status === 'running' ? 'still running' : ''),
+    run.failedSteps,
     // On screen the list wraps between models, never inside a model's name.
     csv ? run.models : run.models.split(',').join(', '),
-    run.progress,
     stopReasonText(run.stopReason),
   ]);
+  const layout = terminalLayout(io.stdout, io.env);
+  // Under 160 columns the outcome says more than these, which stay in --json and --csv.
+  const narrow = !csv && layout.width < WHOLE_TABLE_WIDTH;
+  const shown = columns
+    .map((_, at) => at)
+    .filter((at) => !(narrow && NARROW_LEFT_OUT.includes(columns[at] ?? '')));
   io.stdout.write(
     // A run id is never broken: users copy it from here.
-    renderTable(columns, rows, csv ? 'csv' : 'table', terminalLayout(io.stdout, io.env), {
-      keepWhole: ['Run'],
-    }),
+    renderTable(
+      shown.map((at) => columns[at] ?? ''),
+      rows.map((row) => shown.map((at) => row[at])),
+      csv ? 'csv' : 'table',
+      layout,
+      { keepWhole: ['Run'] },
+    ),
   );
+  if (narrow) {
+    io.stdout.write('Left out at this width: failed steps, models, stop reason (see --json).\n');
+  }
   return 0;
 }

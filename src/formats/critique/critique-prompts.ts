@@ -176,6 +176,7 @@ function designTask(state: CritiqueState, round: number): string {
   return [
     `## Your task: synthesise a solution (after round ${round})`,
     `Your name: ${scenario.judge.name}`,
+    ...(scenario.judge.system_prompt ? [`Your instructions: ${scenario.judge.system_prompt}`] : []),
     "You are the judge, not one of the experts. Combine the experts' work above into one solution: take the strongest ideas, resolve the conflicts between them, and leave out what the critiques rightly refuted.",
     'Write the solution as a design document in plain prose or short lists: the components and how they fit, the interfaces, the numbers that matter, and the implementation notes. Do not write JSON.',
     lengthRequest(scenario.judge_max_tokens),

@@ -140,7 +140,7 @@ export function critiqueMarkdown(state: CritiqueState): string {
   for (const agent of transcript.agents)
     lines.push(`- ${agent.name}: ${agent.role}, \`${agent.model}\` (prompt: ${agent.promptSource})`);
   lines.push(
-    `- Judge: ${transcript.judge.name}, \`${transcript.judge.model}\``,
+    `- Judge: ${transcript.judge.name}, \`${transcript.judge.model}\` (prompt: ${transcript.judge.prompt_source ?? 'built-in'})`,
     `- Status: ${transcript.status}`,
   );
   for (const round of transcript.rounds) {
