@@ -3,18 +3,19 @@ import { councilFormat } from './council/index.js';
 import { critiqueFormat } from './critique/index.js';
 import { duelFormat } from './duel/index.js';
 import { formalFormat } from './formal/index.js';
+import { foldingWithoutChain } from './fold-without-chain.js';
 import type { AnyFormat } from './format-definition.js';
 import { knockoutFormat } from './knockout/index.js';
 import { withTokenUsage } from './token-usage-report.js';
 import { truthFormat } from './truth/index.js';
 
 const FORMATS: Record<string, AnyFormat> = {
-  knockout: withTokenUsage(knockoutFormat) as unknown as AnyFormat,
-  duel: withTokenUsage(duelFormat) as unknown as AnyFormat,
-  formal: withTokenUsage(formalFormat) as unknown as AnyFormat,
-  critique: withTokenUsage(critiqueFormat) as unknown as AnyFormat,
-  council: withTokenUsage(councilFormat) as unknown as AnyFormat,
-  truth: withTokenUsage(truthFormat) as unknown as AnyFormat,
+  knockout: foldingWithoutChain(withTokenUsage(knockoutFormat)) as unknown as AnyFormat,
+  duel: foldingWithoutChain(withTokenUsage(duelFormat)) as unknown as AnyFormat,
+  formal: foldingWithoutChain(withTokenUsage(formalFormat)) as unknown as AnyFormat,
+  critique: foldingWithoutChain(withTokenUsage(critiqueFormat)) as unknown as AnyFormat,
+  council: foldingWithoutChain(withTokenUsage(councilFormat)) as unknown as AnyFormat,
+  truth: foldingWithoutChain(withTokenUsage(truthFormat)) as unknown as AnyFormat,
 };
 
 export function formatNamed(name: string): AnyFormat | undefined {

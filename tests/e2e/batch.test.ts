@@ -352,6 +352,8 @@ describe('agora leaderboard', () => {
       'Argument scores (from the argument maps)',
       'Ranking of models by people (blind arena, Bradley-Terry)',
       'Judges against people (blind arena)',
+      'Rankings by people and by judges compared: Kendall tau-b n/a',
+      'Judges against the truth (truth runs): accuracy per judge model and condition',
     ]);
     // Both models spoke in every debate: the knockout's X and Y, the duel's A and B.
     expect(tables[5]?.rows.map((row) => [row.Model, row.Debates])).toEqual([

@@ -161,10 +161,11 @@ describe('council records: one run id, and the index views', () => {
     const args = ['run', file, '--host', server.url, '--out', out, '--quiet', '--run-id', runId];
     expect((await runAgora(args)).code).toBe(0);
     const runDir = path.join(out, runId);
-    // Rewrite the log as an older engine wrote it: no marker at intake, stopped after the consensus.
+    // Rewrite the log as an older engine wrote it: no marker at intake, no hash chain, stopped after
+    // the consensus.
     const events = readEvents(runDir);
     const cut = events.findIndex((event) => event.type === 'artifact' && event.name === 'consensus');
-    const legacy = events.slice(0, cut + 1).map((event) => {
+    const legacy = events.slice(0, cut + 1).map(({ hash: _hash, prev: _prev, ...event }) => {
       if (event.type !== 'artifact' || event.name !== 'intake') return event;
       const { packet_run_id: _marker, ...data } = event.data as Record<string, unknown>;
       return { ...event, data };

@@ -16,7 +16,7 @@ describe.concurrent('runs and leaderboard filters', () => {
     );
     expect(format.code).toBe(2);
     expect(format.stderr).toBe(
-      'agora runs: --format must be one of knockout, duel, formal, critique, council; got "knockotu"\n',
+      'agora runs: --format must be one of knockout, duel, formal, critique, council, truth; got "knockotu"\n',
     );
   });
 

@@ -75,7 +75,10 @@ async function smallVocabularyDuel(contextLength: number) {
 function steps(runDir: string): unknown[] {
   return readEvents(runDir)
     .filter((event) => event.type === 'statement' || event.type === 'assessment')
-    .map(({ seq: _seq, at: _at, realMs: _ms, cachedPromptTokens: _cached, ...rest }) => rest);
+    .map(
+      ({ seq: _seq, at: _at, realMs: _ms, cachedPromptTokens: _cached, hash: _hash, prev: _prev, ...rest }) =>
+        rest,
+    );
 }
 
 describe('a prompt longer than the server’s window', () => {
