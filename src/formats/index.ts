@@ -2,8 +2,8 @@
 import { councilFormat } from './council/index.js';
 import { critiqueFormat } from './critique/index.js';
 import { duelFormat } from './duel/index.js';
-import { formalFormat } from './formal/index.js';
 import { foldingWithoutChain } from './fold-without-chain.js';
+import { formalFormat } from './formal/index.js';
 import type { AnyFormat } from './format-definition.js';
 import { knockoutFormat } from './knockout/index.js';
 import { withTokenUsage } from './token-usage-report.js';
