@@ -48,6 +48,8 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
     await page.waitForSelector('#generating .generating .text:not(:empty)', { timeout: 30_000 });
     expect(await page.textContent('#generating .who')).toMatch(/is generating/);
     expect(await page.textContent('#activity')).toMatch(/is generating on (llama3|mistral)/);
+    // The line near the top leads to the statement streaming at the foot of the page.
+    expect(await page.getAttribute('#activity a.follow-live', 'href')).toBe('#generating');
     await page.waitForSelector('#transcript article.statement', { timeout: 30_000 });
     await page.screenshot({ path: screenshotPath('run-page-live.png') });
     expect(readEvents(path.join(outDir, runId)).some((event) => event.type === 'run-end')).toBe(false);
