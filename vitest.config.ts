@@ -12,9 +12,10 @@ export default defineConfig({
     // files at once pay even on two cores (vitest's default there is one): about 10.5 minutes instead
     // of 16 on a two-core machine. More cores keep vitest's default of one file per core but one.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // A guard against hangs, not a speed check: tests that start CLI processes slow down a lot on a
-    // loaded two-core machine.
-    testTimeout: 120_000,
-    hookTimeout: 60_000,
+    // A guard against hangs, not a speed check: tests that start CLI processes, servers and browsers
+    // slow down several times over on a loaded two-core machine, so no limit here (or in a test's
+    // own waits, which stay within this) is one that load could reach.
+    testTimeout: 900_000,
+    hookTimeout: 600_000,
   },
 });

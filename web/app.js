@@ -92,12 +92,23 @@ function followRun(root) {
         element.querySelector('.who').textContent =
           `${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model} is generating…`;
         element.querySelector('.text').textContent = '';
-        activity.textContent = `${notice.agent} is generating on ${notice.model}`;
+        // The statement streams after the transcript, at the foot of a long page: the line near
+        // the top says who is speaking and leads there.
+        const follow = document.createElement('a');
+        follow.href = '#generating';
+        follow.className = 'follow-live';
+        follow.textContent = 'follow it live ↓';
+        activity.replaceChildren(`${notice.agent} is generating on ${notice.model} · `, follow);
         break;
       }
-      case 'turn-delta':
+      case 'turn-delta': {
+        // A reader already at the foot of the page stays there as the text grows; one reading
+        // further up is left where they are.
+        const atFoot = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
         box(notice.agent).querySelector('.text').append(document.createTextNode(notice.text));
+        if (atFoot) window.scrollTo(0, document.documentElement.scrollHeight);
         break;
+      }
       case 'parallel-start':
         activity.textContent = `${notice.heading}: generating ${notice.who.join(', ')}`;
         break;

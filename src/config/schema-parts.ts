@@ -207,7 +207,9 @@ export function commonFields(
     stop: stopSchema(stopDefaults),
     reliability: z
       .strictObject({
-        attempts: positiveInteger.default(3).describe('Tries per model call for retryable failures.'),
+        attempts: positiveInteger
+          .default(3)
+          .describe('Tries per model call for retryable failures; a call that timed out is tried twice.'),
         backoff_ms: nonNegativeInteger
           .default(1000)
           .describe('First retry delay; doubles each retry, with jitter.'),

@@ -109,6 +109,9 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', done, { once: true });
   });
 
+/** Tries of one model for a request that keeps timing out: the first, and one retry. */
+const TIMEOUT_TRIES = 2;
+
 export async function safeChat(
   provider: ModelProvider,
   request: ChatRequest,
@@ -165,9 +168,12 @@ export async function safeChat(
         last = error;
         if (error.causedByOutput) variant += 1;
         if (error.kind === 'timeout') timeouts += 1;
-        // A timeout gets a second chance even with attempts set to 1: a cold model load can cause it.
-        const allowed = decision === 'probe' ? 1 : Math.max(options.policy.attempts, timeouts > 0 ? 2 : 1);
-        if (!error.isRetryable || attempt >= allowed) break;
+        // A timed-out request is sent once more, then reported: the one retry covers a cold model
+        // load, and a model that cannot answer in the time allowed twice will not the third time.
+        // That second chance stands even with attempts set to 1.
+        const spent =
+          error.kind === 'timeout' ? timeouts >= TIMEOUT_TRIES : attempt >= options.policy.attempts;
+        if (!error.isRetryable || decision === 'probe' || spent) break;
         const delayMs = backoffDelay(options.policy, attempt, options.random);
         options.onRetry?.({ model, attempt, delayMs, error });
         await sleep(delayMs, options.signal);

@@ -224,5 +224,5 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the blind arena in Chrom
       [expect.any(String), '3'],
     ]);
     for (const context of browsers) await context.close();
-  }, 180_000);
+  }, 900_000);
 });

@@ -104,7 +104,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the argument map in Chro
     });
     expect(await offline.locator('table.argument-scores tbody tr').count()).toBe(map?.scores.length);
     await offline.close();
-  }, 180_000);
+  }, 900_000);
 
   it('fills in the map of a debate as it runs', async () => {
     const server = await mock({ speed: 0.3 });
@@ -118,14 +118,14 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the argument map in Chro
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${web.url}/runs/${encodeURIComponent(runId)}`);
     // While the debate still runs, the first claims arrive on the map.
-    await page.waitForSelector('#argument-map svg.map-wide g.claim', { timeout: 60_000 });
+    await page.waitForSelector('#argument-map svg.map-wide g.claim', { timeout: 600_000 });
     expect(await page.getAttribute('#run', 'data-status')).not.toBe('completed');
-    await page.waitForSelector('#run-header .status-completed', { timeout: 60_000 });
+    await page.waitForSelector('#run-header .status-completed', { timeout: 600_000 });
     // Once the last claims are in, the page's map has every claim of the log, without a reload.
     const claims = argumentMap(readEvents(path.join(outDir, runId)) as unknown as RunEvent[])?.claims.length;
     await expect.poll(() => page.locator('#argument-map svg.map-wide g.claim').count()).toBe(claims);
     await page.close();
-  }, 120_000);
+  }, 900_000);
 });
 
 async function page390Summary(browser: Browser, url: string): Promise<string> {

@@ -94,5 +94,5 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the viewer at phone and 
       ).toBe(true);
       await page.close();
     }
-  }, 120_000);
+  }, 900_000);
 });

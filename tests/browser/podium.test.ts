@@ -22,7 +22,7 @@ const SECOND =
   'The shops my opponent worries about gained footfall in every pilot street. Clean air is a public good.';
 
 /** Generous waits: worker processes start slowly on a busy machine. */
-const WAIT = { timeout: 100_000 };
+const WAIT = { timeout: 600_000 };
 
 describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a person at the podium, in the viewer', () => {
   let browser: Browser;
@@ -85,7 +85,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a person at the podium, 
     await page.waitForSelector('#podium-text', WAIT);
     await page.fill('#podium-text', SECOND);
     await page.click('#podium-form button[type=submit]');
-    await readStream(web, runId, runEnded, { timeoutMs: 100_000 });
+    await readStream(web, runId, runEnded, { timeoutMs: 600_000 });
     const events = readEvents(path.join(outDir, runId));
     const xTurns = events.filter((event) => event.type === 'turn-end' && event.position === 'X');
     expect(xTurns.map((turn) => [turn.model, turn.text])).toEqual([

@@ -276,7 +276,7 @@ describe('agora batch', () => {
     const refused = await runAgora(['batch', dir, '--demo', '--host', 'http://127.0.0.1:9', '--out', out]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--demo runs the batch on the built-in simulator: leave out --host');
-  }, 180_000);
+  }, 900_000);
 
   it('refuses --seeds together with --repeat, and nothing to run', async () => {
     const both = await runAgora(['batch', 'scenarios', '--seeds', '1', '--repeat', '2']);

@@ -133,7 +133,7 @@ describe('cassettes', () => {
 
     const replay = startAgora(
       ['mock-ollama', '--port', '0', '--cassette', cassette, '--cassette-speed', 'recorded'],
-      { timeoutMs: 60_000 },
+      { timeoutMs: 600_000 },
     );
     try {
       const url = await new Promise<string>((resolve, reject) => {

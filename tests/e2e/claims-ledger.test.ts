@@ -51,7 +51,7 @@ async function run(server: MockOllama, data: Record<string, unknown>) {
   writeFileSync(file, stringify(data));
   const out = path.join(dir, 'runs');
   const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet'], {
-    timeoutMs: 300_000,
+    timeoutMs: 600_000,
   });
   return { result, runDir: onlyRunDir(out) };
 }
@@ -195,7 +195,7 @@ describe('summaries over 30 rounds', () => {
     expect(lastMessage(summariser as ChatBody)).toMatch(/note-taker now, not a debater/);
     // biome-ignore lint/suspicious/noConsole: the figure belongs in the test output
     console.log(`30-round debate, 4096-token window: ${summaries.length} summary calls`);
-  }, 300_000);
+  }, 900_000);
 });
 
 describe('live commentary', () => {

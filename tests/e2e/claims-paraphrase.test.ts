@@ -44,7 +44,7 @@ async function run(server: MockOllama, data: Record<string, unknown>, runId = 'c
   const out = path.join(dir, 'runs');
   const result = await runAgora(
     ['run', file, '--host', server.url, '--out', out, '--run-id', runId, '--quiet'],
-    { timeoutMs: 300_000 },
+    { timeoutMs: 600_000 },
   );
   return { result, out, runDir: onlyRunDir(out) };
 }

@@ -20,7 +20,7 @@ async function demoOnTerminal(env: Record<string, string>): Promise<string> {
   const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
     cwd: projectRoot,
     env: { ...inherited, OLLAMA_HOST: 'http://127.0.0.1:1', ...env },
-    timeout: 60_000,
+    timeout: 600_000,
   });
   return stdout;
 }
@@ -36,7 +36,7 @@ describe('colour in the live view', () => {
     expect(forced.stdout).toMatch(ANSI);
     expect(noColor.stdout).not.toMatch(ANSI);
     expect(forcedOff.stdout).not.toMatch(ANSI);
-  }, 60_000);
+  }, 900_000);
 
   it.skipIf(!existsSync('/usr/bin/script'))(
     'colours a terminal unless NO_COLOR or FORCE_COLOR=0 says not to',

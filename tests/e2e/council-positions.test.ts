@@ -133,7 +133,7 @@ describe('council: honest positions', () => {
       expect.objectContaining({ id: 'A2', due: fallback }),
     ]);
     expect(packet.risks.map((risk) => risk.risk).join('\n')).toContain(`A2 "next week" set to ${fallback}`);
-  }, 60_000);
+  }, 900_000);
 
   it('takes the stances from the options the scenario lists', async () => {
     const server = await mock();
@@ -166,5 +166,5 @@ describe('council: honest positions', () => {
       decision: { selected_option: string };
     };
     expect(['PostgreSQL', 'MySQL', 'Stay on SQLite']).toContain(packet.decision.selected_option);
-  }, 60_000);
+  }, 900_000);
 });

@@ -95,7 +95,7 @@ function scenarioFiles(formats: string[], dir = tempDir()): string[] {
   });
 }
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -207,7 +207,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
         '--poll',
         '0.1',
       ],
-      { timeoutMs: 110_000 },
+      { timeoutMs: 600_000 },
     );
     expect(worker.code).toBe(0);
     expect(worker.stderr).toContain('stopped after 5 debates (5 completed)');
@@ -216,7 +216,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const local = tempDir();
     const other = await mock();
     const onFiles = await runAgora(['batch', ...files, '--seeds', '7', '--host', other.url, '--out', local], {
-      timeoutMs: 110_000,
+      timeoutMs: 600_000,
     });
     expect(onFiles.code).toBe(0);
     const ids = runFolders(local);
@@ -285,7 +285,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
 
     // The viewer: the same runs and the same leaderboard from the database as from the files.
     const viewerApi = async (args: string[]) => {
-      const serve = startAgora(['serve', '--port', '0', ...args], { timeoutMs: 60_000 });
+      const serve = startAgora(['serve', '--port', '0', ...args], { timeoutMs: 600_000 });
       let address = '';
       serve.child.stdout?.on('data', (chunk: Buffer) => {
         address ||= /Agora viewer at (http:\/\/\S+)/.exec(String(chunk))?.[1] ?? '';
@@ -368,7 +368,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
           '0.1',
           '--exit-when-idle',
         ],
-        { timeoutMs: 115_000 },
+        { timeoutMs: 600_000 },
       ),
     );
     const owned = async (name: string) =>
@@ -442,7 +442,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const onFiles = await runAgora(
       ['batch', file as string, '--seeds', seeds, '--host', simulator.url, '--out', local],
       {
-        timeoutMs: 110_000,
+        timeoutMs: 600_000,
       },
     );
     expect(onFiles.code).toBe(0);
@@ -601,7 +601,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
           '0.1',
           '--exit-when-idle',
         ]),
-        { env, timeoutMs: 60_000 },
+        { env, timeoutMs: 600_000 },
       );
     const worker = await drain({ AGORA_TEST_LLM_KEY: key, AGORA_PROVIDER_LOCAL_URL: `${simulator.url}/v1` });
     expect(worker.code, worker.stderr).toBe(0);
@@ -681,7 +681,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const started = startAgora(
       ['run', file as string, '--database', url, '--host', simulator.url, '--out', out, '--quiet'],
       {
-        timeoutMs: 60_000,
+        timeoutMs: 600_000,
       },
     );
     const committed = async () =>
@@ -708,7 +708,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const resumed = await runAgora(
       ['resume', runId, '--database', url, '--host', simulator.url, '--out', elsewhere, '--quiet'],
       {
-        timeoutMs: 60_000,
+        timeoutMs: 600_000,
       },
     );
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -754,7 +754,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const simulator = await mock({ speed: 0.3 });
     const serve = startAgora(
       ['serve', '--database', url, '--port', '0', '--out', viewerFolder, '--host', simulator.url],
-      { timeoutMs: 110_000 },
+      { timeoutMs: 600_000 },
     );
     let address = '';
     serve.child.stdout?.on('data', (chunk: Buffer) => {
@@ -868,7 +868,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     // A long lease: the second worker can only go on at once if the first gave the run back.
     const common = ['--database', url, '--host', simulator.url, '--lease', '600', '--poll', '0.1'];
     const first = startAgora(['worker', ...common, '--out', tempDir(), '--name', 'w-leaving'], {
-      timeoutMs: 60_000,
+      timeoutMs: 600_000,
     });
     await until(async () => (await committedBy(url, 'w-leaving')) >= 2, 'the first worker at work');
     first.child.kill('SIGINT');
@@ -883,7 +883,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const second = await runAgora(
       ['worker', ...common, '--out', tempDir(), '--name', 'w-staying', '--exit-when-idle'],
       {
-        timeoutMs: 60_000,
+        timeoutMs: 600_000,
       },
     );
     expect(second.code, second.stderr).toBe(0);

@@ -111,7 +111,7 @@ describe('demo runs', () => {
     expect(board.stdout).toContain(
       '1 demo run (on the built-in simulator) left out; add --include-demo to count it.',
     );
-  }, 180_000);
+  }, 900_000);
 
   it('over demo runs alone, the leaderboard says why its tables are empty and names --include-demo', async () => {
     const dir = tempDir();
@@ -128,7 +128,7 @@ describe('demo runs', () => {
       env: { COLUMNS: '400' },
     });
     expect(counted.stdout).not.toContain('Nothing to rank');
-  }, 60_000);
+  }, 900_000);
 
   it('gains the simulated column in an index written before it existed', async () => {
     const server = await mock();
@@ -145,7 +145,7 @@ describe('demo runs', () => {
     expect(listed.code).toBe(0);
     expect((JSON.parse(listed.stdout) as Listing[]).map((run) => run.simulated)).toEqual([false]);
     expect(readdirSync(out)).toContain('index.sqlite');
-  }, 60_000);
+  }, 900_000);
 
   it('stopped with Ctrl-C, says to resume it with --demo, and that command finishes it', async () => {
     const dir = tempDir();
@@ -164,7 +164,7 @@ describe('demo runs', () => {
     const resumed = await runAgora([...hint.split(' '), '--quiet']);
     expect(resumed.code).toBe(0);
     expect(readEvents(runDir).at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
-  }, 120_000);
+  }, 900_000);
 
   it('stopped, goes on on the simulator with `resume latest` alone, no model server needed', async () => {
     const dir = tempDir();
@@ -186,5 +186,5 @@ describe('demo runs', () => {
     );
     expect(readEvents(runDir).at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     expect(readEvents(runDir).filter((event) => event.type === 'run-resume')).toHaveLength(1);
-  }, 120_000);
+  }, 900_000);
 });

@@ -9,7 +9,7 @@ import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
 const mock = useMockServers();
-const QUICK = { timeoutMs: 30_000 };
+const QUICK = { timeoutMs: 600_000 };
 
 describe('limits on what a run reads and waits for', () => {
   it('runs with fractional request timeouts from the scenario and from --timeout', async () => {

@@ -57,7 +57,7 @@ async function run(server: MockOllama, data: Record<string, unknown>) {
   writeFileSync(file, stringify({ reliability: FAST_RETRIES, ...data }));
   const out = path.join(dir, 'runs');
   const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet'], {
-    timeoutMs: 300_000,
+    timeoutMs: 600_000,
   });
   return { result, runDir: onlyRunDir(out), out };
 }
@@ -226,7 +226,7 @@ describe('the critique synthesis sees every round', () => {
     const out = path.join(dir, 'runs');
     const scenario = path.resolve('scenarios/critique-rate-limiter.yaml');
     const result = await runAgora(['run', scenario, '--host', mockServer.url, '--out', out, '--quiet'], {
-      timeoutMs: 300_000,
+      timeoutMs: 600_000,
     });
     expect(result.code).toBe(0);
     const events = readEvents(onlyRunDir(out));

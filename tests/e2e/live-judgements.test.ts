@@ -98,7 +98,7 @@ describe('judgements as the user sees them', () => {
     expect(judgement).toContain('Read in both orders: agreed.');
     expect(judgement).not.toContain('<dl>');
     expect(judgement).not.toContain('presented first');
-  }, 60_000);
+  }, 900_000);
 
   it('formal: shows the verdict with its winner and weighted scores, labelled Verdict', async () => {
     const scores = (value: number) => ({
@@ -155,7 +155,7 @@ describe('judgements as the user sees them', () => {
       `<tr><td>Verdict</td><td>verdict</td><td>Judge</td><td class="text">${verdict}</td>`,
     );
     expect(board).not.toContain('<td>13</td>');
-  }, 60_000);
+  }, 900_000);
 
   it("council: shows each role's claim, challenges and revision, then the Decision, as text and as a table", async () => {
     const server = await mock();
@@ -192,7 +192,7 @@ describe('judgements as the user sees them', () => {
       /Final Packet: consensus \d\.\d\d · confidence \d\.\d\d · \d+ risks? · \d+ next actions?/,
     );
     expect(board).not.toContain('<dt>');
-  }, 60_000);
+  }, 900_000);
 
   it('critique: prints contributions made side by side whole, each under its author, never interleaved', async () => {
     const server = await mock({ speed: 0.02 });
@@ -222,5 +222,5 @@ describe('judgements as the user sees them', () => {
         `${event.speaker} (${event.side}), ${what}:\n${String(event.text).trim()}\n(${event.outputTokens} tokens`,
       );
     }
-  }, 60_000);
+  }, 900_000);
 });

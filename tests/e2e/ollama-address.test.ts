@@ -23,7 +23,7 @@ describe('an Ollama address with a path', () => {
     ]);
     expect(result.stderr).toContain(`warning: the Ollama address ${server.url}/api ends in /api`);
     expect(result.code).toBe(0);
-  }, 60_000);
+  }, 900_000);
 
   it('says an address with another path has no Ollama API, and never calls it a model', async () => {
     const server = await mock();
@@ -32,5 +32,5 @@ describe('an Ollama address with a path', () => {
     expect(result.stderr).toContain(`${server.url}/ollama has no Ollama API (404 Not Found)`);
     expect(result.stderr).toContain('without a path such as /api');
     expect(result.stderr).not.toMatch(/the model/);
-  }, 60_000);
+  }, 900_000);
 });

@@ -34,5 +34,5 @@ describe('a port in use', () => {
         `agora ${name}: port ${port} on 127.0.0.1 is already in use by another program; choose another with --port N, or --port 0 for any free port\n`,
       );
     }
-  }, 60_000);
+  }, 900_000);
 });

@@ -67,7 +67,7 @@ describe('a run named by the start of its id, or latest', () => {
     const none = await runAgora(['show', 'latest', '--out', path.join(tempDir(), 'empty')]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/there are no runs in .* yet, so none is the latest/);
-  }, 120_000);
+  }, 900_000);
 });
 
 describe('typos', () => {

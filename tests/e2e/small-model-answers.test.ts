@@ -39,7 +39,7 @@ async function run(server: MockOllama, data: Record<string, unknown>) {
   writeFileSync(file, stringify({ reliability: FAST_RETRIES, ...data }));
   const out = path.join(dir, 'runs');
   const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet'], {
-    timeoutMs: 300_000,
+    timeoutMs: 600_000,
   });
   return { result, runDir: onlyRunDir(out), out };
 }

@@ -116,5 +116,5 @@ describe('terminal output fits the width it is given', () => {
       expect(listed.stdout).not.toMatch(/^\s*Status: /m);
       expect(listed.stdout).toMatch(/^(?:Run +)?\s*Format\s+Status\s+Topic\s+Progress\s+Outcome/m);
     }
-  }, 120_000);
+  }, 900_000);
 });

@@ -85,7 +85,7 @@ describe.runIf(postgresBin !== undefined)('a chained event log in the shared dat
   let server: ThrowawayPostgres;
   beforeAll(async () => {
     server = await startPostgres();
-  }, 120_000);
+  }, 900_000);
   afterAll(async () => {
     await server?.stop();
   });

@@ -219,7 +219,7 @@ describe('who won, in one plain sentence', () => {
 });
 
 /** Waits until `ready()` holds (polled; the run writes its log in another process). */
-async function waitFor(ready: () => boolean, timeoutMs = 60_000): Promise<void> {
+async function waitFor(ready: () => boolean, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const holds = () => {
     try {

@@ -62,7 +62,7 @@ export function startAgora(
     started.stderr?.on('data', (chunk) => {
       stderr += chunk;
     });
-    const timer = setTimeout(() => started.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => started.kill('SIGKILL'), options.timeoutMs ?? 600_000);
     started.on('error', reject);
     started.on('close', (code, signal) => {
       clearTimeout(timer);

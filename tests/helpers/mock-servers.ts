@@ -32,7 +32,7 @@ export function useMockServers(defaults: MockOptions = {}) {
 }
 
 /** Waits until the only run under `out` has at least `count` events in its log. */
-export async function waitForEvents(out: string, count: number, timeoutMs = 30_000): Promise<void> {
+export async function waitForEvents(out: string, count: number, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

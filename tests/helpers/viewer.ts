@@ -69,7 +69,7 @@ export async function readStream(
   options: { lastEventId?: number; timeoutMs?: number } = {},
 ): Promise<StreamMessage[]> {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), options.timeoutMs ?? 30_000);
+  const timer = setTimeout(() => abort.abort(), options.timeoutMs ?? 600_000);
   const messages: StreamMessage[] = [];
   try {
     const response = await fetch(`${viewer.url}/api/runs/${encodeURIComponent(runId)}/stream`, {
@@ -145,7 +145,7 @@ export function rawRequest(
     ];
     let received = '';
     socket.setEncoding('utf8');
-    socket.setTimeout(10_000, () => socket.destroy(new Error('no answer in 10 s')));
+    socket.setTimeout(600_000, () => socket.destroy(new Error('no answer in 600 s')));
     socket.on('data', (chunk: string) => {
       received += chunk;
     });

@@ -42,6 +42,7 @@ beforeAll(async () => {
       { match: { text: 'BUSY-ONCE' }, fault: 'busy-503', times: 1 },
       { match: { model: 'mistral', text: 'DEAD-PRIMARY' }, fault: 'error-500' },
       { match: { text: 'RESET' }, fault: 'reset-connection' },
+      { match: { text: 'HANG' }, fault: 'hang' },
     ],
   });
   ollama = new OllamaProvider({ host: server.url, requestTimeoutMs: 10_000 });
@@ -129,6 +130,23 @@ describe('a dead primary model', () => {
       ).rejects.toBeInstanceOf(ModelCallFailed);
     }
     expect(seedsOf('DEAD-PRIMARY alone')).toHaveLength(9);
+  });
+});
+
+describe('a request that times out', () => {
+  it('is sent once more, then reported, whatever reliability.attempts says', async () => {
+    // The server never answers: a short timeout fires whatever the machine's load.
+    const impatient = new OllamaProvider({ host: server.url, requestTimeoutMs: 200 });
+    for (const attempts of [1, 3, 5]) {
+      const text = `HANG with ${attempts} attempts`;
+      const error = await safeChat(impatient, request(text), {
+        policy: { ...policy, attempts },
+        sleep: noSleep,
+      }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ModelCallFailed);
+      expect((error as ModelCallFailed).attempts).toBe(2);
+      expect(seedsOf(text)).toEqual([5, 5]);
+    }
   });
 });
 

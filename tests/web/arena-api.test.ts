@@ -101,7 +101,7 @@ describe('agora serve: the blind arena', () => {
       /href="\/runs\/voted\?blind=1">Should cities ban cars from their centres\?<\/a>.*<td data-label="Votes">2<\/td><td data-label="Your vote">cast<\/td>/s,
     );
     for (const name of NAMES) expect(arena, name).not.toContain(name);
-  }, 60_000);
+  }, 900_000);
 
   it('refuses a vote without the arena cookie, with another choice, on an unfinished debate, and past the guards', async () => {
     const server = await mock();
@@ -137,7 +137,7 @@ describe('agora serve: the blind arena', () => {
     ).toBe(413);
     expect(existsSync(path.join(outDir, 'voted', ARENA_FILE))).toBe(false);
     expect((await raw(`127.0.0.1:${web.port}`)).status).toBe(201);
-  }, 60_000);
+  }, 900_000);
 
   it('takes the vote as a plain HTML form too, then shows the page with the names', async () => {
     const server = await mock();
@@ -157,7 +157,7 @@ describe('agora serve: the blind arena', () => {
     expect(posted.status).toBe(303);
     expect(posted.headers.get('location')).toBe('/runs/voted?blind=1');
     expect(await browser.reload()).toContain('You voted: <strong>Position Y (Car-friendly)</strong>');
-  }, 60_000);
+  }, 900_000);
 
   it("refuses a blind vote from a browser that saw the debate's names first (page, export or data), and ranks without it", async () => {
     const server = await mock();
@@ -245,5 +245,5 @@ describe('agora serve: the blind arena', () => {
       table.title.startsWith('Rankings by people and by judges compared'),
     );
     expect(compared?.title).toContain('Kendall tau-b');
-  }, 60_000);
+  }, 900_000);
 });

@@ -20,7 +20,7 @@ describe('agora serve: the argument map, live', () => {
       topic: 'Mapped live',
       rounds: 2,
     });
-    const live = await readStream(web, runId, runEnded, { timeoutMs: 60_000 });
+    const live = await readStream(web, runId, runEnded, { timeoutMs: 600_000 });
     // Followed live, the map came again and again as the debate went on.
     const liveMaps = live
       .filter((message) => message.event === 'map')
@@ -45,5 +45,5 @@ describe('agora serve: the argument map, live', () => {
     expect(claimed.length).toBeGreaterThan(0);
     for (const id of claimed) expect(last).toContain(`data-claim="${id}"`);
     expect(String(maps.at(-1)?.data.argumentScores)).toContain('<table class="argument-scores stack">');
-  }, 90_000);
+  }, 900_000);
 });

@@ -55,7 +55,7 @@ describe('chart colours on a run page', () => {
   beforeAll(async () => {
     duel = await demoEvents('duel-remote-work.yaml');
     knockout = await demoEvents('abortion.yaml');
-  }, 120_000);
+  }, 900_000);
 
   it("gives a duel's debater its side's colour in every chart, the two sides different ones", () => {
     const debaters = new Map<string, string>();

@@ -20,7 +20,7 @@ const viewer = useViewers();
 const processState = (pid: number) =>
   /^State:\s+(\S)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '?';
 
-async function until(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+async function until(condition: () => boolean, what: string, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -89,5 +89,5 @@ describe.skipIf(process.platform !== 'linux')('a run whose writer was killed', (
     } finally {
       parent.kill('SIGKILL');
     }
-  }, 90_000);
+  }, 900_000);
 });

@@ -38,7 +38,7 @@ describe('a formal debate without a verdict in the viewer', () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     runDir = onlyRunDir(out);
-  }, 120_000);
+  }, 900_000);
 
   it('shows the outcome sentence for the finished run and asks spectators about the debate', async () => {
     const web = await viewer({ outDir: out, ollamaHost: 'http://127.0.0.1:9' });

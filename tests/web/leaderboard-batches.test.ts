@@ -54,7 +54,7 @@ describe('the leaderboard page: batches to choose from', () => {
     writePlan(out, 'batch-newer00', '2026-11-24T09:30:00.000Z', [runId]);
     const reindex = await runAgora(['reindex', '--out', out]);
     expect(reindex.code, reindex.stderr).toBe(0);
-  }, 120_000);
+  }, 900_000);
 
   it('offers every batch, newest first, after "all", instead of a free text field', async () => {
     const web = await viewer({ outDir: out, ollamaHost: 'http://127.0.0.1:9' });

@@ -77,7 +77,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)(
         runIds.set(scenario.format, summary.runId);
         if (scenario.choices.length > 0) addSpectatorVotes(path.join(out, summary.runId), scenario.choices);
       }
-    }, 240_000);
+    }, 900_000);
     afterAll(async () => {
       await browser?.close();
     });
@@ -109,6 +109,6 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)(
       // The leaderboard had tables to show.
       const board = await (await fetch(`${web.url}/leaderboard?demo=1`)).text();
       expect(board).toContain('<table class="stack">');
-    }, 180_000);
+    }, 900_000);
   },
 );

@@ -71,7 +71,7 @@ describe('agora serve: POST bodies', () => {
     const web = await viewers({ outDir: tempDir(), ollamaHost: server.url });
     const token = await pageToken(web);
     const runId = await startRun(web, token, { format: 'knockout', topic: 'Chunked bodies', rounds: 1 });
-    await readStream(web, runId, runEnded, { timeoutMs: 60_000 });
+    await readStream(web, runId, runEnded, { timeoutMs: 600_000 });
     const json = { 'content-type': 'application/json', 'x-agora-token': token };
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
 

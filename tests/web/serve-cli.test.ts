@@ -9,7 +9,7 @@ const mock = useMockServers();
 
 async function waitFor<T>(
   probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 60_000,
+  timeoutMs = 600_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -44,7 +44,7 @@ describe('agora serve', () => {
     const realId = readdirSync(path.join(cwd, 'transcripts')).find((name) => name.includes('tea')) ?? '';
     const { child, result } = startAgora(
       ['serve', '--demo', '--port', '0', '--scenarios', path.resolve('scenarios')],
-      { cwd, timeoutMs: 90_000 },
+      { cwd, timeoutMs: 600_000 },
     );
     let stdout = '';
     child.stdout?.on('data', (chunk) => {
@@ -119,7 +119,7 @@ describe('agora serve', () => {
     expect(document).toContain('Is a hot dog a sandwich?');
     expect(document).not.toContain('<script');
     expect(document).not.toContain('/assets/');
-  }, 120_000);
+  }, 900_000);
 
   it('refuses to serve beyond loopback without a token, and export without --html', async () => {
     const open = await runAgora(['serve', '--bind', '0.0.0.0', '--port', '0']);
@@ -135,5 +135,5 @@ describe('agora serve', () => {
     const missing = await runAgora(['export', 'no-such-run', '--html', '--out', tempDir()]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no run "no-such-run"');
-  }, 60_000);
+  }, 900_000);
 });

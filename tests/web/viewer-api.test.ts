@@ -39,7 +39,7 @@ describe('agora serve: the HTTP API', () => {
       'Rounds "two" is not a whole number from 1 to 50: the default is used.',
     ]);
 
-    const messages = await readStream(web, started.runId, runEnded, { timeoutMs: 60_000 });
+    const messages = await readStream(web, started.runId, runEnded, { timeoutMs: 600_000 });
     const runEvents = messages.filter((message) => message.event === 'run-event');
     const log = readEvents(path.join(outDir, started.runId));
     expect(runEvents.map((message) => message.id)).toEqual(log.map((event) => event.seq));
@@ -54,7 +54,7 @@ describe('agora serve: the HTTP API', () => {
     expect(ids[0]).toBe(11);
     expect(ids).toHaveLength(log.length - 11); // sequence numbers start at 0
     expect(again.find((message) => message.event === 'view')?.data.status).toBe('completed');
-  }, 90_000);
+  }, 900_000);
 
   it('shows a model answer with markup as text in the stream, the run page and the JSON', async () => {
     const server = await mock({
@@ -72,7 +72,7 @@ describe('agora serve: the HTTP API', () => {
       token,
     );
     const { runId } = (await response.json()) as { runId: string };
-    const messages = await readStream(web, runId, runEnded, { timeoutMs: 60_000 });
+    const messages = await readStream(web, runId, runEnded, { timeoutMs: 600_000 });
     const fragments = messages
       .filter((message) => message.event === 'run-event')
       .map((message) => String(message.data.html))
@@ -87,7 +87,7 @@ describe('agora serve: the HTTP API', () => {
     expect((await fetch(`${web.url}/runs/${runId}`)).headers.get('content-security-policy')).toContain(
       "script-src 'self'",
     );
-  }, 90_000);
+  }, 900_000);
 
   it('stops a running debate and resumes it to the end', async () => {
     const server = await mock({ speed: 0.15 });
@@ -119,13 +119,13 @@ describe('agora serve: the HTTP API', () => {
       runId,
       (messages) =>
         messages.some((message) => message.event === 'view' && message.data.status === 'completed'),
-      { timeoutMs: 60_000 },
+      { timeoutMs: 600_000 },
     );
     const log = readEvents(path.join(outDir, runId));
     expect(log.map((event) => event.type)).toContain('run-resume');
     expect(log.filter((event) => event.type === 'round-end')).toHaveLength(3);
     expect((await postJson(web, `/api/runs/${runId}/resume`, {}, token)).status).toBe(409);
-  }, 120_000);
+  }, 900_000);
 
   it('records spectator votes apart from the run log, one per voter and round, and shows them beside the judges', async () => {
     const server = await mock();
@@ -133,7 +133,7 @@ describe('agora serve: the HTTP API', () => {
     const web = await viewer({ outDir, ollamaHost: server.url });
     const token = await pageToken(web);
     const runId = await startRun(web, token, { format: 'knockout', topic: 'Votes', rounds: 2 });
-    await readStream(web, runId, runEnded, { timeoutMs: 60_000 });
+    await readStream(web, runId, runEnded, { timeoutMs: 600_000 });
     const logBefore = readFileSync(path.join(outDir, runId, 'events.jsonl'), 'utf8');
     const vote = (body: unknown) => postJson(web, `/api/runs/${runId}/votes`, body, token);
     expect((await vote({ round: 1, choice: 'rotate', voter: 'voter-aaaa' })).status).toBe(201);
@@ -159,7 +159,7 @@ describe('agora serve: the HTTP API', () => {
     // Round 1: voter-aaaa changed their mind, so two continue votes and no rotate vote.
     expect(String(view?.data.scoreboard)).toMatch(/<td>1<\/td>.*<td>2 continue<\/td><\/tr>/);
     expect(String(view?.data.scoreboard)).toMatch(/<td>2<\/td>.*<td>1 rotate<\/td><\/tr>/);
-  }, 90_000);
+  }, 900_000);
 
   it('lists runs with their status and filters, and shows the leaderboard tables', async () => {
     const server = await mock();
@@ -190,7 +190,7 @@ describe('agora serve: the HTTP API', () => {
     expect(tables.length).toBeGreaterThanOrEqual(3);
     const board = await (await fetch(`${web.url}/leaderboard`)).text();
     for (const table of tables) expect(board).toContain(`<h2>${table.title}</h2>`);
-  }, 60_000);
+  }, 900_000);
 
   it('refuses state changes without the page token or from another origin, bad run ids and other host names', async () => {
     const server = await mock();
@@ -255,10 +255,10 @@ describe('agora serve: the HTTP API', () => {
     const location = good.headers.get('location') ?? '';
     expect(location).toMatch(/^\/runs\/\d{8}-\d{6}-tabs-or-spaces-s\d+$/);
     const runId = decodeURIComponent(location.slice('/runs/'.length));
-    await readStream(web, runId, runEnded, { timeoutMs: 60_000 });
+    await readStream(web, runId, runEnded, { timeoutMs: 600_000 });
     const page = await (await fetch(`${web.url}${location}`)).text();
     expect(page).toContain('Topic accepted: “Tabs or spaces?”');
-  }, 90_000);
+  }, 900_000);
 
   it('tells the page when the worker process ends before the debate starts, with its last output', async () => {
     const server = await mock();
@@ -319,7 +319,7 @@ describe('agora serve: the HTTP API', () => {
     const web = await viewer({ outDir, ollamaHost: ollama.url, scenariosDir });
     const token = await pageToken(web);
     const runId = await startRun(web, token, { format: 'knockout', scenario: 'mixed.yaml' });
-    const messages = await readStream(web, runId, runEnded, { timeoutMs: 60_000 });
+    const messages = await readStream(web, runId, runEnded, { timeoutMs: 600_000 });
     expect(messages.filter((message) => message.event === 'view').at(-1)?.data.status).toBe('completed');
     expect(ollama.requests.filter((request) => request.path === '/api/chat').length).toBeGreaterThan(0);
     expect(
@@ -328,7 +328,7 @@ describe('agora serve: the HTTP API', () => {
     expect(ollama.requests.some((request) => (request.body as { model?: string })?.model === 'mistral')).toBe(
       false,
     );
-  }, 90_000);
+  }, 900_000);
 
   it('says when Ollama is not there, without starting anything', async () => {
     const outDir = tempDir();
