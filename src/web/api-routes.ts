@@ -1,7 +1,6 @@
 /** The viewer's JSON API under /api: runs, one run and its live stream, models, the leaderboard; start, stop, resume, vote. */
 
 import { Hono } from 'hono';
-import { leaderboard } from '../analytics/leaderboard.js';
 import { AgoraError } from '../core/errors.js';
 import { lockOwner } from '../store/run-lock.js';
 import { appendSpectatorVote } from '../store/spectator-votes.js';
@@ -42,7 +41,7 @@ export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
     .get('/models', async (c) => c.json(await modelNames(parts)))
     .get('/leaderboard', (c) => {
       const chosen = leaderboardOptions(query(c.req.url));
-      return c.json(runs.withIndex((index) => leaderboard(index, chosen)));
+      return c.json(runs.leaderboardTables(chosen));
     })
     .post('/runs', async (c) => {
       try {

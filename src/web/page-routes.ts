@@ -1,7 +1,6 @@
 /** The viewer's pages: the runs, one run, its export, the new-debate form, the leaderboard and the assets. */
 
 import { Hono } from 'hono';
-import { leaderboard } from '../analytics/leaderboard.js';
 import { FORMAT_NAMES } from '../config/scenario-schema.js';
 import { AgoraError } from '../core/errors.js';
 import { isSimulated } from '../core/events.js';
@@ -48,10 +47,8 @@ export function pageRoutes(parts: ViewerParts) {
     .get('/new', async (c) => c.html(await newRunForm(parts, {}, null)))
     .get('/leaderboard', (c) => {
       const options = leaderboardOptions(query(c.req.url));
-      const { tables, batches } = runs.withIndex((index) => ({
-        tables: leaderboard(index, options),
-        batches: listBatches(index),
-      }));
+      const tables = runs.leaderboardTables(options);
+      const batches = runs.withIndex(listBatches);
       return c.html(
         page(
           'Leaderboard',
