@@ -40,7 +40,7 @@ function verdictCell(verdict: ConditionVerdict | undefined): Cell {
   const confidence = `${verdict.confidence ?? '?'}%`;
   if (verdict.correct === true) return html`<span class="truth-right">right</span> (${confidence})`;
   if (verdict.correct === false)
-    return html`<span class="truth-wrong">WRONG</span> (${confidence}) <span class="muted">believed ${verdict.believed}</span>`;
+    return html`<span class="truth-wrong">WRONG</span> (${confidence}) <br><span class="muted">believed ${verdict.believed}</span>`;
   return '—';
 }
 
