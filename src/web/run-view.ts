@@ -81,6 +81,9 @@ ${rounds.map(
 </tbody></table>`;
   }
   const assessments = view.events.filter((event) => event.type === 'assessment');
+  // A truth run's results are in its Result panel, not repeated here.
+  if (assessments.length === 0 && view.scenario?.format === 'truth')
+    return html`<p class="muted">No question has been judged yet.</p>`;
   if (assessments.length === 0) {
     // A run that ended without a judge's word (a formal debate without a verdict): its outcome.
     const ended = view.progress !== null && view.progress.status !== 'running';

@@ -8,9 +8,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatNamed } from '../../src/formats/index.js';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
+import { resultHtml } from '../../src/web/outcome-html.js';
+import { buildRunView, scoreboardHtml } from '../../src/web/run-view.js';
 import { runAgora, tempDir } from '../helpers/cli.js';
-import { onlyRunDir } from '../helpers/transcripts.js';
+import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 import { useViewers } from '../helpers/viewer.js';
 
 const viewer = useViewers();
@@ -146,6 +149,33 @@ describe('a truth run in the viewer', () => {
     // The judge's answers are both right and wrong on the simulator: both marks are on the page.
     expect(result).toContain('<span class="truth-right">right</span>');
     expect(result).toContain('<span class="truth-wrong">WRONG</span>');
+  });
+
+  it('shows a running truth run its results so far', () => {
+    const runDir = path.join(out, runId);
+    const events = readEvents(runDir);
+    const record = JSON.parse(readFileSync(path.join(runDir, 'transcript.json'), 'utf8')) as {
+      questions: Array<{ verdicts: Array<{ condition: string; correct: boolean | null }> }>;
+    };
+    // Before the first verdict: the questions are listed, and the scoreboard waits.
+    const first = events.findIndex((event) => event.type === 'assessment');
+    const before = buildRunView('live', events.slice(0, first) as never, [], true, formatNamed);
+    expect(scoreboardHtml(before).value).toContain('No question has been judged yet.');
+    expect(truthTable(resultHtml(before).value, 'accuracy').map((row) => row.slice(0, 3))).toEqual([
+      ['direct', '0', '0'],
+      ['consultancy', '0', '0'],
+      ['debate', '0', '0'],
+    ]);
+    // Just after it: one direct verdict, right or wrong as the finished record says.
+    const after = buildRunView('live', events.slice(0, first + 1) as never, [], true, formatNamed);
+    const right = record.questions[0]?.verdicts.find((verdict) => verdict.condition === 'direct')?.correct;
+    expect(typeof right).toBe('boolean');
+    const accuracy = truthTable(resultHtml(after).value, 'accuracy');
+    expect(accuracy[0]?.slice(0, 3)).toEqual(['direct', right ? '1' : '0', '1']);
+    expect(truthTable(resultHtml(after).value, 'questions')[0]?.[2]).toMatch(
+      right ? /^right \(\d+%\)$/ : /^WRONG/,
+    );
+    expect(scoreboardHtml(after).value).toContain('<td>direct</td>');
   });
 
   it('carries the same results in the HTML export', async () => {
