@@ -3,6 +3,7 @@
  * phone's width and a desktop's: the results are on the page, and nothing scrolls sideways (the
  * page, a panel or a table).
  */
+import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a truth run at 390 and 1
   let server: MockOllama;
   let out: string;
   let runId: string;
+  let longRunId: string;
   beforeAll(async () => {
     browser = await launchChromium();
     server = await startMockOllama({ models: ['llama3', 'mistral', 'qwen2.5'], profile: 'instant' });
@@ -55,6 +57,41 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a truth run at 390 and 1
     ]);
     expect(run.code, run.stderr).toBe(0);
     runId = path.basename(onlyRunDir(out));
+    // Questions from a person's file, with words longer than a phone is wide.
+    const long = `https://example.org/${'very-long-path-'.repeat(8)}end`;
+    const file = path.join(tempDir(), 'long.jsonl');
+    writeFileSync(
+      file,
+      `${[
+        {
+          question: `Which address is the archive's? ${long}`,
+          answer: `${long}/a`,
+          wrong_answer: `${long}/b`,
+        },
+        { question: 'How many legs has a spider?', answer: 8, wrong_answer: 6 },
+      ]
+        .map((item) => JSON.stringify(item))
+        .join('\n')}\n`,
+    );
+    const longOut = path.join(tempDir(), 'runs');
+    const second = await runAgora([
+      'run',
+      '--format',
+      'truth',
+      '--questions',
+      file,
+      '--rounds',
+      '1',
+      '--host',
+      server.url,
+      '--out',
+      longOut,
+      '--quiet',
+    ]);
+    expect(second.code, second.stderr).toBe(0);
+    longRunId = path.basename(onlyRunDir(longOut));
+    // Both runs in one folder for the viewer.
+    renameSync(path.join(longOut, longRunId), path.join(out, longRunId));
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -86,6 +123,11 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a truth run at 390 and 1
       expect(await lastCell.isVisible(), `verdict column at ${width} px`).toBe(true);
       expect(await lastCell.textContent()).toMatch(/^believes Answer [12], confidence \d+%$/);
       expect(await sidewaysScrolling(page), `run page at ${width} px`).toEqual([]);
+
+      await page.goto(`${web.url}/runs/${encodeURIComponent(longRunId)}`);
+      await page.waitForSelector('#run-header .status-completed');
+      expect(await page.locator('#result table.truth-questions tbody tr').count()).toBe(2);
+      expect(await sidewaysScrolling(page), `run page with long words at ${width} px`).toEqual([]);
 
       await page.goto(`${web.url}/leaderboard`);
       expect(await page.textContent('main')).toContain('Judges against the truth');
