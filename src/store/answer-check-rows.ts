@@ -1,9 +1,10 @@
 /**
  * One row per structured answer asked of a model (a knockout evaluation, a duel judgement, a formal
- * verdict, a truth verdict, a critique synthesis, a council position or decision, a claims extraction): how many of
- * its answers were unusable and why, whether it ended without one, and whether the answer it gave
- * contradicted itself, how many of its numbers were outside their bounds and held to them, and for
- * a claims extraction how many quotes matched nothing in the statement and how many only nearly.
+ * verdict, a truth verdict, a critique synthesis, a council position or decision, a claims
+ * extraction): how many of its answers were unusable and why, whether it ended without one, and
+ * whether the answer it gave contradicted itself, how many of its numbers were outside their
+ * bounds and held to them, and for a claims extraction how many quotes matched nothing in the
+ * statement and how many only nearly.
  * The leaderboard's judge reliability report is read from these rows.
  */
 import type { FormatName } from '../config/scenario-schema.js';
