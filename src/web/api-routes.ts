@@ -12,7 +12,7 @@ import { HttpError, type ViewerEnv } from './request-guards.js';
 import { type OpenStreams, streamRun } from './run-stream.js';
 import { currentRound, spectatorChoices } from './run-view.js';
 import type { ViewerParts } from './viewer-options.js';
-import { leaderboardOptions } from './viewer-runs.js';
+import { leaderboardOptions, leaderboardTables } from './viewer-runs.js';
 
 export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
   const { runs, options } = parts;
@@ -41,7 +41,7 @@ export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
     .get('/models', async (c) => c.json(await modelNames(parts)))
     .get('/leaderboard', (c) => {
       const chosen = leaderboardOptions(query(c.req.url));
-      return c.json(runs.leaderboardTables(chosen));
+      return c.json(runs.withIndex((index) => leaderboardTables(index, runs.outDir, chosen)));
     })
     .post('/runs', async (c) => {
       try {

@@ -21,7 +21,7 @@ import { giveSeat } from './podium-seat.js';
 import type { ViewerEnv } from './request-guards.js';
 import { readStartRecord } from './start-record.js';
 import type { ViewerParts } from './viewer-options.js';
-import { leaderboardOptions, listBatches } from './viewer-runs.js';
+import { leaderboardOptions, leaderboardTables, listBatches } from './viewer-runs.js';
 
 const ASSET_TYPES = {
   'app.js': 'text/javascript; charset=utf-8',
@@ -47,8 +47,10 @@ export function pageRoutes(parts: ViewerParts) {
     .get('/new', async (c) => c.html(await newRunForm(parts, {}, null)))
     .get('/leaderboard', (c) => {
       const options = leaderboardOptions(query(c.req.url));
-      const tables = runs.leaderboardTables(options);
-      const batches = runs.withIndex(listBatches);
+      const { tables, batches } = runs.withIndex((index) => ({
+        tables: leaderboardTables(index, runs.outDir, options),
+        batches: listBatches(index),
+      }));
       return c.html(
         page(
           'Leaderboard',

@@ -70,14 +70,15 @@ export class ViewerRuns {
       index.close();
     }
   }
+}
 
-  /** The leaderboard's tables, as `agora leaderboard` gives them: the index's, then the truth table. */
-  leaderboardTables(options: LeaderboardOptions): LeaderTable[] {
-    return this.withIndex((index) => [
-      ...leaderboard(index, options),
-      truthTable(index, this.outDir, options),
-    ]);
-  }
+/** The leaderboard's tables, as `agora leaderboard` gives them: the index's, then the truth table. */
+export function leaderboardTables(
+  index: ReturnType<typeof openRunIndex>,
+  outDir: string,
+  options: LeaderboardOptions,
+): LeaderTable[] {
+  return [...leaderboard(index, options), truthTable(index, outDir, options)];
 }
 
 /** Which runs the leaderboard counts: `?batch=` for one batch, `?demo=1` to count simulated runs too. */
