@@ -1,11 +1,13 @@
 /**
  * One row per structured answer asked of a model (a knockout evaluation, a duel judgement, a formal
- * verdict, a critique synthesis, a council position or decision, a claims extraction): how many of
- * its answers were unusable and why, whether it ended without one, and whether the answer it gave
- * contradicted itself, how many of its numbers were outside their bounds and held to them, and for
- * a claims extraction how many quotes matched nothing in the statement and how many only nearly.
+ * verdict, a truth verdict, a critique synthesis, a council position or decision, a claims
+ * extraction): how many of its answers were unusable and why, whether it ended without one, and
+ * whether the answer it gave contradicted itself, how many of its numbers were outside their
+ * bounds and held to them, and for a claims extraction how many quotes matched nothing in the
+ * statement and how many only nearly.
  * The leaderboard's judge reliability report is read from these rows.
  */
+import type { FormatName } from '../config/scenario-schema.js';
 import type { AnswerProblem, RunEvent } from '../core/events.js';
 import type { Row } from './index-rows.js';
 
@@ -19,6 +21,12 @@ const KINDS: Record<string, string> = {
   decision: 'council decision',
 };
 
+/** The kind of an assessment: a truth run's judge answers a question, it does not judge a formal debate. */
+function assessmentKind(phase: string, format: FormatName | undefined): string {
+  if (format === 'truth' && phase === 'verdict') return 'truth verdict';
+  return KINDS[phase] ?? phase;
+}
+
 function counts(problems: readonly AnswerProblem[] | undefined) {
   const list = problems ?? [];
   const of = (cause: AnswerProblem['cause']) => list.filter((problem) => problem.cause === cause).length;
@@ -30,8 +38,8 @@ function counts(problems: readonly AnswerProblem[] | undefined) {
   };
 }
 
-/** The row of `event` when it records a structured answer; null for any other event. */
-export function answerCheckRow(runId: string, event: RunEvent): Row | null {
+/** The row of `event` (in a run of `format`) when it records a structured answer; null for any other event. */
+export function answerCheckRow(runId: string, event: RunEvent, format?: FormatName): Row | null {
   const base = { run_id: runId, seq: event.seq };
   switch (event.type) {
     case 'vote-cast':
@@ -54,7 +62,7 @@ export function answerCheckRow(runId: string, event: RunEvent): Row | null {
       const result = event.result ?? {};
       return {
         ...base,
-        kind: KINDS[event.phase] ?? event.phase,
+        kind: assessmentKind(event.phase, format),
         agent: event.judge,
         model: event.model,
         ...counts(event.problems),

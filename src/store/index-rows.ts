@@ -89,7 +89,7 @@ export function indexRows(
   for (const event of events) {
     if (event.type !== 'run-resume') activeMs += Math.max(0, Date.parse(event.at) - Date.parse(last));
     last = event.at;
-    const check = answerCheckRow(runId, event);
+    const check = answerCheckRow(runId, event, scenario.format);
     if (check) answerChecks.push(check);
     switch (event.type) {
       case 'turn-end':

@@ -1,7 +1,6 @@
 /** The viewer's JSON API under /api: runs, one run and its live stream, models, the leaderboard; start, stop, resume, vote. */
 
 import { Hono } from 'hono';
-import { leaderboard } from '../analytics/leaderboard.js';
 import { AgoraError } from '../core/errors.js';
 import { lockOwner } from '../store/run-lock.js';
 import { appendSpectatorVote } from '../store/spectator-votes.js';
@@ -13,7 +12,7 @@ import { HttpError, type ViewerEnv } from './request-guards.js';
 import { type OpenStreams, streamRun } from './run-stream.js';
 import { currentRound, spectatorChoices } from './run-view.js';
 import type { ViewerParts } from './viewer-options.js';
-import { leaderboardOptions } from './viewer-runs.js';
+import { leaderboardOptions, leaderboardTables } from './viewer-runs.js';
 
 export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
   const { runs, options } = parts;
@@ -42,7 +41,7 @@ export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
     .get('/models', async (c) => c.json(await modelNames(parts)))
     .get('/leaderboard', (c) => {
       const chosen = leaderboardOptions(query(c.req.url));
-      return c.json(runs.withIndex((index) => leaderboard(index, chosen)));
+      return c.json(runs.withIndex((index) => leaderboardTables(index, runs.outDir, chosen)));
     })
     .post('/runs', async (c) => {
       try {

@@ -3,6 +3,7 @@ import { outcomeLine } from '../formats/outcome-line.js';
 import type { RunListing } from '../manager/run-listing.js';
 import { html, type SafeHtml } from './html.js';
 import type { RunView } from './run-view.js';
+import { isTruthResults, truthResultsHtml } from './truth-results-html.js';
 
 /** "2026-11-23 10:44 UTC": the same for every reader, whatever the server's zone. */
 export function dateText(iso: string): string {
@@ -28,7 +29,10 @@ function transcriptOf(view: RunView): unknown {
   return view.format.transcript(state);
 }
 
-/** The knockout's result for Position X in a sentence; other formats' outcome in a line. */
+/**
+ * The knockout's result for Position X in a sentence; other formats' outcome in a line, and for a
+ * truth run its tables after it (accuracy, paired differences, persuasiveness, each question).
+ */
 export function resultHtml(view: RunView): SafeHtml {
   const transcript = transcriptOf(view) as { result?: { xPosition: string; summary: string } } | null;
   if (!view.format || !transcript) return html`<p class="muted">No result yet.</p>`;
@@ -37,7 +41,10 @@ export function resultHtml(view: RunView): SafeHtml {
 <p class="muted">Judges score each round from 1 to 5 (weighted mean of four criteria).</p>`;
   }
   const line = outcomeLine(view.format.name, transcript);
-  return line ? html`<p>${line}</p>` : html`<p class="muted">No result yet.</p>`;
+  const outcome = line ? html`<p>${line}</p>` : html`<p class="muted">No result yet.</p>`;
+  if (view.format.name === 'truth' && isTruthResults(transcript) && transcript.questions.length > 0)
+    return html`${outcome}${truthResultsHtml(transcript)}`;
+  return outcome;
 }
 
 /** The models of a listing, spaced so a narrow column can wrap between them. */

@@ -1,7 +1,6 @@
 /** The viewer's pages: the runs, one run, its export, the new-debate form, the leaderboard and the assets. */
 
 import { Hono } from 'hono';
-import { leaderboard } from '../analytics/leaderboard.js';
 import { FORMAT_NAMES } from '../config/scenario-schema.js';
 import { AgoraError } from '../core/errors.js';
 import { isSimulated } from '../core/events.js';
@@ -22,7 +21,7 @@ import { giveSeat } from './podium-seat.js';
 import type { ViewerEnv } from './request-guards.js';
 import { readStartRecord } from './start-record.js';
 import type { ViewerParts } from './viewer-options.js';
-import { leaderboardOptions, listBatches } from './viewer-runs.js';
+import { leaderboardOptions, leaderboardTables, listBatches } from './viewer-runs.js';
 
 const ASSET_TYPES = {
   'app.js': 'text/javascript; charset=utf-8',
@@ -49,7 +48,7 @@ export function pageRoutes(parts: ViewerParts) {
     .get('/leaderboard', (c) => {
       const options = leaderboardOptions(query(c.req.url));
       const { tables, batches } = runs.withIndex((index) => ({
-        tables: leaderboard(index, options),
+        tables: leaderboardTables(index, runs.outDir, options),
         batches: listBatches(index),
       }));
       return c.html(

@@ -81,12 +81,16 @@ ${rounds.map(
 </tbody></table>`;
   }
   const assessments = view.events.filter((event) => event.type === 'assessment');
+  // A truth run's results are in its Result panel, not repeated here.
+  if (assessments.length === 0 && view.scenario?.format === 'truth')
+    return html`<p class="muted">No question has been judged yet.</p>`;
   if (assessments.length === 0) {
     // A run that ended without a judge's word (a formal debate without a verdict): its outcome.
     const ended = view.progress !== null && view.progress.status !== 'running';
     return ended ? resultHtml(view) : html`<p class="muted">No round has been decided yet.</p>`;
   }
   if (view.scenario?.format === 'council') return councilScoreboardHtml(view.events, assessments);
+  if (view.scenario?.format === 'truth') return truthScoreboardHtml(view.scenario.conditions, assessments);
   return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Judgement</th><th>Judge</th><th>Result</th><th>Spectators</th></tr></thead><tbody>
 ${assessments.map((event) => {
   const headline =
@@ -96,6 +100,25 @@ ${assessments.map((event) => {
   // The verdict comes after the last phase, not in a round of its own.
   const round = event.phase === 'verdict' ? 'Verdict' : String(event.round);
   return html`<tr><td>${round}</td><td>${event.phase}</td><td>${event.judge}</td><td class="text">${headline}</td><td>${event.phase === 'verdict' ? '–' : audience(event.round) || '–'}</td></tr>`;
+})}
+</tbody></table>`;
+}
+
+/**
+ * A truth run: one row per verdict, named by its question and condition (a question's verdicts come
+ * in the scenario's order of conditions).
+ */
+function truthScoreboardHtml(conditions: readonly string[], assessments: AssessmentEvent[]): SafeHtml {
+  const seen = new Map<number, number>();
+  return html`<table class="scoreboard truth"><thead><tr><th>Question</th><th>Condition</th><th>Judge</th><th>Verdict</th></tr></thead><tbody>
+${assessments.map((event) => {
+  const at = seen.get(event.round) ?? 0;
+  seen.set(event.round, at + 1);
+  const headline =
+    event.abstained || !event.result
+      ? `no verdict${event.reason ? `: ${event.reason}` : ''}`
+      : formalVerdictText(undefined, event.result);
+  return html`<tr><td>${event.round}</td><td>${conditions[at] ?? '–'}</td><td>${event.judge}</td><td class="text">${headline}</td></tr>`;
 })}
 </tbody></table>`;
 }

@@ -1,7 +1,8 @@
 /** The runs folder as the viewer reads it: a run by its id, the runs list with its filters, the index. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { LeaderboardOptions } from '../analytics/leaderboard.js';
+import { type LeaderboardOptions, type LeaderTable, leaderboard } from '../analytics/leaderboard.js';
+import { truthTable } from '../analytics/truth-leaderboard.js';
 import { formatNamed } from '../formats/index.js';
 import { loadRun } from '../manager/debate-manager.js';
 import { openRunIndex } from '../manager/indexing.js';
@@ -69,6 +70,15 @@ export class ViewerRuns {
       index.close();
     }
   }
+}
+
+/** The leaderboard's tables, as `agora leaderboard` gives them: the index's, then the truth table. */
+export function leaderboardTables(
+  index: ReturnType<typeof openRunIndex>,
+  outDir: string,
+  options: LeaderboardOptions,
+): LeaderTable[] {
+  return [...leaderboard(index, options), truthTable(index, outDir, options)];
 }
 
 /** Which runs the leaderboard counts: `?batch=` for one batch, `?demo=1` to count simulated runs too. */
