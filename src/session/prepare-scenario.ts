@@ -59,7 +59,9 @@ function pickDebaters(
 export function describeSides(scenario: Scenario): string | null {
   if (scenario.format !== 'formal') return null;
   const sides = formalSides(scenario);
-  return `Affirmative (${scenario.positions.affirmative}): ${sides.affirmative.name} on ${sides.affirmative.model}; negative (${scenario.positions.negative}): ${sides.negative.name} on ${sides.negative.model}`;
+  const who = (debater: (typeof sides)['affirmative']) =>
+    debater.human ? `${debater.name}, the person at the podium` : `${debater.name} on ${debater.model}`;
+  return `Affirmative (${scenario.positions.affirmative}): ${who(sides.affirmative)}; negative (${scenario.positions.negative}): ${who(sides.negative)}`;
 }
 
 /**
