@@ -91,7 +91,7 @@ function seatInDuel(scenario: DuelScenario, seat: string, wanted: string): Scena
 function seatInFormal(given: FormalScenario, seat: string, wanted: string): Scenario {
   if (!given.debaters) {
     throw new UsageError(
-      `--human ${seat}: this formal debate picks its two debaters from the server when it starts, so it has no seats to take yet; name the two debaters in ${given.file} (debaters: with a name and a model each) or give them with --models a=MODEL,b=MODEL`,
+      `--human ${seat}: this formal debate picks its two debaters from the server when it starts, so it has no seats to take yet; name the two debaters in the scenario (debaters:, with a name and a model each), or give their models with --models a=MODEL,b=MODEL`,
     );
   }
   // Sides are drawn by seed: a seed drawn per run is drawn now, so the side named is the side taken.

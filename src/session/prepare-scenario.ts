@@ -23,7 +23,10 @@ export async function prepareScenario(scenario: Scenario, provider: ModelProvide
     : { ...scenario, debaters: pickDebaters(scenario, available, provider) };
   if (!needsJudge) return withDebaters;
   const sides = formalSides(withDebaters);
-  const debaterModels = [sides.affirmative.model, sides.negative.model];
+  // A seat a person speaks for does not argue with its model: the judge may use it.
+  const debaterModels = [sides.affirmative, sides.negative]
+    .filter((debater) => !debater.human)
+    .map((debater) => debater.model);
   // The scenario's own models first (the moderator, the debaters' fallbacks), then the server's.
   const offered = [
     ...(scenario.statements.moderator_model ? [scenario.statements.moderator_model] : []),
