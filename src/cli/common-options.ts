@@ -70,7 +70,7 @@ export const DEBATE_OPTIONS = {
   'speak-from': SPEAK_FROM,
   human: {
     value: 'SEAT',
-    help: "debate in person: take a knockout's seat x (Position X) or a Position Y agent's name, and type or pipe your statements; see docs/podium.md",
+    help: "debate in person: take a debater's seat (knockout: x or a Position Y agent's name; duel: a, b; formal: affirmative, negative; or the debater's name) and type or pipe your statements; see docs/podium.md",
   },
   record: {
     value: 'DIR',

@@ -22,7 +22,8 @@ import { sessionEnd } from '../session/session-end.js';
 import { writeFileAtomic } from '../store/write-files.js';
 import { colorWanted } from './color.js';
 import type { CliIo } from './io.js';
-import { speakingSecondsPerWord, terminalPerson } from './person-terminal.js';
+import { personPace } from './person-pace.js';
+import { terminalPerson } from './person-terminal.js';
 import { viewerPerson } from './person-viewer.js';
 import { listenForStopSignals } from './stop-signals.js';
 import { terminalLayout } from './terminal-layout.js';
@@ -84,15 +85,13 @@ export async function debateOnTerminal(
   // A person at the podium types their statements here, or pipes them in, or writes them in the
   // viewer's box on the run page.
   const seated = personSeats(request.scenario).length > 0 && !request.person;
-  const secondsPerWord = speakingSecondsPerWord(request.scenario);
+  const pace = personPace(request.scenario);
   const person =
     seated && flags.speakFrom !== 'viewer' && io.stdin
-      ? terminalPerson(io.stdin, flags.json ? io.stderr : io.stdout, secondsPerWord)
+      ? terminalPerson(io.stdin, flags.json ? io.stderr : io.stdout, pace)
       : undefined;
   const personFor =
-    seated && flags.speakFrom === 'viewer'
-      ? (runDir: string) => viewerPerson(runDir, secondsPerWord)
-      : undefined;
+    seated && flags.speakFrom === 'viewer' ? (runDir: string) => viewerPerson(runDir, pace) : undefined;
   try {
     const outcome = await runSession(
       {

@@ -6,14 +6,9 @@
  */
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { Scenario } from '../config/scenario.js';
-import { type PersonInput, TOKENS_PER_WORD } from '../llm/podium-provider.js';
+import type { PersonInput } from '../llm/podium-provider.js';
 import { personTask, personTaskText } from '../render/person-task.js';
-
-/** Seconds of speaking time one word of a person uses, when the debate has a speaking timer. */
-export function speakingSecondsPerWord(scenario: Scenario): number | undefined {
-  return scenario.format === 'knockout' ? TOKENS_PER_WORD / scenario.timer.tokens_per_second : undefined;
-}
+import { type PersonPace, turnLimitWords } from './person-pace.js';
 
 /** "(120 of about 576 words; about 113 s of speaking time left)" */
 export function wordCountLine(words: number, limitWords: number, secondsPerWord: number | undefined): string {
@@ -27,7 +22,7 @@ export function wordCountLine(words: number, limitWords: number, secondsPerWord:
 export function terminalPerson(
   input: Readable & { isTTY?: boolean },
   output: Writable & { isTTY?: boolean },
-  secondsPerWord?: number,
+  pace: PersonPace = {},
 ): PersonInput & { close(): void } {
   const lines: string[] = [];
   let ended = false;
@@ -53,9 +48,10 @@ export function terminalPerson(
     async statement(turn) {
       // Ctrl-C a second time aborts the turn: the run pauses at it, resumable.
       turn.signal?.addEventListener('abort', () => wake?.(), { once: true });
-      const limitWords = Math.max(1, Math.floor(turn.maxTokens / TOKENS_PER_WORD));
+      const task = personTask(turn.messages);
+      const limitWords = turnLimitWords(turn.maxTokens, pace, task.wordLimit);
       // Model text is shown, never obeyed: control characters (escape sequences) are dropped.
-      output.write(withoutControl(personTaskText(personTask(turn.messages), limitWords)));
+      output.write(withoutControl(personTaskText(task, limitWords, pace.limitSeconds)));
       const written: string[] = [];
       for (;;) {
         if (turn.signal?.aborted) return undefined;
@@ -64,7 +60,7 @@ export function terminalPerson(
         written.push(line);
         if (input.isTTY) {
           const words = written.join(' ').split(/\s+/).filter(Boolean).length;
-          output.write(`  ${wordCountLine(words, limitWords, secondsPerWord)}\n`);
+          output.write(`  ${wordCountLine(words, limitWords, pace.secondsPerWord)}\n`);
         }
       }
       const text = written.join('\n').trim();

@@ -6,11 +6,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { watch } from 'node:fs';
-import { type PersonInput, TOKENS_PER_WORD } from '../llm/podium-provider.js';
+import type { PersonInput } from '../llm/podium-provider.js';
 import { personTask } from '../render/person-task.js';
 import { clearPodium, takePodiumAnswer, writePodiumTurn } from '../store/podium-files.js';
+import { type PersonPace, turnLimitWords } from './person-pace.js';
 
-export function viewerPerson(runDir: string, secondsPerWord?: number): PersonInput {
+export function viewerPerson(runDir: string, pace: PersonPace = {}): PersonInput {
   return {
     async statement(turn) {
       const task = personTask(turn.messages);
@@ -20,8 +21,8 @@ export function viewerPerson(runDir: string, secondsPerWord?: number): PersonInp
         askedAt: new Date().toISOString(),
         speaker: task.name ?? 'the person',
         task,
-        limitWords: Math.max(1, Math.floor(turn.maxTokens / TOKENS_PER_WORD)),
-        ...(secondsPerWord === undefined ? {} : { secondsPerWord }),
+        limitWords: turnLimitWords(turn.maxTokens, pace, task.wordLimit),
+        ...(pace.secondsPerWord === undefined ? {} : { secondsPerWord: pace.secondsPerWord }),
       });
       const text = await new Promise<string | undefined>((resolve) => {
         const finish = (value: string | undefined) => {

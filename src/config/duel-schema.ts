@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import {
   commonFields,
+  humanField,
+  judgeNotHuman,
   nonBlank,
   positiveInteger,
   STOP_DEFAULTS,
@@ -19,6 +21,14 @@ const participant = (defaultName: string) =>
     role: z.string().optional().describe('Optional persona added to the prompt.'),
     fallback_models: z.array(nonBlank('an Ollama model name')).default([]),
     think: thinkField,
+  });
+
+/** A debater's seat, which a person may take; the judge's is always a model's. */
+const debater = (defaultName: string) =>
+  participant(defaultName).extend({
+    human: humanField(
+      "A person speaks for this debater (typed at the terminal, piped in, or written in the viewer); the debater's model is then not called.",
+    ),
   });
 
 export const duelSchema = z
@@ -38,8 +48,9 @@ export const duelSchema = z
         b: nonBlank('the label of side B').default('Against'),
       })
       .default({ a: 'For', b: 'Against' }),
-    debaters: z.strictObject({ a: participant('Debater A'), b: participant('Debater B') }),
+    debaters: z.strictObject({ a: debater('Debater A'), b: debater('Debater B') }),
     judge: participant('Judge').extend({
+      human: judgeNotHuman,
       side_swap: z
         .boolean()
         .default(true)

@@ -7,6 +7,7 @@ import {
   commonFields,
   criteriaSchema,
   DEFAULT_CRITERIA,
+  humanField,
   nonBlank,
   positiveInteger,
   temperatureSchema,
@@ -20,6 +21,9 @@ const debaterSchema = z.strictObject({
   role: z.string().optional().describe('Optional persona added to the debater prompt.'),
   fallback_models: z.array(nonBlank('an Ollama model name')).default([]),
   think: thinkField,
+  human: humanField(
+    "A person speaks for this debater in every phase, preparation included (typed at the terminal, piped in, or written in the viewer); the debater's model still does the calls that default to it (the moderator's or the judge's, when none is named).",
+  ),
 });
 
 export const formalSchema = z

@@ -236,6 +236,18 @@ export function commonFields(
 export type Criterion = z.output<typeof criterionSchema>;
 
 /** Lets a thinking model (qwen3, deepseek-r1) think before it answers; its thinking is never kept. */
+/** `human: true`: a person takes the seat's statements (see docs/podium.md). */
+export const humanField = (description: string) => z.boolean().optional().describe(description);
+
+/** A judge's seat is never a person's: `human: true` there is refused with the seats that can be. */
+export const judgeNotHuman = z
+  .literal(false, {
+    error:
+      "a judge is always a model; a person can take a debater's seat instead (human: true under debaters.a or debaters.b)",
+  })
+  .optional()
+  .describe('A judge is always a model: a person can take a debater’s seat, not the judge’s.');
+
 export const thinkField = z
   .boolean()
   .optional()

@@ -24,3 +24,8 @@ export class PersonAbsent extends AgoraError {
     super(why, { exitCode: ExitCode.interrupted });
   }
 }
+
+/** The model a seat's statements are asked of: the person's, when a person has taken the seat. */
+export function seatModel(seat: { model: string; human?: boolean | undefined }): string {
+  return seat.human === true ? PERSON_MODEL : seat.model;
+}

@@ -29,6 +29,10 @@ export function scenarioModels(scenario: Scenario): { required: string[]; fallba
       required.add(scenario.judge.model);
       break;
     case 'duel':
+      // A duel's debater a person speaks for calls no model.
+      for (const debater of [scenario.debaters.a, scenario.debaters.b]) if (!debater.human) add(debater);
+      add(scenario.judge);
+      break;
     case 'truth':
       add(scenario.debaters.a);
       add(scenario.debaters.b);

@@ -17,6 +17,19 @@ import type {
 /** A person's words are counted as a model's tokens at this rate (about 0.75 words a token). */
 export const TOKENS_PER_WORD = 4 / 3;
 
+/**
+ * The speaking rate a person's statement is timed at where a debate has a time limit but no
+ * speaking timer of its own (a formal debate's statements): the knockout timer's default rate,
+ * 3.75 tokens a second, about 2.8 words a second or 169 a minute.
+ */
+export const PERSON_TOKENS_PER_SECOND = 3.75;
+
+/** How many of a person's words fit in `seconds` of speaking time at `tokensPerSecond`. */
+export function wordsInSeconds(seconds: number, tokensPerSecond = PERSON_TOKENS_PER_SECOND): number {
+  // The small step keeps a whole number of words whole despite the 4/3 rate's rounding.
+  return Math.floor((seconds * tokensPerSecond) / TOKENS_PER_WORD + 1e-9);
+}
+
 export function personTokens(text: string): number {
   const words = text.split(/\s+/).filter((word) => word !== '').length;
   return Math.ceil(words * TOKENS_PER_WORD);

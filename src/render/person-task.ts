@@ -4,8 +4,13 @@
  * model needs and a person does not (the rules of the conversation, "write without headings")
  * are left out; nothing is added that the model would not be told.
  */
+import { PERSON_TOKENS_PER_SECOND, TOKENS_PER_WORD } from '../llm/podium-provider.js';
+
+/** The rate a person's words are timed at, where a statement has a time limit: about 169 a minute. */
+const SPOKEN_WORDS_PER_MINUTE = Math.round((PERSON_TOKENS_PER_SECOND / TOKENS_PER_WORD) * 60);
+
 /** A message of the request, as far as a person's view needs it. */
-type ChatMessage = { content: string };
+type ChatMessage = { role?: string; content: string };
 
 export interface PersonTask {
   motion?: string;
@@ -13,76 +18,144 @@ export interface PersonTask {
   side?: string;
   /** The opponent's latest statement, with who made it. */
   opponent?: { speaker: string; text: string };
+  /** The person's own statement the task asks them to redo (shorter, or on the motion). */
+  yours?: string;
+  /** The word limit the task states, when it states one. */
+  wordLimit?: number;
   /** The task as a model would get it, from "Your task" on, less the lines written for models. */
   task: string;
 }
 
 /** Lines that tell a model how to write, which a person does not need. */
-const FOR_MODELS = [/^Speak as a debater\b/, /^Reply with\b/];
+const FOR_MODELS = [/^Speak as a debater\b/, /^Speak in the first person\b/, /^Reply with\b/];
+
+const TASK_HEADING = /^## Your task/m;
 
 export function personTask(messages: readonly ChatMessage[]): PersonTask {
   const all = messages.map((message) => message.content).join('\n\n');
   const last = messages.at(-1)?.content ?? '';
+  // The request's task message; a request that asks again (a statement over its word limit, or
+  // one the moderator sent back) ends with the instruction after the person's own statement.
+  const asked =
+    [...messages].reverse().find((message) => TASK_HEADING.test(message.content))?.content ?? last;
+  const again = asked !== last;
   const motion = /^Motion: (.+)$/m.exec(all)?.[1]?.trim();
-  const name = /^Your name: (.+)$/m.exec(last)?.[1]?.trim();
-  const side = /^You argue for: (.+)$/m.exec(last)?.[1]?.trim();
-  const at = last.search(/^## Your task/m);
+  const name = /^Your name: (.+)$/m.exec(asked)?.[1]?.trim();
+  const side = /^You argue for: (.+)$/m.exec(asked)?.[1]?.trim();
+  const at = last.search(TASK_HEADING);
   const task = (at >= 0 ? last.slice(at) : last)
     .split('\n')
     .filter((line) => !FOR_MODELS.some((pattern) => pattern.test(line.trim())))
     .join('\n')
     .replace(/^## /gm, '')
     .trim();
-  const opponent = lastStatementNotBy(messages, name);
+  const yours = again ? messages.at(-2)?.content.trim() : undefined;
+  const wordLimit = Number(/\bthe limit is (\d+) words\b/.exec(again ? `${asked}\n${last}` : task)?.[1]);
+  const opponent = lastStatementNotBy(messages, name, side);
   return {
     ...(motion ? { motion } : {}),
     ...(name ? { name } : {}),
     ...(side ? { side } : {}),
     ...(opponent ? { opponent } : {}),
+    ...(yours ? { yours } : {}),
+    ...(Number.isInteger(wordLimit) && wordLimit > 0 ? { wordLimit } : {}),
     task,
   };
 }
 
+/** Where a statement of the debate begins in a message, and whose it is. */
+interface Marker {
+  speaker: string;
+  /** The side's label as the heading gives it, when it does. */
+  label?: string;
+  start: number;
+  end: number;
+  /** Where the statement stops: the next heading of this level or above, or a moderator's line. */
+  stop: RegExp;
+}
+
 /**
- * The last `**Speaker** (Position ...):` statement of the debate so far whose speaker is not
- * `name`, read message by message: a statement ends with its message, or where the next section
- * or a moderator's line begins.
+ * The statements a request shows, in the order they appear:
+ * - `**Speaker** (Position ...):` and `**Speaker** (Debater A, ...):` blocks (a knockout's or a
+ *   duel's transcript);
+ * - `### Phase: Speaker (label)` blocks (a formal debate's "debate so far");
+ * - `## Your opponent's ...` and `## The questions your opponent has put to you` sections (what a
+ *   formal debate's phase shows of the other side).
+ */
+function markersOf(content: string): Marker[] {
+  const found: Marker[] = [];
+  const patterns: Array<{
+    pattern: RegExp;
+    stop: RegExp;
+    read: (match: RegExpExecArray) => Omit<Marker, 'start' | 'end' | 'stop'>;
+  }> = [
+    {
+      pattern: /^\*\*(.+?)\*\* \(((?:Position|side|Debater)[^)]*)\):\s*$/gm,
+      stop: /^(#{2,3} |```|Moderator: )/m,
+      read: (match) => ({ speaker: match[1] as string, label: match[2] as string }),
+    },
+    {
+      pattern: /^### [^:\n]+: (.+?) \((.*)\)(?: (?:asks|answers) .*)?$/gm,
+      stop: /^(#{2,3} |```)/m,
+      read: (match) => ({ speaker: match[1] as string, label: match[2] as string }),
+    },
+    {
+      pattern: /^## (?:Your opponent's .+|The questions your opponent has put to you)$/gm,
+      stop: /^(## |```)/m,
+      read: () => ({ speaker: 'Your opponent' }),
+    },
+  ];
+  for (const { pattern, stop, read } of patterns) {
+    for (let match = pattern.exec(content); match; match = pattern.exec(content)) {
+      found.push({ ...read(match), start: match.index + match[0].length, end: content.length, stop });
+    }
+  }
+  found.sort((first, second) => first.start - second.start);
+  // A statement also ends where the next one begins.
+  for (const [index, marker] of found.entries()) {
+    const next = found[index + 1];
+    if (next) marker.end = content.lastIndexOf('\n', next.start - 1) + 1 || next.start;
+  }
+  return found;
+}
+
+/**
+ * The last statement of the debate so far that is not the person's own (by their name, or by
+ * their side's label where the debaters go by their sides), read message by message.
  */
 function lastStatementNotBy(
   messages: readonly ChatMessage[],
   name: string | undefined,
+  side: string | undefined,
 ): PersonTask['opponent'] {
-  const heading = /^\*\*(.+?)\*\* \((?:Position|side)[^)]*\):\s*$/gm;
   let found: PersonTask['opponent'];
   for (const { content } of messages) {
-    const blocks: { speaker: string; start: number; end: number }[] = [];
-    for (let match = heading.exec(content); match; match = heading.exec(content)) {
-      const previous = blocks.at(-1);
-      if (previous) previous.end = match.index;
-      blocks.push({ speaker: match[1] as string, start: match.index + match[0].length, end: content.length });
-    }
-    for (const block of blocks) {
-      if (block.speaker === name) continue;
-      const body = content.slice(block.start, block.end);
-      const stop = body.search(/^(#{2,3} |```|Moderator: )/m);
+    for (const marker of markersOf(content)) {
+      if (marker.speaker === name) continue;
+      if (side && marker.label?.startsWith(`${side} (`)) continue;
+      const body = content.slice(marker.start, marker.end);
+      const stop = body.search(marker.stop);
       const statement = (stop >= 0 ? body.slice(0, stop) : body).trim();
-      if (statement !== '') found = { speaker: block.speaker, text: statement };
+      if (statement !== '') found = { speaker: marker.speaker, text: statement };
     }
   }
   return found;
 }
 
-/** The turn as a person reads it on a terminal. */
-export function personTaskText(task: PersonTask, limitWords: number): string {
+/** The turn as a person reads it on a terminal; `limitSeconds` is the statement's time limit, if any. */
+export function personTaskText(task: PersonTask, limitWords: number, limitSeconds?: number): string {
   const lines: string[] = ['', '=== Your turn at the podium ==='];
   if (task.motion) lines.push(`Motion: ${task.motion}`);
   if (task.name || task.side) {
     lines.push(`You speak as ${task.name ?? 'yourself'}${task.side ? `, for ${task.side}` : ''}.`);
   }
   if (task.opponent) lines.push('', `${task.opponent.speaker} said:`, task.opponent.text);
+  if (task.yours) lines.push('', 'Your statement was:', task.yours);
   lines.push('', task.task, '');
   lines.push(
-    `Your statement is cut after about ${limitWords} words (the speaking time a model in your seat gets).`,
+    limitSeconds === undefined
+      ? `Your statement is cut after about ${limitWords} words (the speaking time a model in your seat gets).`
+      : `Your statement is cut after about ${limitWords} words: the length a model in your seat may give, and ${limitSeconds} s of speaking time with your words timed at about ${SPOKEN_WORDS_PER_MINUTE} a minute, whichever ends first.`,
     'Type it below; end it with a line holding only "." (or end the input).',
     '',
   );

@@ -23,7 +23,10 @@ export async function prepareScenario(scenario: Scenario, provider: ModelProvide
     : { ...scenario, debaters: pickDebaters(scenario, available, provider) };
   if (!needsJudge) return withDebaters;
   const sides = formalSides(withDebaters);
-  const debaterModels = [sides.affirmative.model, sides.negative.model];
+  // A seat a person speaks for does not argue with its model: the judge may use it.
+  const debaterModels = [sides.affirmative, sides.negative]
+    .filter((debater) => !debater.human)
+    .map((debater) => debater.model);
   // The scenario's own models first (the moderator, the debaters' fallbacks), then the server's.
   const offered = [
     ...(scenario.statements.moderator_model ? [scenario.statements.moderator_model] : []),
@@ -59,7 +62,9 @@ function pickDebaters(
 export function describeSides(scenario: Scenario): string | null {
   if (scenario.format !== 'formal') return null;
   const sides = formalSides(scenario);
-  return `Affirmative (${scenario.positions.affirmative}): ${sides.affirmative.name} on ${sides.affirmative.model}; negative (${scenario.positions.negative}): ${sides.negative.name} on ${sides.negative.model}`;
+  const who = (debater: (typeof sides)['affirmative']) =>
+    debater.human ? `${debater.name}, the person at the podium` : `${debater.name} on ${debater.model}`;
+  return `Affirmative (${scenario.positions.affirmative}): ${who(sides.affirmative)}; negative (${scenario.positions.negative}): ${who(sides.negative)}`;
 }
 
 /**

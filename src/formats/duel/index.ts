@@ -4,6 +4,7 @@
  */
 
 import { z } from 'zod';
+import { seatModel } from '../../core/person-seat.js';
 import { runProgress } from '../../core/run-progress.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
@@ -84,9 +85,12 @@ async function executeDuelStep(
           side: step.side,
           label: sideLabel(scenario, step.side),
           heading: `Round ${step.round}`,
-          model: debater.model,
-          fallbackModels: debater.fallback_models,
-          ...(debater.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
+          // A person's seat is asked of the person (see docs/podium.md), with no model to fall back on.
+          model: seatModel(debater),
+          fallbackModels: debater.human ? [] : debater.fallback_models,
+          ...(debater.think && !debater.human
+            ? { think: true, thinkingBudget: scenario.thinking_budget }
+            : {}),
           temperature: scenario.model_options.temperature,
           maxTokens: scenario.debater_max_tokens,
           contextWindow: scenario.model_options.context_window,
@@ -215,8 +219,8 @@ export function duelTranscript(state: DuelState) {
     seed: scenario.seed,
     positions: scenario.positions,
     debaters: {
-      a: { name: scenario.debaters.a.name, model: scenario.debaters.a.model },
-      b: { name: scenario.debaters.b.name, model: scenario.debaters.b.model },
+      a: { name: scenario.debaters.a.name, model: seatModel(scenario.debaters.a) },
+      b: { name: scenario.debaters.b.name, model: seatModel(scenario.debaters.b) },
     },
     judge: { name: scenario.judge.name, model: scenario.judge.model },
     plannedRounds: scenario.max_rounds,

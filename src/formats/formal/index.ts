@@ -4,6 +4,7 @@
  */
 
 import { timeoutMilliseconds } from '../../config/timeout-seconds.js';
+import { seatModel } from '../../core/person-seat.js';
 import { runProgress } from '../../core/run-progress.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
@@ -104,9 +105,10 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
         side: step.side,
         label: sideLabel(scenario, step.side),
         heading: PHASE_TITLES[step.phase],
-        model: debater.model,
-        fallbackModels: debater.fallback_models,
-        ...(debater.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
+        // A person's seat is asked of the person (see docs/podium.md), with no model to fall back on.
+        model: seatModel(debater),
+        fallbackModels: debater.human ? [] : debater.fallback_models,
+        ...(debater.think && !debater.human ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
         temperature: scenario.model_options.temperature,
         maxTokens,
         contextWindow: scenario.model_options.context_window,
@@ -193,8 +195,8 @@ export function formalTranscript(state: FormalState) {
     seed: scenario.seed,
     positions: scenario.positions,
     sides: {
-      affirmative: { name: sides.affirmative.name, model: sides.affirmative.model },
-      negative: { name: sides.negative.name, model: sides.negative.model },
+      affirmative: { name: sides.affirmative.name, model: seatModel(sides.affirmative) },
+      negative: { name: sides.negative.name, model: seatModel(sides.negative) },
     },
     status: state.end?.status ?? ('running' as const),
     stopReason: state.end?.stopReason ?? null,

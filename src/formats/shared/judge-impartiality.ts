@@ -24,10 +24,20 @@ export function impartialModel(
   return free.find((model) => !SPECIALISED.test(model)) ?? free[0];
 }
 
-/** The judge's model and the debaters beside it, for the formats with a judge over two sides. */
+/**
+ * The judge's model and the debaters beside it, for the formats with a judge over two sides. A
+ * debater a person speaks for is not the model's side: the judge may share its model.
+ */
 function judgeAndDebaters(
   scenario: Scenario,
 ): { judge: string; debaters: Array<{ name: string; model: string }> } | null {
+  const found = judgeOverDebaters(scenario);
+  return found && { ...found, debaters: found.debaters.filter((debater) => !debater.human) };
+}
+
+function judgeOverDebaters(
+  scenario: Scenario,
+): { judge: string; debaters: Array<{ name: string; model: string; human?: boolean | undefined }> } | null {
   if (scenario.format === 'duel') {
     return { judge: scenario.judge.model, debaters: [scenario.debaters.a, scenario.debaters.b] };
   }

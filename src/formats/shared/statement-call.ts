@@ -8,8 +8,10 @@
 
 import { fittedChat } from '../../context/fitted-call.js';
 import type { StatementEvent } from '../../core/events.js';
+import { PERSON_MODEL } from '../../core/person-seat.js';
 import { addUsage, NO_USAGE, recordedTokens } from '../../llm/call-usage.js';
 import { ProviderError } from '../../llm/errors.js';
+import { personTokens, wordsInSeconds } from '../../llm/podium-provider.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { ModelCallFailed, type RetryPolicy, type SafeCallResult } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
@@ -52,6 +54,11 @@ export function countWords(text: string): number {
 }
 
 export function cutToWords(text: string, limit: number): string {
+  return `${firstWords(text, limit)} ${WORD_LIMIT_MARKER}`;
+}
+
+/** The first `limit` words of `text`, its spacing kept. */
+function firstWords(text: string, limit: number): string {
   const words = text.trim().split(/(\s+)/);
   let kept = 0;
   let out = '';
@@ -62,7 +69,7 @@ export function cutToWords(text: string, limit: number): string {
     }
     out += piece;
   }
-  return `${out.trimEnd()} ${WORD_LIMIT_MARKER}`;
+  return out.trimEnd();
 }
 
 export function emergencyText(speaker: string, reason: string): string {
@@ -96,8 +103,25 @@ export async function produceStatement(
   let timeLimited = false;
   const generate = async (messages: ChatMessage[], purpose: string): Promise<SafeCallResult> => {
     const limit = request.timeLimitMs;
-    if (limit === undefined)
-      return call(messages, purpose, context.signal, { piece: () => undefined, retry: () => undefined });
+    const unheard = { piece: () => undefined, retry: () => undefined };
+    if (limit === undefined) return call(messages, purpose, context.signal, unheard);
+    // A person's speaking time is counted from their words, not from the time they take to type
+    // (docs/podium.md): what would run past the limit is cut there and marked, as a model's is.
+    if (request.model === PERSON_MODEL) {
+      const answer = await call(messages, purpose, context.signal, unheard);
+      const words = wordsInSeconds(limit / 1000);
+      timeLimited = countWords(answer.result.text) > words;
+      if (!timeLimited) return answer;
+      context.logger.warn(
+        { speaker: request.speaker, phase: request.phase, limitMs: limit },
+        "the person's statement cut at its time limit",
+      );
+      const text = firstWords(answer.result.text, words);
+      return {
+        ...answer,
+        result: { ...answer.result, text, outputTokens: personTokens(text), stopReason: 'length' },
+      };
+    }
     // The time limit stops this call, not the run: its own clock beside the run's stop signal.
     const clock = new AbortController();
     const follow = () => clock.abort(context.signal.reason);
