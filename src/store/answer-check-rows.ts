@@ -7,7 +7,7 @@
  * The leaderboard's judge reliability report is read from these rows.
  */
 import type { AnswerProblem, RunEvent } from '../core/events.js';
-import type { Row } from './index-rows.js';
+import type { Row } from './index-row.js';
 
 const KINDS: Record<string, string> = {
   judgement: 'duel judgement',

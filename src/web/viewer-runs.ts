@@ -8,6 +8,7 @@ import { openRunIndex } from '../manager/indexing.js';
 import { listRuns } from '../manager/run-listing.js';
 import { derivedFilesStale } from '../store/derived-files.js';
 import { isRunId } from '../store/run-id.js';
+import type { BatchChoice } from './batch-choice.js';
 import { HttpError } from './request-guards.js';
 import { RunFeed } from './run-feed.js';
 import { readStartRecord } from './start-record.js';
@@ -78,14 +79,6 @@ export function leaderboardOptions(query: URLSearchParams): LeaderboardOptions {
     ...(batch ? { batchId: batch } : {}),
     ...(query.get('demo') === '1' ? { includeDemo: true } : {}),
   };
-}
-
-/** A batch the leaderboard can be narrowed to. */
-export interface BatchChoice {
-  batchId: string;
-  /** When its plan was made; null for a batch known only from its runs. */
-  createdAt: string | null;
-  debates: number | null;
 }
 
 /** The batches in the index (their plans, and the batches its runs name), newest first. */
