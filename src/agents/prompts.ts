@@ -4,7 +4,6 @@
  * debate, and the transcript only grows at its end, so Ollama's prompt cache reuses them across
  * agents and rounds on the same model. Only the last message differs per agent.
  */
-import type { ContextFile } from '../config/scenario.js';
 import type { ChatMessage } from '../llm/provider.js';
 import type { RulesPlacement } from './message-layout.js';
 
@@ -29,20 +28,6 @@ export interface TranscriptView {
   /** Claims made in the summarised rounds and still unanswered there, one line each (from the claims ledger). */
   openClaims?: string[];
   rounds: TranscriptRound[];
-}
-
-/** Background knowledge and context files, as every participant receives them. */
-export function backgroundText(
-  background: { knowledge: Record<string, string | string[]> },
-  files: ContextFile[],
-): string {
-  const lines = Object.entries(background.knowledge).map(([key, value]) => {
-    const title = key.replace(/_/g, ' ');
-    return Array.isArray(value) ? `- ${title}: ${value.join('; ')}` : `- ${title}: ${value}`;
-  });
-  const fileTexts = files.map((file) => `\n### ${file.path}\n${file.content.trim()}`);
-  if (lines.length === 0 && fileTexts.length === 0) return '';
-  return `\n## Background (shared by every participant)\n${lines.join('\n')}${fileTexts.join('\n')}\n`;
 }
 
 /** "rounds 1-4", or "round 3" for a single round. */

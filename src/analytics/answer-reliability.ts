@@ -8,7 +8,7 @@
  * quote differed from the statement by one word.
  */
 import type { RunIndex } from '../store/run-index.js';
-import type { LeaderTable } from './leaderboard.js';
+import type { LeaderTable } from './leader-table.js';
 
 type Cell = string | number | null;
 

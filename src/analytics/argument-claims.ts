@@ -9,7 +9,7 @@ import { heuristicClaims } from '../agents/claim-extraction.js';
 import { addClaims, type LedgerClaim } from '../agents/claims-ledger.js';
 import type { Scenario } from '../config/scenario.js';
 import type { ClaimsEvent, RunEvent, Stored } from '../core/events.js';
-import type { MapInput, RawClaim, Spoken } from './argument-map.js';
+import type { MapInput, RawClaim, Spoken } from './argument-map-shape.js';
 import { statementClaims } from './key-sentence-claims.js';
 import { linkByWording, type StatementClaims } from './key-sentence-links.js';
 

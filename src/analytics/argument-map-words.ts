@@ -1,5 +1,5 @@
 /** How the argument map is explained, in the same words on the page, in the export and in `agora show`. */
-import type { ArgumentMap, ClaimStatus } from './argument-map.js';
+import type { ArgumentMap, ClaimStatus } from './argument-map-shape.js';
 import { MIN_SHARED_WORDS } from './key-sentence-links.js';
 
 /** What each status means. */

@@ -3,9 +3,10 @@
  * from its debate's argument map, added up under the model the scenario gave it.
  */
 import type { RunIndex } from '../store/run-index.js';
-import { type ArgumentScore, argumentMap, type MapSource } from './argument-map.js';
+import { argumentMap } from './argument-map.js';
+import type { ArgumentScore, MapSource } from './argument-map-shape.js';
 import { speakerModels } from './debate-sides.js';
-import type { LeaderTable } from './leaderboard.js';
+import type { LeaderTable } from './leader-table.js';
 import { fromRunLog, loggedRuns } from './run-logs.js';
 
 type Cell = string | number | null;

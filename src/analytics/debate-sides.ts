@@ -12,9 +12,10 @@
  * in it gave, a tie when two lead equally. And every format's verdicts on one scale (`onScale`):
  * the first side, the second side, or a tie, so that X/Y, affirmative/negative and a/b pool.
  */
+
+import { formalSides } from '../config/formal-sides.js';
 import type { Scenario } from '../config/scenario.js';
 import type { RunEvent } from '../core/events.js';
-import { formalSides } from '../formats/formal/formal-plan.js';
 import { mapSides } from './argument-claims.js';
 
 export const TIE = 'tie';

@@ -7,7 +7,7 @@
 import type { RunIndex } from '../store/run-index.js';
 import { type ArenaRecord, arenaRecords } from './arena-records.js';
 import { bradleyTerry, type Match } from './bradley-terry.js';
-import type { LeaderTable } from './leaderboard.js';
+import type { LeaderTable } from './leader-table.js';
 
 type Cell = string | number | null;
 

@@ -17,7 +17,7 @@ import { cohenKappa, kappaWords } from './cohen-kappa.js';
 import { bootstrapOverDebates, DEBATE_RESAMPLES } from './debate-bootstrap.js';
 import { modelVerdicts, onScale, type ScaleAnswer } from './debate-sides.js';
 import { proportionInterval } from './intervals.js';
-import type { LeaderTable } from './leaderboard.js';
+import type { LeaderTable } from './leader-table.js';
 
 type Cell = string | number | null;
 

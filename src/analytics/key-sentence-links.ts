@@ -12,7 +12,7 @@
  * wording rule.
  * No model is asked: the links are a reading of the wording, not of the meaning.
  */
-import type { RawClaim } from './argument-map.js';
+import type { RawClaim } from './argument-map-shape.js';
 
 export interface StatementClaims {
   phase: string;

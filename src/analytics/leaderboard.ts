@@ -13,15 +13,10 @@ import { bradleyTerry, type Match } from './bradley-terry.js';
 import { humanRankingTable } from './human-ranking.js';
 import { meanInterval, proportionInterval } from './intervals.js';
 import { judgeCalibrationTable } from './judge-calibration.js';
+import type { LeaderTable } from './leader-table.js';
 import { rankingsComparedTable } from './rankings-compared.js';
 
 type Cell = string | number | null;
-export interface LeaderTable {
-  title: string;
-  columns: string[];
-  rows: Cell[][];
-  note?: string;
-}
 
 const round2 = (value: number | null | undefined) =>
   value === null || value === undefined ? null : Math.round(value * 100) / 100;

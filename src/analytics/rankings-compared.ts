@@ -12,7 +12,7 @@ import { bradleyTerry, type Match } from './bradley-terry.js';
 import { bootstrapOverDebates } from './debate-bootstrap.js';
 import { type DebateSide, modelVerdicts } from './debate-sides.js';
 import { arenaMatches } from './human-ranking.js';
-import type { LeaderTable } from './leaderboard.js';
+import type { LeaderTable } from './leader-table.js';
 import { kendallTauB } from './rank-correlation.js';
 
 type Cell = string | number | null;

@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { RunIndex } from '../store/run-index.js';
-import type { LeaderboardOptions, LeaderTable } from './leaderboard.js';
+import type { LeaderTable } from './leader-table.js';
+import type { LeaderboardOptions } from './leaderboard.js';
 import { accuracyInterval, type PairedDifference, pairedDifference } from './truth-accuracy.js';
 
 interface TruthRecord {

@@ -3,8 +3,8 @@
  * files) can fit the model's context window at all. Prompts are sent with `truncate: false`, so
  * text that cannot fit would fail every call, or cost the whole window on each one.
  */
-import { backgroundText } from '../agents/prompts.js';
-import { estimateTokens, promptBudget } from '../context/token-estimate.js';
+import { estimateTokens, promptBudget } from '../core/token-estimate.js';
+import { backgroundText } from './background-text.js';
 import type { ContextFile } from './scenario.js';
 import type { RuleFinding } from './scenario-rules.js';
 import type { ScenarioFile } from './scenario-schema.js';

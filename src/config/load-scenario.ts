@@ -5,14 +5,14 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
-import { resolveRolePrompt } from '../agents/role-prompts.js';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
-import { readQuestionFile } from '../formats/truth/question-file.js';
 import { checkBackgroundFits } from './background-fit.js';
 import { closestName } from './closest-name.js';
 import { DEFAULT_CRITIQUE_AGENTS } from './critique-schema.js';
 import { formatFieldPath } from './field-path.js';
+import { readQuestionFile } from './question-file.js';
 import { readTextFile } from './read-text-file.js';
+import { resolveRolePrompt } from './role-prompts.js';
 import type { ContextFile, Scenario } from './scenario.js';
 import { checkScenarioRules } from './scenario-rules.js';
 import { FORMAT_NAMES, FORMAT_SCHEMAS, type FormatName, type ScenarioFile } from './scenario-schema.js';

@@ -5,7 +5,7 @@
  * formal debate; a judge's seat is always a model's.
  */
 import { UsageError } from '../core/errors.js';
-import { formalSides } from '../formats/formal/formal-plan.js';
+import { formalSides } from './formal-sides.js';
 import type { DuelScenario, FormalScenario, KnockoutScenario, Scenario } from './scenario.js';
 import { settleSeed, withSeed } from './scenario-overrides.js';
 

@@ -44,3 +44,10 @@ export type Scenario =
   | CritiqueScenario
   | CouncilScenario
   | TruthScenario;
+
+// The run-start event records a Scenario: the core, which knows no schema, takes the type from here.
+declare module '../core/events.js' {
+  interface RecordedScenarioType {
+    scenario: Scenario;
+  }
+}

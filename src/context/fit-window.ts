@@ -8,9 +8,9 @@
  * settings to change (exit 3).
  */
 import { promptChars } from '../agents/prompts.js';
+import { DEFAULT_CHARS_PER_TOKEN, estimateTokens, promptBudget } from '../core/token-estimate.js';
 import type { ChatMessage } from '../llm/provider.js';
 import { ContextWindowError } from './context-window-error.js';
-import { DEFAULT_CHARS_PER_TOKEN, estimateTokens, promptBudget } from './token-estimate.js';
 
 /** Tokens kept free besides the answer's cap, for the chat template and estimate error. */
 export const WINDOW_MARGIN_TOKENS = 256;

@@ -8,6 +8,8 @@
  * is lowered instead (to no less than a quarter of it). When even the shortest prompt cannot fit,
  * the error says that the context window was the problem and which settings to change (exit 3).
  */
+
+import { DEFAULT_CHARS_PER_TOKEN, estimateTokens } from '../core/token-estimate.js';
 import { schemaAtRate } from '../judging/answer-fields.js';
 import { addUsage, messageChars, NO_USAGE } from '../llm/call-usage.js';
 import { ContextOverflowError } from '../llm/errors.js';
@@ -15,7 +17,6 @@ import type { ChatMessage, ChatRequest, ModelProvider } from '../llm/provider.js
 import { ModelCallFailed, type SafeCallOptions, type SafeCallResult, safeChat } from '../llm/safe-call.js';
 import { ContextWindowError } from './context-window-error.js';
 import { fitToWindow, WINDOW_MARGIN_TOKENS } from './fit-window.js';
-import { DEFAULT_CHARS_PER_TOKEN, estimateTokens } from './token-estimate.js';
 
 /** Times a prompt the server refused as too long is fitted again before the call gives up. */
 const MAX_REFITS = 3;

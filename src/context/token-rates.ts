@@ -8,7 +8,7 @@
  * the same log, fits every prompt exactly as the uninterrupted run did, and calls made side by
  * side within a step all see the same rates whatever order they finish in.
  */
-import { type CalibrationSample, calibrate } from './token-estimate.js';
+import { type CalibrationSample, calibrate } from '../core/token-estimate.js';
 
 /** The measurement an event carries, if it records a model call the server counted. */
 export function promptSampleOf(event: object): CalibrationSample | undefined {

@@ -2,7 +2,15 @@
  * The run's vocabulary: every completed step becomes one of these events, appended to the run's
  * `events.jsonl` before the next step begins. State is a fold over them; nothing else is persisted.
  */
-import type { Scenario } from '../config/scenario.js';
+
+/**
+ * The scenario a run-start event records. The core knows no scenario schema, so the config layer,
+ * which does, names the type here (`config/scenario.ts` adds `scenario` to this interface): the
+ * events stay fully typed without the core importing what stands above it.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: config/scenario.ts fills it in by declaration merging
+export interface RecordedScenarioType {}
+type RecordedScenario = RecordedScenarioType extends { scenario: infer S } ? S : unknown;
 
 export type PositionLabel = 'X' | 'Y';
 /**
@@ -51,7 +59,7 @@ export interface RunStartEvent {
   runId: string;
   format: string;
   /** The scenario exactly as used, context files included, so a run can resume without its file. */
-  scenario: Scenario;
+  scenario: RecordedScenario;
   engineVersion: string;
   /** The run spoke to Agora's built-in Ollama simulator (`agora demo`, `serve --demo`): its text is generated, not a model's. */
   simulated?: boolean;

@@ -2,7 +2,7 @@
  * The argument map as Markdown, for `agora show`: each claim on a line under its round or phase,
  * with what it answers, what answered it and its status, then the debaters' argument scores.
  */
-import type { ArgumentMap } from '../analytics/argument-map.js';
+import type { ArgumentMap } from '../analytics/argument-map-shape.js';
 import { mapSourceText, mapSummaryText, STATUS_MEANINGS } from '../analytics/argument-map-words.js';
 
 const cell = (text: string | number) => String(text).replace(/\|/g, '\\|').replace(/\s+/g, ' ');

@@ -3,9 +3,10 @@
  * and by what weighted scores, what each council role said. Shared by the terminal and the viewer,
  * so both tell the same story from the same event.
  */
+
+import { formalSides } from '../config/formal-sides.js';
 import type { Scenario } from '../config/scenario.js';
 import type { AssessmentEvent } from '../core/events.js';
-import { formalSides } from '../formats/formal/formal-plan.js';
 import { renderTextTable } from './text-table.js';
 
 type Result = Record<string, unknown>;

@@ -8,7 +8,7 @@
 import type { Scenario } from '../config/scenario.js';
 import { ContextWindowError } from '../context/context-window-error.js';
 import { fitToWindow } from '../context/fit-window.js';
-import { DEFAULT_CHARS_PER_TOKEN, estimateTokens } from '../context/token-estimate.js';
+import { DEFAULT_CHARS_PER_TOKEN, estimateTokens } from '../core/token-estimate.js';
 import { ContextOverflowError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { type FirstCall, firstCalls } from './first-calls.js';

@@ -4,6 +4,8 @@
  * will send them, the debate so far is still empty. What cannot fit here cannot fit in the run,
  * whatever the debate adds (see call-kind-fits.ts).
  */
+
+import { formalSides } from '../config/formal-sides.js';
 import type { Scenario } from '../config/scenario.js';
 import {
   type CouncilState,
@@ -22,7 +24,7 @@ import {
   debaterMessages as duelDebaterMessages,
   judgeMessages as duelJudgeMessages,
 } from '../formats/duel/duel-prompts.js';
-import { FORMAL_PLAN, formalSides } from '../formats/formal/formal-plan.js';
+import { FORMAL_PLAN } from '../formats/formal/formal-plan.js';
 import { type FormalState, statementMessages, verdictMessages } from '../formats/formal/formal-prompts.js';
 import { formatNamed } from '../formats/index.js';
 import {

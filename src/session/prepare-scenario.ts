@@ -3,8 +3,9 @@
  * without named debaters gets two distinct models picked (by seed) from those the server has, and a
  * formal verdict without a named judge gets a model that is neither debater's when there is one.
  */
+
+import { formalSides } from '../config/formal-sides.js';
 import type { FormalScenario, Scenario } from '../config/scenario.js';
-import { formalSides } from '../formats/formal/formal-plan.js';
 import { impartialModel } from '../formats/shared/judge-impartiality.js';
 import { ProviderError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';

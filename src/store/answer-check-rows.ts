@@ -9,7 +9,7 @@
  */
 import type { FormatName } from '../config/scenario-schema.js';
 import type { AnswerProblem, RunEvent } from '../core/events.js';
-import type { Row } from './index-rows.js';
+import type { Row } from './index-row.js';
 
 const KINDS: Record<string, string> = {
   judgement: 'duel judgement',

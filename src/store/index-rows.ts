@@ -6,9 +6,7 @@ import type { Scenario } from '../config/scenario.js';
 import { isSimulated, type RunEvent } from '../core/events.js';
 import type { RunProgress } from '../core/run-progress.js';
 import { answerCheckRow } from './answer-check-rows.js';
-
-export type SqlValue = string | number | null;
-export type Row = Record<string, SqlValue>;
+import type { Row } from './index-row.js';
 
 export interface IndexRows {
   run: Row;

@@ -12,7 +12,8 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { ExitCode, RunError } from '../core/errors.js';
-import type { IndexRows, Row, SqlValue } from './index-rows.js';
+import type { Row, SqlValue } from './index-row.js';
+import type { IndexRows } from './index-rows.js';
 
 export const INDEX_FILE = 'index.sqlite';
 

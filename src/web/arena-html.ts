@@ -11,7 +11,8 @@ import { argumentMapHtml } from './argument-map-html.js';
 import { argumentScoresHtml } from './argument-scores-html.js';
 import { eventHtml } from './event-html.js';
 import { html, type SafeHtml } from './html.js';
-import { headerHtml, type RunView } from './run-view.js';
+import { headerHtml } from './run-view.js';
+import type { RunView } from './viewed-run.js';
 
 /** The events a blind reader sees: the debate itself, none of the judges' verdicts, votes, summaries or commentary. */
 const DEBATE_EVENTS = new Set(['run-start', 'turn-end', 'statement', 'run-end']);

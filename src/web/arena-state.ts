@@ -13,7 +13,8 @@ import {
 } from '../analytics/debate-sides.js';
 import { type ArenaVote, readArenaVotes, readNamesSeen } from '../store/arena-votes.js';
 import { cookie, type ViewerEnv } from './request-guards.js';
-import { type RunView, statusOf } from './run-view.js';
+import { statusOf } from './run-view.js';
+import type { RunView } from './viewed-run.js';
 
 export const VOTER_COOKIE = 'agora_voter';
 const VOTER_ID = /^[A-Za-z0-9_-]{16,64}$/;

@@ -1,5 +1,6 @@
 /** The run page's argument map: what it shows and how to read it, then the drawing. */
-import { type ArgumentMap, argumentMap } from '../analytics/argument-map.js';
+import { argumentMap } from '../analytics/argument-map.js';
+import type { ArgumentMap } from '../analytics/argument-map-shape.js';
 import { mapSourceText, mapSummaryText, STATUS_MEANINGS } from '../analytics/argument-map-words.js';
 import type { RunEvent } from '../core/events.js';
 import { argumentMapSvg } from './argument-map-svg.js';

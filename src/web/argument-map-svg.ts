@@ -7,7 +7,7 @@
  * attributes only (the pages allow no inline styles); every claim's text is escaped by `html`, and
  * its full text is in the node's title.
  */
-import type { ArgumentMap, ClaimStatus, MapClaim } from '../analytics/argument-map.js';
+import type { ArgumentMap, ClaimStatus, MapClaim } from '../analytics/argument-map-shape.js';
 import { clipText } from '../core/text-layout.js';
 import { html, type SafeHtml } from './html.js';
 

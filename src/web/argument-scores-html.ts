@@ -3,7 +3,7 @@
  * a knockout Y debater's mean weighted score, a formal side's weighted total in the verdict, the
  * duel rounds the judge gave a side.
  */
-import type { ArgumentMap, ArgumentScore } from '../analytics/argument-map.js';
+import type { ArgumentMap, ArgumentScore } from '../analytics/argument-map-shape.js';
 import type { RunEvent } from '../core/events.js';
 import { html, type SafeHtml } from './html.js';
 

@@ -6,11 +6,13 @@
  * replaced in what the models wrote too: a debater introducing itself by name, naming its model or
  * a model family, or its maker ("trained by Meta AI", "Alibaba Cloud").
  */
+
+import { formalSides } from '../config/formal-sides.js';
 import type { Scenario } from '../config/scenario.js';
 import type { RunEvent } from '../core/events.js';
-import { formalSides } from '../formats/formal/formal-plan.js';
 import type { FormatLookup } from '../formats/format-definition.js';
-import { buildRunView, type RunView } from './run-view.js';
+import { buildRunView } from './run-view.js';
+import type { RunView } from './viewed-run.js';
 
 export const HIDDEN_MODEL = 'hidden model';
 export const HIDDEN_MAKER = 'hidden maker';

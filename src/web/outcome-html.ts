@@ -2,8 +2,8 @@
 import { outcomeLine } from '../formats/outcome-line.js';
 import type { RunListing } from '../manager/run-listing.js';
 import { html, type SafeHtml } from './html.js';
-import type { RunView } from './run-view.js';
 import { isTruthResults, truthResultsHtml } from './truth-results-html.js';
+import type { RunView } from './viewed-run.js';
 
 /** "2026-11-23 10:44 UTC": the same for every reader, whatever the server's zone. */
 export function dateText(iso: string): string {

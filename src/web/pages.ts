@@ -1,7 +1,7 @@
 /** The viewer's pages, rendered on the server. Every value from a run or a model goes through `html`. */
 
 import { argumentMap } from '../analytics/argument-map.js';
-import type { LeaderTable } from '../analytics/leaderboard.js';
+import type { LeaderTable } from '../analytics/leader-table.js';
 import { personSeats } from '../config/person-seats.js';
 import type { FormatName } from '../config/scenario-schema.js';
 import { isSimulated } from '../core/events.js';
@@ -11,19 +11,19 @@ import { PHASE_TITLES as FORMAL_PHASE_TITLES } from '../formats/formal/formal-pl
 import { LISTING_STATUSES, type RunListing } from '../manager/run-listing.js';
 import { argumentMapHtml } from './argument-map-html.js';
 import { argumentScoresHtml } from './argument-scores-html.js';
+import type { BatchChoice } from './batch-choice.js';
 import { html, type SafeHtml, trusted } from './html.js';
 import { dateText, durationText, modelsText, resultHtml } from './outcome-html.js';
 import {
   chartsHtml,
   currentRound,
   headerHtml,
-  type RunView,
   scoreboardHtml,
   spectatorChoices,
   statusOf,
   transcriptHtml,
 } from './run-view.js';
-import type { BatchChoice } from './viewer-runs.js';
+import type { RunView } from './viewed-run.js';
 
 export interface PageOptions {
   /** The same-origin token state-changing requests must carry. */

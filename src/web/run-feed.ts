@@ -15,8 +15,9 @@ import { argumentPanels, changesArgumentMap } from './argument-map-html.js';
 import { eventHtml } from './event-html.js';
 import { resultHtml } from './outcome-html.js';
 import { controlsHtml, spectatorHtml } from './pages.js';
-import { buildRunView, chartsHtml, headerHtml, type RunView, scoreboardHtml, statusOf } from './run-view.js';
+import { buildRunView, chartsHtml, headerHtml, scoreboardHtml, statusOf } from './run-view.js';
 import { logTail, readStartRecord } from './start-record.js';
+import type { RunView } from './viewed-run.js';
 
 export type FeedMessage =
   | { kind: 'run-event'; id: number; data: { seq: number; type: string; html: string; agent?: string } }

@@ -14,24 +14,14 @@ import { plural } from '../core/plural.js';
 import type { RunProgress } from '../core/run-progress.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
 import { COUNCIL_ROUND_TITLES } from '../formats/council/round-titles.js';
-import type { AnyFormat, FormatLookup } from '../formats/format-definition.js';
+import type { FormatLookup } from '../formats/format-definition.js';
 import { councilAnswerText, duelRoundText, formalVerdictText } from '../render/judgement-text.js';
 import { type SpectatorVote, tallySpectatorVotes } from '../store/spectator-votes.js';
 import { runCharts } from './charts.js';
 import { eventHtml, participants } from './event-html.js';
 import { html, type SafeHtml } from './html.js';
 import { resultHtml } from './outcome-html.js';
-
-export interface RunView {
-  runId: string;
-  events: RunEvent[];
-  scenario: Scenario | undefined;
-  format: AnyFormat | undefined;
-  progress: RunProgress | null;
-  spectators: SpectatorVote[];
-  /** A process holds the run's lock: it is running now. */
-  live: boolean;
-}
+import type { RunView } from './viewed-run.js';
 
 export function buildRunView(
   runId: string,

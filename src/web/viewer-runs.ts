@@ -1,7 +1,8 @@
 /** The runs folder as the viewer reads it: a run by its id, the runs list with its filters, the index. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { type LeaderboardOptions, type LeaderTable, leaderboard } from '../analytics/leaderboard.js';
+import type { LeaderTable } from '../analytics/leader-table.js';
+import { type LeaderboardOptions, leaderboard } from '../analytics/leaderboard.js';
 import { truthTable } from '../analytics/truth-leaderboard.js';
 import { formatNamed } from '../formats/index.js';
 import { loadRun } from '../manager/debate-manager.js';
@@ -9,6 +10,7 @@ import { openRunIndex } from '../manager/indexing.js';
 import { listRuns } from '../manager/run-listing.js';
 import { derivedFilesStale } from '../store/derived-files.js';
 import { isRunId } from '../store/run-id.js';
+import type { BatchChoice } from './batch-choice.js';
 import { HttpError } from './request-guards.js';
 import { RunFeed } from './run-feed.js';
 import { readStartRecord } from './start-record.js';
@@ -88,14 +90,6 @@ export function leaderboardOptions(query: URLSearchParams): LeaderboardOptions {
     ...(batch ? { batchId: batch } : {}),
     ...(query.get('demo') === '1' ? { includeDemo: true } : {}),
   };
-}
-
-/** A batch the leaderboard can be narrowed to. */
-export interface BatchChoice {
-  batchId: string;
-  /** When its plan was made; null for a batch known only from its runs. */
-  createdAt: string | null;
-  debates: number | null;
 }
 
 /** The batches in the index (their plans, and the batches its runs name), newest first. */

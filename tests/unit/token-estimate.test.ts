@@ -4,7 +4,7 @@ import {
   DEFAULT_CHARS_PER_TOKEN,
   estimateTokens,
   promptBudget,
-} from '../../src/context/token-estimate.js';
+} from '../../src/core/token-estimate.js';
 
 describe('token estimate', () => {
   it('errs on the large side of the characters-per-token ratio', () => {

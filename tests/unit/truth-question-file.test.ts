@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseQuestionFile } from '../../src/config/question-file.js';
 import { ConfigError } from '../../src/core/errors.js';
-import { parseQuestionFile } from '../../src/formats/truth/question-file.js';
 
 function problems(text: string, file: string): string[] {
   try {

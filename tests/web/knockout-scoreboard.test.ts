@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/core/events.js';
-import { type RunView, scoreboardHtml } from '../../src/web/run-view.js';
+import { scoreboardHtml } from '../../src/web/run-view.js';
+import type { RunView } from '../../src/web/viewed-run.js';
 
 const at = '2026-11-25T12:00:00.000Z';
 

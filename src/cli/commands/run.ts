@@ -3,13 +3,13 @@
  * file, `--format NAME --topic "..."` runs that format with its defaults.
  */
 import path from 'node:path';
-import { BUILT_IN_ROLE_PROMPTS } from '../../agents/role-prompts.js';
 import { closestName } from '../../config/closest-name.js';
 import { defaultScenario } from '../../config/default-scenario.js';
 import { applyLineup, parseLineup } from '../../config/lineup.js';
 import { loadScenario } from '../../config/load-scenario.js';
 import { seatPerson } from '../../config/person-seats.js';
 import { readTextFile } from '../../config/read-text-file.js';
+import { BUILT_IN_ROLE_PROMPTS } from '../../config/role-prompts.js';
 import type { Scenario } from '../../config/scenario.js';
 import { applyOverrides, checkTopicFlag, parsePositions } from '../../config/scenario-overrides.js';
 import { FORMAT_NAMES, type FormatName } from '../../config/scenario-schema.js';

@@ -1,9 +1,10 @@
 /** The council's prompts: the request and earlier rounds first (shared), each role's brief and task last. */
-import { backgroundText, buildMessages, promptChars } from '../../agents/prompts.js';
+import { buildMessages, promptChars } from '../../agents/prompts.js';
+import { backgroundText } from '../../config/background-text.js';
 import type { CouncilScenario } from '../../config/scenario.js';
 import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
-import { DEFAULT_CHARS_PER_TOKEN, estimateTokens, promptBudget } from '../../context/token-estimate.js';
 import type { AssessmentEvent } from '../../core/events.js';
+import { DEFAULT_CHARS_PER_TOKEN, estimateTokens, promptBudget } from '../../core/token-estimate.js';
 import { countWord, listLimitsText } from '../../judging/list-limits.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { seededFraction } from '../../rotation/seeded-random.js';

@@ -1,15 +1,16 @@
 /** The critique format's prompts: the problem and process first, then what this phase may see, then the task. */
-import { backgroundText, buildMessages, lengthRequest, promptChars } from '../../agents/prompts.js';
+import { buildMessages, lengthRequest, promptChars } from '../../agents/prompts.js';
+import { backgroundText } from '../../config/background-text.js';
 import type { RoleAgent } from '../../config/critique-schema.js';
 import type { CritiqueScenario } from '../../config/scenario.js';
 import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
+import type { StatementEvent } from '../../core/events.js';
 import {
   calibrate,
   DEFAULT_CHARS_PER_TOKEN,
   estimateTokens,
   promptBudget,
-} from '../../context/token-estimate.js';
-import type { StatementEvent } from '../../core/events.js';
+} from '../../core/token-estimate.js';
 import { listLimitsText } from '../../judging/list-limits.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';

@@ -1,14 +1,9 @@
 /** The duel's prompts: shared rules and transcript first, each participant's task last. */
-import {
-  backgroundText,
-  buildMessages,
-  lengthRequest,
-  promptChars,
-  transcriptText,
-} from '../../agents/prompts.js';
+import { buildMessages, lengthRequest, promptChars, transcriptText } from '../../agents/prompts.js';
+import { backgroundText } from '../../config/background-text.js';
 import type { DuelScenario } from '../../config/scenario.js';
 import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
-import { DEFAULT_CHARS_PER_TOKEN, estimateTokens, promptBudget } from '../../context/token-estimate.js';
+import { DEFAULT_CHARS_PER_TOKEN, estimateTokens, promptBudget } from '../../core/token-estimate.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';
 import { structuredAnswerRoom } from '../shared/structured-call.js';

@@ -2,11 +2,7 @@
  * The formal debate's fixed order (seed 001, requirement 3): preparation, opening statements,
  * rebuttals, cross-examination, closing statements, then an optional verdict.
  */
-import type { FormalDebater } from '../../config/formal-schema.js';
-import type { FormalScenario } from '../../config/scenario.js';
-import { seededFraction } from '../../rotation/seeded-random.js';
-
-export type FormalSide = 'affirmative' | 'negative';
+import type { FormalSide } from '../../config/formal-sides.js';
 
 export interface PlannedStatement {
   kind: 'speak';
@@ -45,15 +41,6 @@ export const FORMAL_PLAN: PlannedStatement[] = ORDER.map((item, index) => ({
   index,
   ...item,
 }));
-
-/** Sides are drawn by seed from the two debaters (requirement 2.2), the same draw on every resume. */
-export function formalSides(scenario: FormalScenario): Record<FormalSide, FormalDebater> {
-  const [first, second] = scenario.debaters ?? [];
-  if (!first || !second) throw new Error('a formal debate needs its two debaters resolved before it starts');
-  return seededFraction(scenario.seed, 'sides') < 0.5
-    ? { affirmative: first, negative: second }
-    : { affirmative: second, negative: first };
-}
 
 export function opposite(side: FormalSide): FormalSide {
   return side === 'affirmative' ? 'negative' : 'affirmative';

@@ -3,28 +3,24 @@
  * opponent's previous statements; a cross-examination question gets the opponent's opening and
  * rebuttal; a closing statement gets every previous statement; preparation is private to its side.
  */
-import { backgroundText, buildMessages, lengthRequest, promptChars, wordsFor } from '../../agents/prompts.js';
+import { buildMessages, lengthRequest, promptChars, wordsFor } from '../../agents/prompts.js';
+import { backgroundText } from '../../config/background-text.js';
 import type { FormalDebater } from '../../config/formal-schema.js';
+import { type FormalSide, formalSides } from '../../config/formal-sides.js';
 import type { FormalScenario } from '../../config/scenario.js';
 import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
+import type { StatementEvent } from '../../core/events.js';
 import {
   calibrate,
   DEFAULT_CHARS_PER_TOKEN,
   estimateTokens,
   promptBudget,
-} from '../../context/token-estimate.js';
-import type { StatementEvent } from '../../core/events.js';
+} from '../../core/token-estimate.js';
 import { charsFor } from '../../judging/answer-fields.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';
 import { structuredAnswerRoom } from '../shared/structured-call.js';
-import {
-  type FormalSide,
-  formalSides,
-  opposite,
-  PHASE_TITLES,
-  type PlannedStatement,
-} from './formal-plan.js';
+import { opposite, PHASE_TITLES, type PlannedStatement } from './formal-plan.js';
 
 export type FormalState = SequenceState<FormalScenario>;
 

@@ -3,11 +3,11 @@
  * weighted totals, whatever side it names, and with side swap on the two orders must agree.
  */
 import { z } from 'zod';
+import type { FormalSide } from '../../config/formal-sides.js';
 import { boundedInteger, boundedText } from '../../judging/answer-fields.js';
 import type { Criteria } from '../../judging/criteria.js';
 import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
 import type { SideSwapRules } from '../shared/side-swap.js';
-import type { FormalSide } from './formal-plan.js';
 import { verdictChars } from './formal-prompts.js';
 
 /**

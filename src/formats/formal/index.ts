@@ -3,6 +3,7 @@
  * on the shared runner, log, resume, stop conditions and safe model calls.
  */
 
+import { type FormalSide, formalSides } from '../../config/formal-sides.js';
 import { timeoutMilliseconds } from '../../config/timeout-seconds.js';
 import { seatModel } from '../../core/person-seat.js';
 import { runProgress } from '../../core/run-progress.js';
@@ -18,13 +19,7 @@ import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-s
 import { combineSideSwap } from '../shared/side-swap.js';
 import { produceStatement } from '../shared/statement-call.js';
 import { formalOutcome } from './formal-outcome.js';
-import {
-  FORMAL_PLAN,
-  type FormalSide,
-  formalSides,
-  PHASE_TITLES,
-  type PlannedStatement,
-} from './formal-plan.js';
+import { FORMAL_PLAN, PHASE_TITLES, type PlannedStatement } from './formal-plan.js';
 import {
   DIGEST_TOKENS,
   type DigestGroup,

@@ -10,13 +10,8 @@ import {
 import { extractKeyPoints } from '../../agents/key-points.js';
 import { buildMemory, describeMemory, type SpokenStatement } from '../../agents/memory.js';
 import { rulesPlacementFor } from '../../agents/message-layout.js';
-import {
-  backgroundText,
-  buildMessages,
-  lengthRequest,
-  type TranscriptView,
-  transcriptText,
-} from '../../agents/prompts.js';
+import { buildMessages, lengthRequest, type TranscriptView, transcriptText } from '../../agents/prompts.js';
+import { backgroundText } from '../../config/background-text.js';
 import type { KnockoutScenario } from '../../config/scenario.js';
 import type { AgentConfig } from '../../config/scenario-schema.js';
 import type { ChatMessage } from '../../llm/provider.js';

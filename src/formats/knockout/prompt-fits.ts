@@ -4,7 +4,7 @@
  * any order, or a resume in the middle of a round, cannot change what is planned).
  */
 import { promptChars } from '../../agents/prompts.js';
-import { calibrate, charsWithin, estimateTokens, promptBudget } from '../../context/token-estimate.js';
+import { calibrate, charsWithin, estimateTokens, promptBudget } from '../../core/token-estimate.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { KnockoutState } from './state.js';
 

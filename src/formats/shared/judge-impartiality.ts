@@ -3,8 +3,9 @@
  * are kept off the debaters' models when the scenario leaves the choice open, and a judge that must
  * share a debater's model is pointed out before the run.
  */
+
+import { formalSides } from '../../config/formal-sides.js';
 import type { Scenario } from '../../config/scenario.js';
-import { formalSides } from '../formal/formal-plan.js';
 
 const baseName = (model: string) => model.replace(/:latest$/, '');
 

@@ -5,22 +5,10 @@
  * questions.
  */
 import seedrandom from 'seedrandom';
+import type { QuestionKind, TruthQuestion } from '../../config/truth-question.js';
 import { TRUTH_QUESTION_KINDS } from '../../config/truth-schema.js';
 
 export const QUESTION_KINDS = TRUTH_QUESTION_KINDS;
-export type QuestionKind = (typeof QUESTION_KINDS)[number];
-
-export interface TruthQuestion {
-  /** A short name for the question, unique within a run ("q1", or the file's `id`). */
-  id: string;
-  question: string;
-  answer: string;
-  wrong_answer: string;
-  /** Text the debaters see and the judge does not. */
-  passage?: string;
-  /** The generator's kind, or absent for a question from a file. */
-  kind?: QuestionKind;
-}
 
 interface Draw {
   int(low: number, high: number): number;

@@ -3,10 +3,10 @@
  * JSONL file of the user's own (read relative to the working folder).
  */
 import path from 'node:path';
+import { readQuestionFile } from '../../config/question-file.js';
 import type { Scenario } from '../../config/scenario.js';
 import { MAX_TRUTH_QUESTIONS } from '../../config/truth-schema.js';
 import { UsageError } from '../../core/errors.js';
-import { readQuestionFile } from './question-file.js';
 
 export async function applyQuestionsOption(
   scenario: Scenario,

@@ -5,13 +5,14 @@
  * number as their round; a question's verdicts belong to its conditions in order.
  */
 import type { TruthScenario } from '../../config/scenario.js';
+import type { QuestionKind, TruthQuestion } from '../../config/truth-question.js';
 import type { TruthCondition } from '../../config/truth-schema.js';
 import type { ArtifactEvent, AssessmentEvent, StatementEvent, Stored } from '../../core/events.js';
 import { checkScenarioLimits } from '../../core/stop-conditions.js';
 import { seededFraction } from '../../rotation/seeded-random.js';
 import type { DoneStep } from '../format-definition.js';
 import type { SequenceState } from '../shared/sequence-state.js';
-import { generateQuestions, type QuestionKind, type TruthQuestion } from './question-generator.js';
+import { generateQuestions } from './question-generator.js';
 
 export type TruthState = SequenceState<TruthScenario>;
 export type DebaterKey = 'a' | 'b';

@@ -4,10 +4,10 @@
  * does not). Every problem is reported at once, with the file, the field and the fix (exit 3).
  */
 
-import { readTextFile } from '../../config/read-text-file.js';
-import { parseYamlSource } from '../../config/yaml-source.js';
-import { ConfigError, type ConfigIssue } from '../../core/errors.js';
-import type { TruthQuestion } from './question-generator.js';
+import { ConfigError, type ConfigIssue } from '../core/errors.js';
+import { readTextFile } from './read-text-file.js';
+import type { TruthQuestion } from './truth-question.js';
+import { parseYamlSource } from './yaml-source.js';
 
 /** A question set is a few hundred short questions, not a corpus. */
 export const MAX_QUESTIONS = 500;
