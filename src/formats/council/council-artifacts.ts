@@ -5,6 +5,9 @@ import type { StepContext } from '../format-definition.js';
 import { type CouncilState, DEBATING_ROLES } from './council-prompts.js';
 import { type FinalPacket, finalPacketSchema } from './packet-schema.js';
 
+/** The budget and what the run used, beside the Final Packet (whose fixed schema has no place for it). */
+export const BUDGET_FILE = 'budget.json';
+
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 export function writeRunFile(context: StepContext, relative: string, content: string): string {
@@ -213,6 +216,8 @@ export function buildPacket(state: CouncilState, finishedAt: string): FinalPacke
         'rounds/round-2.json',
         'rounds/round-3.json',
         'consensus.json',
+        // Only a run that recorded its budget has the file (see council-budget.ts).
+        ...(state.artifacts.some((artifact) => artifact.name === 'budget') ? [BUDGET_FILE] : []),
         'events.jsonl',
         `agora-run:${state.runId}`,
       ],
