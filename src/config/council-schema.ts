@@ -34,9 +34,11 @@ export type CouncilRole = (typeof COUNCIL_ROLES)[number];
  *   in all, rounded up to 16,000. Real 7-8B answers mostly stop well below their cap, so a council
  *   usually spends a third to a half of it.
  * - Active time: those 16,000 tokens at 8 tokens a second (a 7-8B model quantised to 4 bits on a
- *   laptop CPU) take 2000 s, and reading the 13 prompts (the later ones carry the earlier rounds,
- *   about 50,000 prompt tokens in all) at 50 tokens a second about 1000 s more: 3600 s, an hour.
- *   On a GPU the same council takes a few minutes.
+ *   laptop CPU) take 2000 s, and reading the 13 prompts (the later ones carry the earlier rounds:
+ *   about 14,000 prompt tokens for the shipped council, room here for three times that) at 50
+ *   tokens a second about 1000 s more: 3600 s, an hour, with headroom. On a GPU the same council
+ *   takes a few minutes. The shipped council against the simulator's CPU profile (7 tokens a
+ *   second, prompts read at 35) used about 2700 output tokens and 900 s.
  * A scenario that raises the caps, or lets roles think (`think: true` adds `thinking_budget` to
  * every call), should raise `stop` with them; `null` turns a limit off.
  */

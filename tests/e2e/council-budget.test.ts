@@ -121,6 +121,34 @@ describe('the council budget', () => {
     expect(note).toContain(line);
   });
 
+  it('validate warns when the budget cannot hold every call at its cap, and not for the shipped council', async () => {
+    const warning =
+      /stop\.max_total_output_tokens: 16000 tokens is less than the council's 13 model calls at their caps \((\d+) tokens/;
+    const larger = await runAgora(['validate', scenario({ max_tokens: 1400 }).file]);
+    expect(larger.code).toBe(0);
+    // 12 role answers at 1400 and the Judge at 1200.
+    expect(warning.exec(larger.stderr)?.[1]).toBe('18000');
+    const thinking = { model: 'llama3', think: true };
+    const thinkers = await runAgora([
+      'validate',
+      scenario({
+        participants: {
+          proponent: thinking,
+          critic: thinking,
+          analyst: thinking,
+          synthesizer: thinking,
+          judge: thinking,
+        },
+      }).file,
+    ]);
+    // 8400 at the caps and 13 thinking budgets of 1500.
+    expect(warning.exec(thinkers.stderr)?.[1]).toBe('27900');
+    const shipped = await runAgora(['validate', 'scenarios/council-billing-database.yaml']);
+    expect(shipped.code).toBe(0);
+    expect(shipped.stdout).toMatch(/3600 s of active time; 16000 output tokens in all/);
+    expect(shipped.stderr).not.toMatch(/max_total_output_tokens/);
+  });
+
   it('a time budget that runs out cuts the model states, ends degraded and is recorded as cut', async () => {
     // Every answer takes over a second of real time, so one second of activity runs out early.
     const server = await mock({ script: [{ latencyMs: 1200 }] });
