@@ -107,6 +107,26 @@ describe('the council budget', () => {
     expect(budget.used.output_tokens).toBeGreaterThan(0);
     expect(budget.used.output_tokens).toBeLessThan(16000);
 
+    // Each round file has its share, per role and in all; with the Judge's, they make the whole.
+    const rounds = [1, 2, 3].map((round) =>
+      readJson<{ usage: { output_tokens: number }; outputs: Array<{ usage: { output_tokens: number } }> }>(
+        runDir,
+        `rounds/round-${round}.json`,
+      ),
+    );
+    for (const round of rounds) {
+      expect(round.outputs).toHaveLength(4);
+      expect(round.outputs.reduce((total, output) => total + output.usage.output_tokens, 0)).toBe(
+        round.usage.output_tokens,
+      );
+    }
+    const judge = readEvents(runDir).find(
+      (event) => event.type === 'assessment' && event.phase === 'decision',
+    );
+    expect(
+      rounds.reduce((total, round) => total + round.usage.output_tokens, 0) + Number(judge?.outputTokens),
+    ).toBe(budget.used.output_tokens);
+
     // The same record in the transcript, the report, transcript.md and the decision record.
     const transcript = readJson<{ budget: Budget; status: string }>(runDir, 'transcript.json');
     expect(transcript.status).toBe('completed');
