@@ -2,6 +2,7 @@
  * Checks that span several fields (the zod schema checks each field on its own). Returns problems
  * (which refuse the file) and warnings (valid but unusual values).
  */
+import { councilBudgetWarnings } from './council-budget-fit.js';
 import type { FormalFile, KnockoutFile, ScenarioFile } from './scenario-schema.js';
 
 export interface RuleFinding {
@@ -23,7 +24,9 @@ export function checkScenarioRules(scenario: ScenarioFile, raw: unknown = {}): F
       ? checkKnockoutRules(scenario, raw)
       : scenario.format === 'formal'
         ? checkFormalRules(scenario)
-        : { problems: [], warnings: [] };
+        : scenario.format === 'council'
+          ? { problems: [], warnings: councilBudgetWarnings(scenario) }
+          : { problems: [], warnings: [] };
   findings.problems.push(...providerProblems(scenario));
   return findings;
 }

@@ -290,6 +290,16 @@ describe('the council budget', () => {
     expect(transcript.note).toEqual(expect.any(String));
     // No model call after the budget ran out: round 1's four roles only.
     expect(chats(server)).toHaveLength(4);
+    // budget.json records the limit, what was used (at or over it) and the cut, as the server counted.
+    const budget = JSON.parse(readFileSync(path.join(runDir, 'budget.json'), 'utf8')) as {
+      limits: { max_total_output_tokens: number };
+      used: { output_tokens: number; model_calls: number };
+      cut: { states: string[] } | null;
+    };
+    expect(budget.limits.max_total_output_tokens).toBe(300);
+    expect(budget.used.output_tokens).toBeGreaterThanOrEqual(300);
+    expect(budget.used.model_calls).toBe(4);
+    expect(budget.cut?.states).toEqual(['Round2', 'Round3', 'Judge']);
   });
 });
 

@@ -49,6 +49,7 @@ function expectedType(step: { kind: string }): string {
       return 'assessment';
     case 'intake':
     case 'consensus':
+    case 'budget':
     case 'packetize':
     case 'writeback':
       return 'artifact';

@@ -2,8 +2,12 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { StepContext } from '../format-definition.js';
+import { type CallRecord, tokenUsage } from '../shared/token-usage.js';
 import { type CouncilState, DEBATING_ROLES } from './council-prompts.js';
 import { type FinalPacket, finalPacketSchema } from './packet-schema.js';
+
+/** The budget and what the run used, beside the Final Packet (whose fixed schema has no place for it). */
+export const BUDGET_FILE = 'budget.json';
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -26,20 +30,29 @@ export function intake(state: CouncilState) {
   };
 }
 
+/** What calls cost, as the run's token table counts it: every attempt, as the server counted. */
+function callUsage(records: CallRecord[]) {
+  const { run } = tokenUsage(records);
+  return { output_tokens: run.outputTokens, prompt_tokens: run.promptTokens, model_calls: run.calls };
+}
+
 export function roundFile(state: CouncilState, round: number) {
+  const answers = state.assessments
+    .filter((item) => item.phase === `round-${round}`)
+    .sort((a, b) => DEBATING_ROLES.indexOf(a.judge as never) - DEBATING_ROLES.indexOf(b.judge as never));
   return {
     round: `round-${round}`,
-    outputs: state.assessments
-      .filter((item) => item.phase === `round-${round}`)
-      .sort((a, b) => DEBATING_ROLES.indexOf(a.judge as never) - DEBATING_ROLES.indexOf(b.judge as never))
-      .map((item) => ({
-        role: item.judge,
-        model: item.model,
-        ...(item.fallbackFrom ? { fallback_from: item.fallbackFrom } : {}),
-        abstained: item.abstained,
-        reason: item.reason ?? null,
-        ...item.result,
-      })),
+    outputs: answers.map((item) => ({
+      role: item.judge,
+      model: item.model,
+      ...(item.fallbackFrom ? { fallback_from: item.fallbackFrom } : {}),
+      abstained: item.abstained,
+      reason: item.reason ?? null,
+      ...item.result,
+      usage: callUsage([item]),
+    })),
+    // The round's share of the run's budget (budget.json has the whole run's).
+    usage: callUsage(answers),
   };
 }
 
@@ -213,6 +226,8 @@ export function buildPacket(state: CouncilState, finishedAt: string): FinalPacke
         'rounds/round-2.json',
         'rounds/round-3.json',
         'consensus.json',
+        // Only a run that recorded its budget has the file (see council-budget.ts).
+        ...(state.artifacts.some((artifact) => artifact.name === 'budget') ? [BUDGET_FILE] : []),
         'events.jsonl',
         `agora-run:${state.runId}`,
       ],

@@ -26,6 +26,7 @@ export type CouncilStep =
   | { kind: 'cut'; reason: string; states: string[] }
   | { kind: 'consensus' }
   | { kind: 'judge' }
+  | { kind: 'budget' }
   | { kind: 'packetize' }
   | { kind: 'writeback' };
 
@@ -37,6 +38,8 @@ export function councilStateName(state: CouncilState): string {
   if (step.kind === 'done') return 'Done';
   if (step.kind === 'round') return `Round${step.round}`;
   if (step.kind === 'cut') return step.states[0] ?? 'Consensus';
+  // The budget's record is the first part of Packetize: it goes beside the Final Packet.
+  if (step.kind === 'budget') return 'Packetize';
   return step.kind.charAt(0).toUpperCase() + step.kind.slice(1);
 }
 
@@ -65,7 +68,8 @@ function pendingModelStates(state: CouncilState): Array<CouncilStep & { kind: 'r
  * consensus of the roles that answered, a packet that names the failures, and the writeback, and
  * ends degraded. (A missing model or an unreachable server still stops it, resumable, as every
  * format.) A budget that runs out cuts the remaining model states, recorded as such, and the free
- * states still compute the consensus, a packet that says what was cut, and the writeback.
+ * states still compute the consensus, a packet that says what was cut, and the writeback. After
+ * the last model call, the budget and what the run used are recorded (budget.json), then the packet.
  */
 export function nextCouncilStep(state: CouncilState): CouncilStep | DoneStep {
   if (state.end) return { kind: 'done', status: state.end.status, stopReason: state.end.stopReason };
@@ -78,7 +82,7 @@ export function nextCouncilStep(state: CouncilState): CouncilStep | DoneStep {
     const used =
       budget.stopReason === 'max_total_output_tokens'
         ? `${state.outputTokens} output tokens used of ${limits.maxTotalOutputTokens}`
-        : `${Math.round(state.activeMs / 1000)} s active of ${limits.maxRuntimeSeconds}`;
+        : `${Math.round(state.activeMs / 100) / 10} s active of ${limits.maxRuntimeSeconds} s`;
     return {
       kind: 'cut',
       reason: `${budget.stopReason} reached (${used})`,
@@ -89,6 +93,8 @@ export function nextCouncilStep(state: CouncilState): CouncilStep | DoneStep {
   if (rounds[0]) return rounds[0];
   if (!has(state, 'consensus')) return { kind: 'consensus' };
   if (pending.some((step) => step.kind === 'judge')) return { kind: 'judge' };
+  // A run recorded before the budget record was kept has its packet and goes on without one.
+  if (!has(state, 'final-packet') && !has(state, 'budget')) return { kind: 'budget' };
   if (!has(state, 'final-packet')) return { kind: 'packetize' };
   if (!has(state, 'writeback')) return { kind: 'writeback' };
   return { kind: 'done', status: 'completed', stopReason: 'finished' };

@@ -4,6 +4,7 @@ import { textTable } from '../../render/text-table.js';
 import { fallbackNote } from '../shared/fallback-note.js';
 import { modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { packetMarkdown, roundFile } from './council-artifacts.js';
+import { budgetLine, recordedBudget } from './council-budget.js';
 import { councilOutcome } from './council-outcome.js';
 import type { CouncilState } from './council-prompts.js';
 import { budgetCut, councilStateName } from './council-states.js';
@@ -40,6 +41,8 @@ export function councilTranscript(state: CouncilState) {
       .filter((item) => item.abstained)
       .map((item) => ({ role: item.judge, phase: item.phase, reason: item.reason ?? '' })),
     totals: { modelCalls: modelCalls(state), outputTokens: state.outputTokens },
+    // What the council was allowed and used: budget.json's record, or the use so far before it.
+    budget: recordedBudget(state, councilStateName(state)),
   };
 }
 
@@ -67,7 +70,7 @@ function fallbackLines(state: CouncilState): string[] {
 /** transcript.md: the result, then the Final Packet as final-packet.md has it, then any fallbacks. */
 export function councilMarkdown(state: CouncilState): string {
   const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data;
-  const result = `**Result:** ${councilResult(state)}`;
+  const result = `**Result:** ${councilResult(state)}\n\n${budgetLine(recordedBudget(state, councilStateName(state)))}`;
   const fallbacks = fallbackLines(state);
   const fallbackSection = fallbacks.length > 0 ? ['## Fallback models', '', ...fallbacks, ''] : [];
   if (!packet) {
@@ -100,5 +103,5 @@ export function councilReport(state: CouncilState, layout?: TextLayout): string 
       ]);
     }
   }
-  return `${councilResult(state)}\n\n${table.toString()}${transcript.note ? `\nDecision record: ${transcript.note}` : ''}`;
+  return `${councilResult(state)}\n${budgetLine(transcript.budget)}\n\n${table.toString()}${transcript.note ? `\nDecision record: ${transcript.note}` : ''}`;
 }

@@ -11,6 +11,7 @@ import type { FormatDefinition, StepContext } from '../format-definition.js';
 import { produceAssessment } from '../shared/assessment-call.js';
 import { foldSequence } from '../shared/sequence-state.js';
 import {
+  BUDGET_FILE,
   buildPacket,
   consensus,
   intake,
@@ -20,6 +21,7 @@ import {
   roundFile,
   writeRunFile,
 } from './council-artifacts.js';
+import { budgetLine, type CouncilBudget, councilBudget } from './council-budget.js';
 import {
   type CouncilState,
   councilStances,
@@ -185,6 +187,16 @@ async function executeCouncilStep(
       );
       return;
     }
+    case 'budget': {
+      const budget = councilBudget(state, 'Packetize');
+      context.append({
+        type: 'artifact',
+        name: 'budget',
+        data: budget as unknown as Record<string, unknown>,
+        files: [writeRunFile(context, BUDGET_FILE, json(budget))],
+      });
+      return;
+    }
     case 'packetize': {
       const packet = buildPacket(state, context.clock.now().toISOString());
       const files = [
@@ -205,6 +217,8 @@ async function executeCouncilStep(
       const packetId = packetRunId(state);
       const note = path.join(folder, `${packetId}.md`);
       const decision = (packet.decision as { selected_option?: string } | undefined)?.selected_option ?? '';
+      const budgetData = state.artifacts.find((artifact) => artifact.name === 'budget')?.data;
+      const budget = budgetData ? (budgetData as unknown as CouncilBudget) : null;
       context.writeFile(
         note,
         [
@@ -214,6 +228,7 @@ async function executeCouncilStep(
           // Only a run recorded before the ids were one has a packet id of its own.
           ...(packetId === state.runId ? [] : [`packet_run_id: ${packetId}`]),
           `packet: ${path.join(context.runDir, 'final-packet.json')}`,
+          ...(budget ? [`budget: ${path.join(context.runDir, BUDGET_FILE)}`] : []),
           `run_dir: ${context.runDir}`,
           '---',
           '',
@@ -223,6 +238,7 @@ async function executeCouncilStep(
           '',
           `Final packet: ${path.join(context.runDir, 'final-packet.md')}`,
           '',
+          ...(budget ? [budgetLine(budget), ''] : []),
         ].join('\n'),
       );
       context.append({ type: 'artifact', name: 'writeback', data: { note }, files: [note] });
