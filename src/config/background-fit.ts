@@ -5,8 +5,8 @@
  */
 import { estimateTokens, promptBudget } from '../core/token-estimate.js';
 import { backgroundText } from './background-text.js';
+import type { RuleFinding } from './rule-finding.js';
 import type { ContextFile } from './scenario.js';
-import type { RuleFinding } from './scenario-rules.js';
 import type { ScenarioFile } from './scenario-schema.js';
 
 /** Tokens kept free besides the answer, for formats without a `context.margin_tokens` setting. */

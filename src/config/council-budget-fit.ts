@@ -5,7 +5,7 @@
  * a run warn about it (the default budget holds the default council with room for repairs).
  */
 import type { CouncilFile } from './council-schema.js';
-import type { RuleFinding } from './scenario-rules.js';
+import type { RuleFinding } from './rule-finding.js';
 
 const ROUNDS = 3;
 const DEBATING = ['proponent', 'critic', 'analyst', 'synthesizer'] as const;

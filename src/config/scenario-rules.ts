@@ -3,12 +3,9 @@
  * (which refuse the file) and warnings (valid but unusual values).
  */
 import { councilBudgetWarnings } from './council-budget-fit.js';
+import type { RuleFinding } from './rule-finding.js';
 import type { FormalFile, KnockoutFile, ScenarioFile } from './scenario-schema.js';
 
-export interface RuleFinding {
-  path: Array<string | number>;
-  message: string;
-}
 
 const WEIGHT_TOLERANCE = 1e-6;
 
