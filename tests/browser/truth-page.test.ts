@@ -92,7 +92,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a truth run at 390 and 1
     longRunId = path.basename(onlyRunDir(longOut));
     // Both runs in one folder for the viewer.
     renameSync(path.join(longOut, longRunId), path.join(out, longRunId));
-  }, 120_000);
+  }, 900_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
@@ -134,5 +134,5 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a truth run at 390 and 1
       expect(await sidewaysScrolling(page), `leaderboard at ${width} px`).toEqual([]);
       await page.close();
     }
-  }, 120_000);
+  }, 900_000);
 });

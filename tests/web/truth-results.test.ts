@@ -98,7 +98,7 @@ describe('a truth run in the viewer', () => {
     const show = await runAgora(['show', runId, '--out', out]);
     expect(show.code, show.stderr).toBe(0);
     shown = show.stdout;
-  }, 120_000);
+  }, 900_000);
   afterAll(async () => {
     await server?.close();
   });
