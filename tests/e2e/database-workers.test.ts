@@ -457,7 +457,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
     const [file] = scenarioFiles(['duel']);
     expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2,3,4'])).code).toBe(0);
-    const worker = (name: string, host: string) => startWorkerCli(url, host, 100_000, { name, lease: 3 });
+    const worker = (name: string, host: string) => startWorkerCli(url, host, 600_000, { name, lease: 3 });
     const paused = worker('w-paused', (await mock({ speed: 0.05 })).url);
     const pid = paused.child.pid as number;
     const watcher = new pg.Client({ connectionString: url });
@@ -551,7 +551,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const [file] = scenarioFiles(['duel']);
     expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2'])).code).toBe(0);
     const simulator = await mock({ speed: 0.05 });
-    const worker = startWorkerCli(url, simulator.url, 100_000, { name: 'w-r', lease: 3 });
+    const worker = startWorkerCli(url, simulator.url, 600_000, { name: 'w-r', lease: 3 });
     await until(
       async () =>
         Number((await sql<{ n: string }>(url, 'SELECT count(*) AS n FROM agora_events'))[0]?.n) >= 3,
@@ -635,8 +635,10 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     const [first, second] = (JSON.parse(queued.stdout) as { queued: string[] }).queued;
     const stopQueued = await runAgora(['stop', second as string, '--database', url]);
     expect(stopQueued.stdout).toContain('no worker will start it');
-    const simulator = await mock({ speed: 0.5 });
-    const worker = startWorkerCli(url, simulator.url, 60_000);
+    // Every answer takes 4 s more: the run cannot finish while `agora stop` starts, however busy
+    // the machine, and the step in flight still ends soon after it.
+    const simulator = await mock({ speed: 0.5, script: [{ latencyMs: 4000 }] });
+    const worker = startWorkerCli(url, simulator.url, 600_000);
     await until(
       async () =>
         Number(
@@ -765,7 +767,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       const [file] = scenarioFiles(['duel']);
       const queued = await runAgora(['batch', '--database', url, file as string, '--seeds', '4', '--json']);
       const [runId] = (JSON.parse(queued.stdout) as { queued: string[] }).queued;
-      const worker = startWorkerCli(url, simulator.url, 80_000);
+      const worker = startWorkerCli(url, simulator.url, 600_000);
       const seen: Array<{ live: boolean; status: string; events: number }> = [];
       await until(async () => {
         const response = await fetch(`${address}/api/runs/${runId}`);
@@ -832,7 +834,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2,3'])).code).toBe(0);
     const doomed = await mock({ speed: 0.3 });
     const healthy = await mock({ speed: 0.3 });
-    const first = startWorkerCli(url, doomed.url, 90_000, { name: 'w-doomed', lease: 3 });
+    const first = startWorkerCli(url, doomed.url, 600_000, { name: 'w-doomed', lease: 3 });
     await until(async () => (await committedBy(url, 'w-doomed')) >= 2, 'the first worker at work');
     const held = (
       await sql<{ run_id: string }>(
@@ -842,7 +844,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     ).map((row) => row.run_id);
     expect(held.length).toBeGreaterThan(0);
     await doomed.close();
-    const second = startWorkerCli(url, healthy.url, 90_000, { name: 'w-healthy', lease: 3 });
+    const second = startWorkerCli(url, healthy.url, 600_000, { name: 'w-healthy', lease: 3 });
     const [one, two] = await Promise.all([first.result, second.result]);
     expect(one.code, one.stderr).toBe(0);
     expect(two.code, two.stderr).toBe(0);
