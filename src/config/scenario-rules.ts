@@ -6,7 +6,6 @@ import { councilBudgetWarnings } from './council-budget-fit.js';
 import type { RuleFinding } from './rule-finding.js';
 import type { FormalFile, KnockoutFile, ScenarioFile } from './scenario-schema.js';
 
-
 const WEIGHT_TOLERANCE = 1e-6;
 
 type Findings = { problems: RuleFinding[]; warnings: RuleFinding[] };
