@@ -28,7 +28,9 @@ export function comparable(transcript: KnockoutTranscript | undefined): unknown 
   if (!transcript) throw new Error('no transcript was written');
   return JSON.parse(
     JSON.stringify(transcript, (key, value) =>
-      ['runId', 'startedAt', 'updatedAt', 'realMs', 'slow', 'slowRounds'].includes(key) ? undefined : value,
+      ['runId', 'startedAt', 'updatedAt', 'realMs', 'slow', 'slowRounds', 'active_seconds'].includes(key)
+        ? undefined
+        : value,
     ),
   );
 }
