@@ -1,12 +1,12 @@
 /**
  * `npm run bench:batch-gpu`: how long four debates keep one GPU busy when they run at once
- * (`agora batch --concurrency 4 --parallel 4`) against one after another on the same host, on the
+ * (`agora batch --concurrency 4 --parallel 4`, by default) against one after another on the same host, on the
  * simulator's gpu, gpu-small and cpu profiles. The simulator batches the decodes of one model
  * across its parallel slots and shares the GPU between everything else (src/mock-ollama/gpu-clock.ts);
  * its busy time is in simulated seconds, so the figures do not depend on this machine's speed.
  * Each debate's transcript must come out the same both ways, or the benchmark fails.
  *
- * `npm run bench:batch-gpu [-- debates]` (default 4); writes bench/batch-gpu-results.json.
+ * `npm run bench:batch-gpu [-- debates parallel]` (defaults 4 and 4); writes bench/batch-gpu-results.json.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +21,8 @@ import { loadRun } from '../src/manager/debate-manager.js';
 import { PROFILES, type ProfileName, startMockOllama } from '../src/mock-ollama/index.js';
 
 const DEBATES = Number(process.argv[2] ?? 4);
+/** `--parallel`: calls in flight on the host at most, both ways. */
+const PARALLEL = Number(process.argv[3] ?? 4);
 const SCENARIO = 'scenarios/abortion.yaml';
 const SPEECH = { minWords: 350, maxWords: 650 };
 /** Real seconds per simulated second: small enough to be quick, large against the engine's own work. */
@@ -74,8 +76,7 @@ async function measure(profileName: ProfileName, concurrency: number): Promise<M
     await runBatch({
       plan,
       outDir: out,
-      // `--parallel 4`: at most four calls in flight on the host, both ways.
-      pool: new LimitedProvider([new OllamaProvider({ host: server.url })], 4),
+      pool: new LimitedProvider([new OllamaProvider({ host: server.url })], PARALLEL),
       env: process.env,
       concurrency,
       onEvent: () => undefined,
@@ -129,10 +130,12 @@ for (const profile of ['gpu', 'gpu-small', 'cpu'] as const) {
   });
 }
 const out = (text = '') => process.stdout.write(`${text}\n`);
-out(`## ${DEBATES} debates of ${SCENARIO}: GPU-busy simulated seconds, one after another vs at once`);
+out(
+  `## ${DEBATES} debates of ${SCENARIO}, --parallel ${PARALLEL}: GPU-busy simulated seconds, one after another vs at once`,
+);
 out();
 out(
-  '| profile | one after another | at once (--concurrency 4) | ratio | busy per debate, at once | loads (after / at once) | prefilled tokens (after / at once) |',
+  `| profile | one after another | at once (--concurrency ${DEBATES}) | ratio | busy per debate, at once | loads (after / at once) | prefilled tokens (after / at once) |`,
 );
 out('| --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) {
@@ -143,5 +146,5 @@ for (const row of rows) {
 process.stderr.write(`(${((Date.now() - started) / 1000).toFixed(0)} s of real time)\n`);
 writeFileSync(
   new URL('./batch-gpu-results.json', import.meta.url),
-  `${JSON.stringify({ debates: DEBATES, scenario: SCENARIO, speech: SPEECH, speed: SPEED, rows }, null, 2)}\n`,
+  `${JSON.stringify({ debates: DEBATES, parallel: PARALLEL, scenario: SCENARIO, speech: SPEECH, speed: SPEED, rows }, null, 2)}\n`,
 );
