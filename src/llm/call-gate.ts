@@ -28,7 +28,7 @@ interface Waiting {
 }
 
 /** How many times a waiting call may be passed over before it goes next whatever its model. */
-export const DEFAULT_MAX_BYPASS = 4;
+export const DEFAULT_MAX_BYPASS = 12;
 
 /** Characters two texts have in common from their start. */
 export function sharedStart(a: string, b: string): number {
