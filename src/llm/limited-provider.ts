@@ -1,8 +1,9 @@
 /**
- * Shares Ollama's capacity between debates running side by side: a limiter per host caps the
- * chat calls in flight (like OLLAMA_NUM_PARALLEL), and with several hosts each call goes to the
- * least busy one.
+ * Shares Ollama's capacity between debates running side by side: a gate per host caps the
+ * chat calls in flight (like OLLAMA_NUM_PARALLEL) and lets calls of one model go together
+ * (call-gate.ts), and with several hosts each call goes to the least busy one.
  */
+import { CallGate } from './call-gate.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
 
 /** A counting semaphore; waiters are served in arrival order. */
@@ -33,7 +34,7 @@ export class Limiter {
 
 interface Lane {
   provider: ModelProvider;
-  limiter: Limiter;
+  limiter: CallGate;
 }
 
 export class LimitedProvider implements ModelProvider {
@@ -42,7 +43,7 @@ export class LimitedProvider implements ModelProvider {
 
   constructor(providers: ModelProvider[], perHostLimit: number) {
     if (providers.length === 0) throw new Error('LimitedProvider needs at least one provider');
-    this.lanes = providers.map((provider) => ({ provider, limiter: new Limiter(perHostLimit) }));
+    this.lanes = providers.map((provider) => ({ provider, limiter: new CallGate(perHostLimit) }));
     this.host = providers.map((provider) => provider.host).join(', ');
   }
 
@@ -55,7 +56,8 @@ export class LimitedProvider implements ModelProvider {
     const lane = this.lanes.reduce((best, lane) =>
       lane.limiter.inFlight < best.limiter.inFlight ? lane : best,
     );
-    return lane.limiter.run(() => lane.provider.chat(request, options));
+    const prompt = request.messages.map((message) => message.content).join('\n');
+    return lane.limiter.run({ model: request.model, prompt }, () => lane.provider.chat(request, options));
   }
 
   listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]> {

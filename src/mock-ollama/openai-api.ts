@@ -10,7 +10,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Piece } from './chunks.js';
 import type { Answer, CompletionRequest } from './completion.js';
-import { sleepUntil } from './http.js';
+import type { Pace } from './pace.js';
 import type { SimulatedTimes } from './profiles.js';
 import { renderChat } from './prompt-text.js';
 
@@ -168,9 +168,7 @@ export interface OpenAiDelivery {
   answer: Answer;
   pieces: Piece[];
   numbers: OpenAiNumbers;
-  readyAt: number;
-  msPerSecond: number;
-  decodeTokensPerSecond: number;
+  pace: Pace;
 }
 
 /** Sends the answer, paced like the Ollama delivery. */
@@ -179,13 +177,11 @@ export async function deliverOpenAi(
   plan: OpenAiDelivery,
   signal: AbortSignal,
 ): Promise<boolean> {
-  const { times } = plan.numbers;
-  if (!(await sleepUntil(plan.readyAt, signal))) return false;
-  const decodeStart = Date.now() + times.promptSeconds * plan.msPerSecond;
-  const msPerToken = plan.msPerSecond / plan.decodeTokensPerSecond;
+  const { pace } = plan;
+  if (!(await pace.begin(signal))) return false;
   const finishReason = plan.answer.doneReason;
   if (!plan.stream) {
-    if (!(await sleepUntil(decodeStart + plan.answer.evalCount * msPerToken, signal))) return false;
+    if (!(await pace.reach(plan.answer.evalCount, signal))) return false;
     const text = JSON.stringify({
       id: 'chatcmpl-mock',
       object: 'chat.completion',
@@ -206,17 +202,17 @@ export async function deliverOpenAi(
     return true;
   }
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-  if (!(await sleepUntil(decodeStart, signal))) return false;
+  if (!(await pace.reach(0, signal))) return false;
   res.write(openAiFirstEvent(plan.model));
   let emitted = 0;
   for (const piece of plan.pieces) {
     if (piece.kind !== 'content') continue;
     emitted += piece.tokens;
-    if (plan.msPerSecond > 0 && !(await sleepUntil(decodeStart + emitted * msPerToken, signal))) return false;
+    if (pace.paced && !(await pace.reach(emitted, signal))) return false;
     if (res.destroyed) return false;
     res.write(openAiPieceEvent(plan.model, piece.text));
   }
-  if (!(await sleepUntil(decodeStart + plan.answer.evalCount * msPerToken, signal))) return false;
+  if (!(await pace.reach(plan.answer.evalCount, signal))) return false;
   const timings = { timings: timingsOf(plan.answer, plan.numbers) };
   // llama-server puts its timings beside the usage, in a last chunk without choices.
   res.write(

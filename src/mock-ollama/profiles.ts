@@ -12,6 +12,11 @@ export interface CostProfile {
   maxLoadedModels: number;
   /** Requests one loaded model serves at the same time, like OLLAMA_NUM_PARALLEL. */
   parallel: number;
+  /**
+   * How much longer one decode step gets per extra sequence decoded with it on the same model
+   * (step of a batch of b = (1 + growth × (b - 1)) / decode rate); default 0.2 (see gpu-clock.ts).
+   */
+  batchStepGrowth?: number;
 }
 
 /** Names of the built-in profiles. */
@@ -106,6 +111,9 @@ export function resolveProfile(profile: ProfileName | CostProfile | undefined): 
   }
   if (!(profile.loadSeconds >= 0)) {
     throw new Error(`mock profile "${profile.name}": loadSeconds must be >= 0`);
+  }
+  if (profile.batchStepGrowth !== undefined && !(profile.batchStepGrowth >= 0)) {
+    throw new Error(`mock profile "${profile.name}": batchStepGrowth must be >= 0`);
   }
   for (const key of ['maxLoadedModels', 'parallel'] as const) {
     if (!Number.isInteger(profile[key]) || profile[key] < 1) {

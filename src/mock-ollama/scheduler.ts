@@ -56,7 +56,7 @@ export class Scheduler {
   constructor(
     private readonly profile: CostProfile,
     private readonly speed: number,
-    private readonly onLoad: (model: string) => void,
+    private readonly onLoad: (model: string, readyAt: number) => void,
   ) {}
 
   /** Waits for a slot of `model` (loading it if needed) and returns it with its cache hit. */
@@ -128,13 +128,18 @@ export class Scheduler {
     return this.queue.length;
   }
 
-  /** Serves every queued request that can run now, oldest first. */
+  /**
+   * Serves every queued request that can run now, oldest first. Like Ollama's scheduler, a request
+   * whose model must be loaded but finds no room holds up every request behind it (they wait for
+   * it, whatever their model); requests for a loaded model that only wait for a slot do not.
+   */
   private dispatch(): void {
     this.expireIdle();
     for (let i = 0; i < this.queue.length; ) {
       const waiter = this.queue[i] as Waiter;
       const lease = this.tryPlace(waiter);
       if (lease === undefined) {
+        if (!this.models.has(waiter.model)) break;
         i++;
         continue;
       }
@@ -182,7 +187,6 @@ export class Scheduler {
   }
 
   private load(name: string): LoadedModel {
-    this.onLoad(name);
     const now = Date.now();
     const model: LoadedModel = {
       name,
@@ -193,6 +197,7 @@ export class Scheduler {
       expiresAt: now + 5 * 60_000,
     };
     this.models.set(name, model);
+    this.onLoad(name, model.readyAt);
     return model;
   }
 

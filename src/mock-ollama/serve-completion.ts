@@ -9,6 +9,7 @@ import { splitPieces } from './chunks.js';
 import { composeAnswer, type Endpoint, parseCompletion, promptTokensFor, requestSeed } from './completion.js';
 import { deliver } from './deliver.js';
 import { playFault } from './faults.js';
+import type { GpuClock } from './gpu-clock.js';
 import { sendError, sleep } from './http.js';
 import {
   deliverOpenAi,
@@ -18,6 +19,7 @@ import {
   wantsUsage,
 } from './openai-api.js';
 import { flavourOf, openAiContextLength, openAiEntry, openAiModelId } from './openai-models.js';
+import { clockPace } from './pace.js';
 import { type CostProfile, simulateTimes } from './profiles.js';
 import type { SpeechLength } from './prose.js';
 import { createRng } from './random.js';
@@ -35,6 +37,8 @@ export interface CompletionState {
   catalog: Catalog;
   script: ScriptBook;
   scheduler: Scheduler;
+  /** The simulated GPU every request's prompt reading and decoding runs on. */
+  gpu: GpuClock;
   stats: StatsBook;
   profile: CostProfile;
   speed: number;
@@ -133,6 +137,13 @@ export async function serveCompletion(
   record.startedAt = Date.now();
   record.slot = lease.slot;
   const contentTokens = tokenize(answer.content);
+  const pace = clockPace(state.gpu, {
+    model: entry.name,
+    readyAt: lease.readyAt,
+    prefill: promptTokens.length - lease.cached,
+    output: answer.evalCount,
+    msPerSecond: state.speed * 1000,
+  });
   try {
     const times = simulateTimes(state.profile, {
       loaded: lease.loaded,
@@ -157,9 +168,7 @@ export async function serveCompletion(
           answer,
           pieces,
           numbers: { promptTokens: promptTokens.length, cachedTokens: lease.cached, times },
-          readyAt: lease.readyAt,
-          msPerSecond: state.speed * 1000,
-          decodeTokensPerSecond: state.profile.decodeTokensPerSecond,
+          pace,
         },
         signal,
       );
@@ -180,14 +189,13 @@ export async function serveCompletion(
           times,
           ...(context === undefined ? {} : { context }),
         },
-        readyAt: lease.readyAt,
-        msPerSecond: state.speed * 1000,
-        decodeTokensPerSecond: state.profile.decodeTokensPerSecond,
+        pace,
       },
       signal,
     );
     record.finishedAt = Date.now();
   } finally {
+    pace.end();
     // The slot keeps the prompt and the reply, so the next turn of this conversation hits the cache.
     lease.release([...promptTokens, ...contentTokens]);
   }

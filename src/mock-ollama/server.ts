@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { CassettePlayer } from './cassette-player.js';
 import { Catalog, DEFAULT_MODELS, detailsOf } from './catalog.js';
+import { GpuClock } from './gpu-clock.js';
 import { readBody, sendError, sendJson, sendText } from './http.js';
 import { sendOpenAiError } from './openai-api.js';
 import { flavourOf, openAiModelId, openAiModels, openAiProps } from './openai-models.js';
@@ -175,6 +176,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
   }
   const templates = new TemplateChoice(options.templates);
   const stats = new StatsBook();
+  const gpu = new GpuClock(profile, speed * 1000);
   const closing = new AbortController();
   const cassette = options.cassette ? new CassettePlayer(options.cassette) : undefined;
   // A cassette's server has its models, so a replayed run passes the same model checks.
@@ -182,7 +184,11 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
   const state: ServerState = {
     catalog: new Catalog(models ?? DEFAULT_MODELS),
     script: new ScriptBook(parseMockScript(options.script ?? [], 'options.script')),
-    scheduler: new Scheduler(profile, speed, (model) => stats.load(model)),
+    scheduler: new Scheduler(profile, speed, (model, readyAt) => {
+      stats.load(model);
+      gpu.noteLoad(readyAt);
+    }),
+    gpu,
     stats,
     profile,
     speed,
@@ -242,8 +248,11 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     requests,
-    stats: () => stats.snapshot(),
-    resetStats: () => stats.reset(),
+    stats: () => ({ ...stats.snapshot(), gpuBusySeconds: gpu.busySeconds() }),
+    resetStats: () => {
+      stats.reset();
+      gpu.reset();
+    },
     close: () => {
       closed ??= new Promise<void>((resolve) => {
         // Abort pacing timers and queued requests first, then drop every connection, hanging ones included.

@@ -25,6 +25,8 @@ export interface MockStats extends MockModelStats {
   generateRequests: number;
   /** Requests answered by a scripted fault. */
   faults: number;
+  /** Simulated seconds the GPU was busy: reading or decoding any request, or loading a model. */
+  gpuBusySeconds: number;
   /** The same totals per model, keyed by the normalised name (e.g. `llama3:latest`). */
   perModel: Record<string, MockModelStats>;
 }
@@ -61,6 +63,7 @@ export class StatsBook {
       chatRequests: 0,
       generateRequests: 0,
       faults: 0,
+      gpuBusySeconds: 0,
       perModel: {},
     };
   }

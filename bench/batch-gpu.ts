@@ -1,0 +1,150 @@
+/**
+ * `npm run bench:batch-gpu`: how long four debates keep one GPU busy when they run at once
+ * (`agora batch --concurrency 4 --parallel 4`, by default) against one after another on the same host, on the
+ * simulator's gpu, gpu-small and cpu profiles. The simulator batches the decodes of one model
+ * across its parallel slots and shares the GPU between everything else (src/mock-ollama/gpu-clock.ts);
+ * its busy time is in simulated seconds, so the figures do not depend on this machine's speed.
+ * Each debate's transcript must come out the same both ways, or the benchmark fails.
+ *
+ * `npm run bench:batch-gpu [-- debates parallel]` (defaults 4 and 4); writes bench/batch-gpu-results.json.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildPlan } from '../src/batch/batch-plan.js';
+import type { ProgressCounts } from '../src/batch/batch-progress.js';
+import { runBatch } from '../src/batch/run-batch.js';
+import { formatNamed } from '../src/formats/index.js';
+import { LimitedProvider } from '../src/llm/limited-provider.js';
+import { OllamaProvider } from '../src/llm/ollama-provider.js';
+import { loadRun } from '../src/manager/debate-manager.js';
+import { PROFILES, type ProfileName, startMockOllama } from '../src/mock-ollama/index.js';
+
+const DEBATES = Number(process.argv[2] ?? 4);
+/** `--parallel`: calls in flight on the host at most, both ways. */
+const PARALLEL = Number(process.argv[3] ?? 4);
+const SCENARIO = 'scenarios/abortion.yaml';
+const SPEECH = { minWords: 350, maxWords: 650 };
+/** Real seconds per simulated second: small enough to be quick, large against the engine's own work. */
+const SPEED: Record<string, number> = { gpu: 0.01, 'gpu-small': 0.01, cpu: 0.001 };
+
+interface Measured {
+  busySeconds: number;
+  loads: number;
+  prefilled: number;
+  cached: number;
+  completed: number;
+  /** Each debate's transcript, by its place in the plan. */
+  transcripts: string[];
+}
+
+/** Fields of a transcript that are real time, not content. */
+const CLOCK_FIELDS = new Set(['realMs', 'startedAt', 'updatedAt']);
+
+/** A run's transcript as its format folds it from the log, without its real-time fields. */
+function transcriptOf(runDir: string): string {
+  const loaded = loadRun(runDir, formatNamed);
+  return JSON.stringify(loaded.format.transcript(loaded.state), (key, value) =>
+    CLOCK_FIELDS.has(key) ? undefined : value,
+  );
+}
+
+async function measure(profileName: ProfileName, concurrency: number): Promise<Measured> {
+  const speed = SPEED[profileName] ?? 0.01;
+  const server = await startMockOllama({
+    models: ['llama3', 'mistral'],
+    profile: profileName,
+    speed,
+    speechLength: SPEECH,
+  });
+  const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-batch-gpu-'));
+  try {
+    const plan = await buildPlan({
+      files: [path.resolve(SCENARIO)],
+      seeds: null,
+      repeat: DEBATES,
+      lineups: [],
+    });
+    const counts: ProgressCounts = {
+      total: DEBATES,
+      done: 0,
+      skipped: 0,
+      failed: 0,
+      running: new Map(),
+      durations: [],
+    };
+    await runBatch({
+      plan,
+      outDir: out,
+      pool: new LimitedProvider([new OllamaProvider({ host: server.url })], PARALLEL),
+      env: process.env,
+      concurrency,
+      onEvent: () => undefined,
+      counts,
+      stopRequested: () => false,
+      signal: new AbortController().signal,
+      simulated: true,
+    });
+    const stats = server.stats();
+    return {
+      busySeconds: stats.gpuBusySeconds,
+      loads: stats.modelLoads,
+      prefilled: stats.prefilledPromptTokens,
+      cached: stats.cachedPromptTokens,
+      completed: counts.done,
+      transcripts: plan.items.map((item) => transcriptOf(path.join(out, item.runId))),
+    };
+  } finally {
+    await server.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+const rows = [];
+const started = Date.now();
+for (const profile of ['gpu', 'gpu-small', 'cpu'] as const) {
+  const alone = await measure(profile, 1);
+  const together = await measure(profile, DEBATES);
+  if (alone.completed !== DEBATES || together.completed !== DEBATES) {
+    throw new Error(
+      `${profile}: ${alone.completed} and ${together.completed} of ${DEBATES} debates completed`,
+    );
+  }
+  together.transcripts.forEach((text, index) => {
+    if (text !== alone.transcripts[index]) {
+      writeFileSync(path.join(tmpdir(), 'batch-gpu-alone.txt'), alone.transcripts[index] ?? '');
+      writeFileSync(path.join(tmpdir(), 'batch-gpu-at-once.txt'), text);
+      throw new Error(`${profile}: debate ${index + 1} has a different transcript when run at once`);
+    }
+  });
+  const p = PROFILES[profile];
+  rows.push({
+    profile: `${profile} (${p.parallel} slot(s), ${p.maxLoadedModels} model(s) resident)`,
+    oneAfterAnotherBusySeconds: round1(alone.busySeconds),
+    atOnceBusySeconds: round1(together.busySeconds),
+    ratio: Math.round((together.busySeconds / alone.busySeconds) * 100) / 100,
+    busySecondsPerDebate: round1(together.busySeconds / DEBATES),
+    loads: `${alone.loads} / ${together.loads}`,
+    prefilled: `${alone.prefilled} / ${together.prefilled}`,
+  });
+}
+const out = (text = '') => process.stdout.write(`${text}\n`);
+out(
+  `## ${DEBATES} debates of ${SCENARIO}, --parallel ${PARALLEL}: GPU-busy simulated seconds, one after another vs at once`,
+);
+out();
+out(
+  `| profile | one after another | at once (--concurrency ${DEBATES}) | ratio | busy per debate, at once | loads (after / at once) | prefilled tokens (after / at once) |`,
+);
+out('| --- | --- | --- | --- | --- | --- | --- |');
+for (const row of rows) {
+  out(
+    `| ${row.profile} | ${row.oneAfterAnotherBusySeconds} s | ${row.atOnceBusySeconds} s | ${row.ratio.toFixed(2)}x | ${row.busySecondsPerDebate} s | ${row.loads} | ${row.prefilled} |`,
+  );
+}
+process.stderr.write(`(${((Date.now() - started) / 1000).toFixed(0)} s of real time)\n`);
+writeFileSync(
+  new URL('./batch-gpu-results.json', import.meta.url),
+  `${JSON.stringify({ debates: DEBATES, parallel: PARALLEL, scenario: SCENARIO, speech: SPEECH, speed: SPEED, rows }, null, 2)}\n`,
+);

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { CallGate, sharedStart } from '../../src/llm/call-gate.js';
+
+/** A call held open until the test ends it; records when it started. */
+function harness(gate: CallGate) {
+  const started: string[] = [];
+  const enders = new Map<string, () => void>();
+  const finished: Array<Promise<void>> = [];
+  const call = (name: string, model: string, prompt = name) => {
+    finished.push(
+      gate.run({ model, prompt }, async () => {
+        started.push(name);
+        await new Promise<void>((resolve) => enders.set(name, resolve));
+      }),
+    );
+  };
+  const end = async (name: string) => {
+    // Calls start on a later tick than the gate lets them through.
+    await new Promise((settle) => setImmediate(settle));
+    const resolve = enders.get(name);
+    if (resolve === undefined) throw new Error(`${name} has not started`);
+    resolve();
+    // Let the gate's bookkeeping run before the test looks again.
+    await new Promise((settle) => setImmediate(settle));
+  };
+  return { started, call, end, all: () => Promise.all(finished) };
+}
+
+describe('the per-host call gate', () => {
+  it('lets calls of the running model go before older calls of another model', async () => {
+    const gate = new CallGate(2);
+    const { started, call, end, all } = harness(gate);
+    call('a1', 'llama3');
+    call('b1', 'mistral'); // waits: llama3 is running
+    call('a2', 'llama3');
+    call('a3', 'llama3'); // waits: the gate is full
+    await end('a1');
+    expect(started).toEqual(['a1', 'a2', 'a3']);
+    await end('a2');
+    await end('a3');
+    expect(started).toEqual(['a1', 'a2', 'a3', 'b1']);
+    await end('b1');
+    await all();
+    expect(gate.peak).toBe(2);
+  });
+
+  it('prefers, among calls of one model, the one whose prompt the model was last given', async () => {
+    const gate = new CallGate(1);
+    const { started, call, end, all } = harness(gate);
+    call('first', 'llama3', 'debate A: round 1');
+    call('other', 'llama3', 'debate B: round 1');
+    call('same', 'llama3', 'debate A: round 1, then its judges');
+    await end('first');
+    expect(started).toEqual(['first', 'same']);
+    await end('same');
+    await end('other');
+    await all();
+  });
+
+  it('never starves a call: one passed over maxBypass times goes next, whatever its model', async () => {
+    const gate = new CallGate(1, 3);
+    const { started, call, end, all } = harness(gate);
+    call('a0', 'llama3');
+    call('b', 'mistral');
+    // llama3 calls keep coming; each one that goes first passes over b once.
+    for (let i = 1; i <= 6; i++) call(`a${i}`, 'llama3');
+    for (let i = 0; i <= 3; i++) await end(`a${i}`);
+    expect(started.slice(0, 5)).toEqual(['a0', 'a1', 'a2', 'a3', 'b']);
+    await end('b');
+    for (let i = 4; i <= 6; i++) await end(`a${i}`);
+    await all();
+    expect(started).toHaveLength(8);
+  });
+
+  it('never holds more calls in flight than its limit', async () => {
+    const gate = new CallGate(3);
+    const { started, call, end, all } = harness(gate);
+    for (let i = 0; i < 9; i++) call(`c${i}`, 'llama3');
+    expect(gate.inFlight).toBe(9);
+    await new Promise((settle) => setImmediate(settle));
+    expect(started).toEqual(['c0', 'c1', 'c2']);
+    for (let i = 0; i < 9; i++) await end(`c${i}`);
+    await all();
+    expect(started).toHaveLength(9);
+    expect(gate.peak).toBe(3);
+    expect(gate.inFlight).toBe(0);
+  });
+
+  it('measures shared beginnings in characters', () => {
+    expect(sharedStart('debate A: round 1', 'debate A: round 2')).toBe(16);
+    expect(sharedStart('', 'x')).toBe(0);
+  });
+});

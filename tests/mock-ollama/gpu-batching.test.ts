@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GpuClock } from '../../src/mock-ollama/gpu-clock.js';
+import { type CostProfile, type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
+import { json, post } from './helpers.js';
+
+const profile: CostProfile = {
+  name: 'batching',
+  prefillTokensPerSecond: 1000,
+  decodeTokensPerSecond: 100,
+  loadSeconds: 0,
+  maxLoadedModels: 2,
+  parallel: 2,
+  batchStepGrowth: 0.2,
+};
+
+/** Runs jobs started together to their last token; resolves with the GPU's busy seconds. */
+async function busyFor(jobs: Array<{ model: string; prefill: number; output: number }>): Promise<number> {
+  // 20 real ms per simulated second: events are settled on their simulated time, so timer lag
+  // changes when the promises resolve, not the busy time.
+  const clock = new GpuClock(profile, 20);
+  const signal = new AbortController().signal;
+  const started = jobs.map((job) => ({ job, handle: clock.start(job.model, job.prefill, job.output) }));
+  expect(await Promise.all(started.map(({ job, handle }) => handle.reach(job.output, signal)))).toEqual(
+    started.map(() => true),
+  );
+  for (const { handle } of started) handle.end();
+  return clock.busySeconds();
+}
+
+describe('the simulated GPU', () => {
+  it('batches the decodes of one model: a step of two sequences takes 1.2 lone steps', async () => {
+    expect(await busyFor([{ model: 'a', prefill: 0, output: 50 }])).toBeCloseTo(0.5, 6);
+    // Two sequences of 50 tokens: 50 steps of 1.2 / 100 s.
+    expect(
+      await busyFor([
+        { model: 'a', prefill: 0, output: 50 },
+        { model: 'a', prefill: 0, output: 50 },
+      ]),
+    ).toBeCloseTo(0.6, 6);
+  });
+
+  it('shares the GPU between two models: together they take as long as one after the other', async () => {
+    expect(
+      await busyFor([
+        { model: 'a', prefill: 0, output: 50 },
+        { model: 'b', prefill: 0, output: 50 },
+      ]),
+    ).toBeCloseTo(1.0, 6);
+  });
+
+  it('shares compute between prompts read at once', async () => {
+    // 250 + 250 prompt tokens at 1,000 tok/s, then one batch of two 10-token decodes (10 × 1.2 / 100 s).
+    expect(
+      await busyFor([
+        { model: 'a', prefill: 250, output: 10 },
+        { model: 'a', prefill: 250, output: 10 },
+      ]),
+    ).toBeCloseTo(0.5 + 0.12, 6);
+    // 300 and 200: both read at half rate until 0.4 s; the second then decodes alone beside the
+    // first's last 100 prompt tokens (0.2 s, half rate each), and the first decodes alone (0.1 s).
+    expect(
+      await busyFor([
+        { model: 'a', prefill: 300, output: 10 },
+        { model: 'a', prefill: 200, output: 10 },
+      ]),
+    ).toBeCloseTo(0.7, 6);
+  });
+});
+
+describe('GPU-busy time through the server', () => {
+  const servers: MockOllama[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+
+  const busyOfPair = async (models: [string, string]): Promise<number> => {
+    const server = await startMockOllama({ models: ['llama3', 'mistral'], profile, speed: 0.5 });
+    servers.push(server);
+    // Load both models first, so the pair's requests start together.
+    for (const model of models) {
+      await post(`${server.url}/api/chat`, { model, messages: [], keep_alive: -1 });
+    }
+    server.resetStats();
+    const chat = (model: string, content: string) =>
+      post(`${server.url}/api/chat`, {
+        model,
+        messages: [{ role: 'user', content }],
+        stream: false,
+        options: { seed: 1, num_predict: 40 },
+      }).then(json);
+    const answers = (await Promise.all([chat(models[0], 'first'), chat(models[1], 'second')])) as Array<{
+      eval_count: number;
+    }>;
+    expect(answers.map((answer) => answer.eval_count)).toEqual([40, 40]);
+    return server.stats().gpuBusySeconds;
+  };
+
+  it('counts two requests of one model as one batch, and two models as twice the work', async () => {
+    const sameModel = await busyOfPair(['llama3', 'llama3']);
+    const twoModels = await busyOfPair(['llama3', 'mistral']);
+    // 40 decode steps: about 0.48 s batched, 0.8 s for two models (plus a few prompt tokens).
+    expect(sameModel).toBeGreaterThan(0.48);
+    expect(twoModels).toBeGreaterThan(0.8);
+    expect(sameModel).toBeLessThan(twoModels * 0.75);
+  });
+});
