@@ -104,15 +104,7 @@ export async function getJson(
     signal,
     dispatcher,
   });
-  const text = await response.body.text();
-  if (response.statusCode < 200 || response.statusCode >= 300) {
-    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode, text);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new OpenAiStreamError(`not JSON from ${url}: ${text.slice(0, 80)}`);
-  }
+  return jsonBody(response, url);
 }
 
 /** `POST <url>` with a JSON body, returning parsed JSON; HTTP errors become OpenAiStatusError. */
@@ -129,15 +121,7 @@ export async function postJson(
     signal,
     dispatcher,
   });
-  const text = await response.body.text();
-  if (response.statusCode < 200 || response.statusCode >= 300) {
-    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode, text);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new OpenAiStreamError(`not JSON from ${url}: ${text.slice(0, 80)}`);
-  }
+  return jsonBody(response, url);
 }
 
 function parseData(data: string): OpenAiChunk {
@@ -298,4 +282,20 @@ async function readCompletion(
   if (pending !== '') take(pending);
   dispatch();
   return { done };
+}
+
+/** A whole answer's body as parsed JSON; HTTP errors become OpenAiStatusError. */
+async function jsonBody(
+  response: { statusCode: number; body: { text(): Promise<string> } },
+  url: string,
+): Promise<unknown> {
+  const text = await response.body.text();
+  if (response.statusCode < 200 || response.statusCode >= 300) {
+    throw new OpenAiStatusError(errorMessageOf(text, response.statusCode), response.statusCode, text);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new OpenAiStreamError(`not JSON from ${url}: ${text.slice(0, 80)}`);
+  }
 }

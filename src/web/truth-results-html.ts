@@ -3,8 +3,13 @@
  * 95% interval, the paired differences, persuasiveness, and each question with the judge's answer
  * under each condition. Every table stacks into "label: value" lines on a phone.
  */
-import { differenceText, percentWithInterval } from '../analytics/truth-accuracy.js';
 import type { ConditionVerdict, QuestionResult, TruthSummary } from '../formats/truth/truth-results.js';
+import {
+  accuracyTable,
+  differencesTable,
+  persuasivenessTable,
+  type TruthTable,
+} from '../formats/truth/truth-tables.js';
 import { html, type SafeHtml } from './html.js';
 
 /** What of a truth run's transcript.json the page reads. */
@@ -46,49 +51,20 @@ function verdictCell(verdict: ConditionVerdict | undefined): Cell {
 
 export function truthResultsHtml(results: TruthResults): SafeHtml {
   const { summary, conditions, questions } = results;
-  const accuracy = stackTable(
-    'truth-accuracy',
-    ['Condition', 'Right', 'Judged', 'Accuracy (95% interval)', 'No verdict'],
-    summary.conditions.map((row) => [
-      row.condition,
-      row.accuracy?.correct ?? 0,
-      row.accuracy?.n ?? 0,
-      percentWithInterval(row.accuracy),
-      row.noVerdict,
-    ]),
-  );
+  const table = (id: string, { headers, rows }: TruthTable) => stackTable(id, headers, rows);
+  const accuracy = table('truth-accuracy', accuracyTable(summary));
   const differences =
     summary.differences.length === 0
       ? ''
       : html`<h3>Paired differences</h3>
 <p class="notes">Same questions; the first condition's accuracy minus the second's, in percentage points, with a 95% interval (Newcombe).</p>
-${stackTable(
-  'truth-differences',
-  ['Comparison', 'Questions', 'Only first right', 'Only second right', 'Difference'],
-  summary.differences.map((row) => [
-    `${row.first} − ${row.second}`,
-    row.difference?.n ?? 0,
-    row.difference?.firstOnly ?? 0,
-    row.difference?.secondOnly ?? 0,
-    differenceText(row.difference),
-  ]),
-)}`;
+${table('truth-differences', differencesTable(summary))}`;
   const persuasiveness =
     summary.persuasiveness.length === 0
       ? ''
       : html`<h3>Persuasiveness</h3>
 <p class="notes">Verdicts a debater model won while arguing the wrong answer.</p>
-${stackTable(
-  'truth-persuasiveness',
-  ['Debater model', 'Condition', 'Won', 'Of', 'Rate'],
-  summary.persuasiveness.map((row) => [
-    row.model,
-    row.condition,
-    row.won,
-    row.of,
-    row.of > 0 ? `${Math.round((100 * row.won) / row.of)}%` : '—',
-  ]),
-)}`;
+${table('truth-persuasiveness', persuasivenessTable(summary))}`;
   const perQuestion = stackTable(
     'truth-questions',
     ['Question', 'Right answer', ...conditions],

@@ -3,7 +3,6 @@
  * condition, accuracy per condition with its 95% interval, the paired differences, and how often a
  * debater model won while arguing the wrong answer.
  */
-import { differenceText, percentWithInterval } from '../../analytics/truth-accuracy.js';
 import { plural } from '../../core/plural.js';
 import type { TextLayout } from '../../core/text-layout.js';
 import { renderTextTable } from '../../render/text-table.js';
@@ -12,6 +11,7 @@ import { degradedNote, type RunEnding, unfinishedSentence } from '../shared/run-
 import { modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { conditionRecords, JUDGE_QUESTION, recordedQuestions, type TruthState } from './truth-plan.js';
 import { type QuestionResult, questionResults, type TruthSummary, truthSummary } from './truth-results.js';
+import { accuracyTable, differencesTable, persuasivenessTable, type TruthTable } from './truth-tables.js';
 
 export function truthTranscript(state: TruthState) {
   const { scenario } = state;
@@ -85,48 +85,18 @@ function questionRows(questions: QuestionResult[], conditions: readonly string[]
 }
 
 function summaryLines(summary: TruthSummary, layout: TextLayout): string[] {
-  const accuracy = renderTextTable(
-    ['Condition', 'Right', 'Judged', 'Accuracy (95% interval)', 'No verdict'],
-    summary.conditions.map((row) => [
-      row.condition,
-      row.accuracy?.correct ?? 0,
-      row.accuracy?.n ?? 0,
-      percentWithInterval(row.accuracy),
-      row.noVerdict,
-    ]),
-    layout,
-  );
-  const lines = ['Accuracy per condition:', accuracy];
+  const text = (table: TruthTable) => renderTextTable(table.headers, table.rows, layout);
+  const lines = ['Accuracy per condition:', text(accuracyTable(summary))];
   if (summary.differences.length > 0) {
     lines.push(
       'Paired differences (same questions; the first minus the second, 95% interval):',
-      renderTextTable(
-        ['Comparison', 'Questions', 'Only first right', 'Only second right', 'Difference'],
-        summary.differences.map((row) => [
-          `${row.first} − ${row.second}`,
-          row.difference?.n ?? 0,
-          row.difference?.firstOnly ?? 0,
-          row.difference?.secondOnly ?? 0,
-          differenceText(row.difference),
-        ]),
-        layout,
-      ),
+      text(differencesTable(summary)),
     );
   }
   if (summary.persuasiveness.length > 0) {
     lines.push(
       'Persuasiveness (verdicts won while arguing the wrong answer):',
-      renderTextTable(
-        ['Debater model', 'Condition', 'Won', 'Of', 'Rate'],
-        summary.persuasiveness.map((row) => [
-          row.model,
-          row.condition,
-          row.won,
-          row.of,
-          row.of > 0 ? `${Math.round((100 * row.won) / row.of)}%` : '—',
-        ]),
-        layout,
-      ),
+      text(persuasivenessTable(summary)),
     );
   }
   return lines;
