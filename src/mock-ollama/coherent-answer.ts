@@ -4,7 +4,8 @@
  * it. Within each object of the answer:
  * - a group of scores (an object of small whole numbers, like `{"clarity": 4, ...}`) follows one
  *   level, drawn per group, with a point of spread either way;
- * - a vote (a boolean named like `continue_vote` or `keep`) follows the scores beside it;
+ * - a vote (a boolean named like `continue_vote` or `keep`) follows the scores beside it, weighed
+ *   as the prompt weighs its criteria when it states the weights;
  * - a choice whose allowed values name sibling score groups (a verdict's `winner`) picks the group
  *   scored higher.
  * A small share of votes and choices, drawn from the request's seed, goes against the scores, as
@@ -48,6 +49,27 @@ function scoreGroups(schema: Node): Map<string, [number, number]> {
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
+/** The scores' mean, weighted as the prompt weighs its criteria when it names every weight. */
+function weightedMean(scores: Record<string, number>, weights: Readonly<Record<string, number>>): number {
+  const keys = Object.keys(scores);
+  const total = keys.reduce((sum, key) => sum + (weights[key] ?? Number.NaN), 0);
+  if (!(total > 0)) return mean(Object.values(scores));
+  return keys.reduce((sum, key) => sum + (scores[key] ?? 0) * (weights[key] ?? 0), 0) / total;
+}
+
+/**
+ * The criteria weights a prompt states ("- clarity (weight 0.1): ..."), as a model reading it
+ * would weigh its own scores before voting.
+ */
+export function statedWeights(text: string): Record<string, number> {
+  const weights: Record<string, number> = {};
+  for (const match of text.matchAll(/^\s*[-*]\s*([A-Za-z_][\w-]*)\s*\(weight\s+([0-9]*\.?[0-9]+)\)/gm)) {
+    const [, name, weight] = match;
+    if (name && weight) weights[name] = Number(weight);
+  }
+  return weights;
+}
+
 /** Draws the level of a score group by its name (in a range). */
 export type LevelSource = (group: string, low: number, high: number) => number;
 
@@ -61,15 +83,18 @@ export function makeCoherent(
   schema: unknown,
   rng: Rng,
   shared: LevelSource = (_group, low, high) => rng.int(low, high),
+  weights: Readonly<Record<string, number>> = {},
 ): unknown {
   if (Array.isArray(value)) {
     const items = isNode(schema) ? schema.items : undefined;
-    for (const item of value) makeCoherent(item, items, rng, shared);
+    for (const item of value) makeCoherent(item, items, rng, shared, weights);
     return value;
   }
   if (!isNode(value) || !isNode(schema)) return value;
   const properties = isNode(schema.properties) ? schema.properties : {};
-  for (const [name, child] of Object.entries(value)) makeCoherent(child, properties[name], rng, shared);
+  for (const [name, child] of Object.entries(value)) {
+    makeCoherent(child, properties[name], rng, shared, weights);
+  }
   const groups = scoreGroups(schema);
   const levels = new Map<string, { mean: number; midpoint: number }>();
   for (const [name, [low, high]] of groups) {
@@ -79,7 +104,10 @@ export function makeCoherent(
     for (const key of Object.keys(scores)) {
       scores[key] = Math.min(high, Math.max(low, level + rng.int(-1, 1)));
     }
-    levels.set(name, { mean: mean(Object.values(scores) as number[]), midpoint: (low + high) / 2 });
+    levels.set(name, {
+      mean: weightedMean(scores as Record<string, number>, weights),
+      midpoint: (low + high) / 2,
+    });
   }
   if (levels.size === 0) return value;
   const contradict = () => rng.chance(CONTRADICTION_RATE);

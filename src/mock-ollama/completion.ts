@@ -4,8 +4,9 @@
  */
 import { normalizeModelName } from './catalog.js';
 import { applyTemplate, type ChatTemplate } from './chat-templates.js';
-import { makeCoherent } from './coherent-answer.js';
+import { makeCoherent, statedWeights } from './coherent-answer.js';
 import { jsonFromSchema } from './json-from-schema.js';
+import { judgedLevel } from './judged-level.js';
 import { extractHints, type PromptMessage, renderChat, renderGenerate } from './prompt-text.js';
 import { composeProse, composeThinking, fieldText, type SpeechLength } from './prose.js';
 import { createRng, hashOf } from './random.js';
@@ -203,17 +204,11 @@ function composeContent(
       return value;
     };
     const value = jsonFromSchema(request.format, rng, text, style.fillUnboundedStrings ? endless : undefined);
-    // The material before the task, read as a set of lines: the same debate shown with its sides
-    // introduced in another order is the same material, and is judged alike.
-    const material = hashOf(
-      request.messages
-        .slice(0, -1)
-        .flatMap((message) => message.content.split('\n'))
-        .sort(),
-    );
-    const level = (group: string, low: number, high: number) =>
-      createRng(material, `level:${group}`).int(low, high);
-    return JSON.stringify(makeCoherent(value, request.format, createRng(seed, 'coherence'), level));
+    // The material before the task: its newest round sets how good the judge finds it (similar
+    // text, similar scores; the same debate with its sides in another order, the same level).
+    const level = judgedLevel(request.messages.slice(0, -1).map((message) => message.content));
+    const weights = statedWeights(request.messages.map((message) => message.content).join('\n'));
+    return JSON.stringify(makeCoherent(value, request.format, createRng(seed, 'coherence'), level, weights));
   }
   if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
   return composeProse(hints, rng, style.speech);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import type { MockOllama, ScriptRule } from '../../src/mock-ollama/index.js';
 import { runAgora, tempDir } from '../helpers/cli.js';
+import { voteRule } from '../helpers/judge-script.js';
 import { useMockServers } from '../helpers/mock-servers.js';
 import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
@@ -62,6 +63,8 @@ describe('the claims ledger', () => {
       ...plant('Xavier', 1, 2, 'CLAIM-A: congestion charges cut traffic by a fifth.'),
       ...plant('Yara', 1, 2, 'CLAIM-B: shops in the centre lose customers without parking.', 'X1.1'),
       ...plant('Xavier', 2, 2, 'CLAIM-C: footfall rises when streets are pedestrianised.', 'Y1.1'),
+      // Yara keeps the floor, so round 2 is her answer to Xavier.
+      voteRule({ vote: 'continue', score: 4 }),
     ];
     const server = await mock({ script });
     const { result, runDir } = await run(server, testScenario({ rounds: 2 }));

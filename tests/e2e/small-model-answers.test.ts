@@ -330,10 +330,8 @@ describe('the simulator, as the demo shows it', () => {
       (vote) => (vote.evaluation as { inconsistent?: boolean } | null)?.inconsistent,
     );
     expect(votes).toHaveLength(18);
-    // A small seeded share goes against the scores (so the checks have something to find), not half.
-    // The simulator votes by its scores' plain mean, the engine checks the weighted total: a total
-    // just under the midpoint can count as against too, as it does with real judges.
-    expect(against.length).toBeGreaterThan(0);
+    // At most a small seeded share goes against the scores (4% of votes; measured over thousands of
+    // answers in tests/mock-ollama/judged-level.test.ts), never a quarter.
     expect(against.length).toBeLessThan(votes.length / 4);
     const claims = events.filter((event) => event.type === 'claims');
     expect(claims.every((event) => event.source === 'model')).toBe(true);
