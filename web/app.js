@@ -49,12 +49,33 @@ function followRun(root) {
     }
     return element;
   };
+  // The newest words of the statement being written, under the activity line near the top of the
+  // page, so a reader there sees it arrive; the whole statement grows at the foot, in its place.
+  const tail = document.getElementById('live-tail');
+  let tailAgent = null;
+  const showTail = (agent) => {
+    if (!tail) return;
+    const text = boxes.get(agent)?.querySelector('.text').textContent ?? '';
+    const cut = text.length > 280 ? text.slice(text.length - 280) : text;
+    const start = text.length > 280 ? `…${cut.slice(cut.indexOf(' ') + 1)}` : cut;
+    tail.textContent = start.trim() === '' ? '' : `${agent}: ${start}`;
+    tail.hidden = tail.textContent === '';
+    tailAgent = agent;
+  };
+  const clearTail = (agent) => {
+    if (!tail || (agent !== undefined && agent !== tailAgent)) return;
+    tail.textContent = '';
+    tail.hidden = true;
+    tailAgent = null;
+  };
   const clearBox = (agent) => {
     boxes.get(agent)?.remove();
     boxes.delete(agent);
+    clearTail(agent);
   };
   const clearAll = () => {
     for (const agent of [...boxes.keys()]) clearBox(agent);
+    clearTail();
   };
 
   const source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/stream`);
@@ -93,7 +114,7 @@ function followRun(root) {
           `${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model} is generating…`;
         element.querySelector('.text').textContent = '';
         // The statement streams after the transcript, at the foot of a long page: the line near
-        // the top says who is speaking and leads there.
+        // the top says who is speaking, shows its newest words and leads there.
         const follow = document.createElement('a');
         follow.href = '#generating';
         follow.className = 'follow-live';
@@ -106,6 +127,7 @@ function followRun(root) {
         // further up is left where they are.
         const atFoot = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
         box(notice.agent).querySelector('.text').append(document.createTextNode(notice.text));
+        showTail(notice.agent);
         if (atFoot) window.scrollTo(0, document.documentElement.scrollHeight);
         break;
       }

@@ -148,6 +148,7 @@ ${
 <p id="control-message" role="status" class="muted"></p>
 <section class="panel map-panel"><h2>Argument map</h2><div id="argument-map">${argumentMapHtml(map)}</div></section>
 <div id="activity" class="activity" aria-live="polite"></div>
+<p id="live-tail" class="live-tail" hidden></p>
 ${podiumHtml(view, start)}
 <div id="transcript">${transcriptHtml(view)}</div>
 <div id="generating"></div>

@@ -50,6 +50,27 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
     expect(await page.textContent('#activity')).toMatch(/is generating on (llama3|mistral)/);
     // The line near the top leads to the statement streaming at the foot of the page.
     expect(await page.getAttribute('#activity a.follow-live', 'href')).toBe('#generating');
+    // ...and shows the newest words of that statement there, above the transcript, as they come
+    // (checked in one step in the page, while some statement is being written).
+    await page.waitForFunction(
+      `(() => {
+        const tail = document.getElementById('live-tail');
+        const box = document.querySelector('#generating .generating');
+        const transcript = document.getElementById('transcript');
+        if (!box || tail.hidden) return false;
+        const agent = box.dataset.agent;
+        const shown = tail.textContent;
+        const newest = shown.slice(agent.length + 2).replace(/^…/, '');
+        return (
+          shown.startsWith(agent + ': ') &&
+          newest.length > 0 &&
+          box.querySelector('.text').textContent.endsWith(newest) &&
+          tail.getBoundingClientRect().bottom <= transcript.getBoundingClientRect().top
+        );
+      })()`,
+      undefined,
+      { timeout: 600_000 },
+    );
     await page.waitForSelector('#transcript article.statement', { timeout: 600_000 });
     await page.screenshot({ path: screenshotPath('run-page-live.png') });
     expect(readEvents(path.join(outDir, runId)).some((event) => event.type === 'run-end')).toBe(false);
