@@ -9,8 +9,8 @@ export default defineConfig({
     globalSetup: ['tests/helpers/checkout-clean.ts'],
     sequence: { shuffle: true },
     // Most test files spend their time waiting on CLI processes, mock servers and databases, so two
-    // files at once pay even on two cores (vitest's default there is one): about 10.5 minutes instead
-    // of 16 on a two-core machine. More cores keep vitest's default of one file per core but one.
+    // files at once pay even on two cores (vitest's default there is one): about 15 minutes on a two-core
+    // machine, where one file at a time took half as long again. More cores keep vitest's default of one file per core but one.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // A guard against hangs, not a speed check: tests that start CLI processes, servers and browsers
     // slow down several times over on a loaded two-core machine, so no limit here (or in a test's
