@@ -88,9 +88,18 @@ describe('format: formal', () => {
     const rebuttalAff = promptFor(4);
     expect(rebuttalAff).toContain(text('opening', 'negative'));
     expect(rebuttalAff).not.toContain(whole('preparation', 'negative'));
-    // A rebuttal also sees the speaker's own opening, so it builds on it instead of repeating it.
-    expect(rebuttalAff).toMatch(/## Your opening statement\n/);
+    // A rebuttal also sees the speaker's own opening and notes, so it builds on them instead of
+    // repeating them; the notes come after the debate so far, which both sides read alike.
     expect(rebuttalAff).toContain(text('opening', 'affirmative'));
+    const [affirmative, negative] = server.requests
+      .filter((request) => request.path === '/api/chat')
+      .slice(4, 6)
+      .map((request) => (request.body as { messages: Array<{ content: string }> }).messages);
+    expect(affirmative?.at(-1)?.content).toContain(whole('preparation', 'affirmative'));
+    expect(affirmative?.[1]?.content).not.toContain(whole('preparation', 'affirmative'));
+    // Every call shares the debate so far: the next speaker's record begins with this one's.
+    expect(negative?.[1]?.content.startsWith(affirmative?.[1]?.content ?? '-')).toBe(true);
+    expect(negative?.[1]?.content.length).toBeGreaterThan(affirmative?.[1]?.content.length ?? 0);
     const crossQuestionAff = promptFor(6);
     expect(crossQuestionAff).toContain(text('opening', 'negative'));
     expect(crossQuestionAff).toContain(text('rebuttal', 'negative'));

@@ -180,11 +180,12 @@ describe('a person at the podium in a formal debate', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Your task: cross-examination');
-    expect(result.stdout).toContain('Your opponent said:');
     const runDir = onlyRunDir(out);
     const transcript = transcriptOf(runDir);
     expect(transcript).toMatchObject({ status: 'completed', stopReason: 'finished' });
     const sides = transcript.sides as Record<string, { name: string; model: string }>;
+    // The person is shown what the other side said last, under its speaker's name.
+    expect(result.stdout).toContain(`${sides.affirmative?.name} said:`);
     expect(sides.negative?.model).toBe('person');
     expect(sides.affirmative?.model).not.toBe('person');
     const statements = readEvents(runDir).filter(

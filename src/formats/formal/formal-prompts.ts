@@ -1,7 +1,8 @@
 /**
- * The formal debate's prompts, following seed 001's context rules exactly: a rebuttal gets the
- * opponent's previous statements; a cross-examination question gets the opponent's opening and
- * rebuttal; a closing statement gets every previous statement; preparation is private to its side.
+ * The formal debate's prompts. Seed 001's context rules (a rebuttal gets the opponent's previous
+ * statements; a cross-examination question the opponent's opening and rebuttal; a closing statement
+ * every previous statement; preparation private to its side) are met by one public record that
+ * every call shares, with the speaker's own notes and task after it (decision 021).
  */
 import { buildMessages, lengthRequest, promptChars, wordsFor } from '../../agents/prompts.js';
 import { backgroundText } from '../../config/background-text.js';
@@ -45,47 +46,25 @@ export function formalSystemPrompt(scenario: FormalScenario): string {
 const said = (state: FormalState, side: FormalSide, phase: string) =>
   state.statements.find((statement) => statement.side === side && statement.phase === phase);
 
-function block(title: string, statement: StatementEvent | undefined): string {
-  return statement ? `## ${title}\n${statement.text.trim()}` : '';
+/**
+ * What every speaker sees of the debate: every statement made so far, in the order spoken, the
+ * same text for both sides (seed 001's context rules ask for at least the opponent's previous
+ * statements in a rebuttal, the opponent's opening and rebuttal in a cross-examination and every
+ * statement in a closing; the public record holds each of them). Being the same for both sides
+ * and only ever growing at its end, it is the prefix the server's cache serves to the next call.
+ */
+export function publicRecord(state: FormalState): string {
+  const record = debateSoFar(state);
+  return `## The debate so far\n${record === '' ? 'No statements have been made yet.' : record}`;
 }
 
-/** What this statement may see, per the context rules. */
-export function contextFor(state: FormalState, item: PlannedStatement): string {
-  const own = item.side;
-  const other = opposite(own);
-  const parts: string[] = [];
-  switch (item.phase) {
-    case 'preparation':
-      parts.push('No statements have been made yet.');
-      break;
-    case 'opening':
-      parts.push(block('Your prepared case', said(state, own, 'preparation')));
-      break;
-    case 'rebuttal': {
-      parts.push(block('Your prepared case', said(state, own, 'preparation')));
-      parts.push(block('Your opening statement', said(state, own, 'opening')));
-      const opponent = state.statements.filter(
-        (statement) => statement.side === other && statement.phase !== 'preparation',
-      );
-      parts.push(
-        `## Your opponent's statements so far\n${opponent.map((statement) => statement.text.trim()).join('\n\n')}`,
-      );
-      break;
-    }
-    case 'cross-question':
-      parts.push(block("Your opponent's opening statement", said(state, other, 'opening')));
-      parts.push(block("Your opponent's rebuttal", said(state, other, 'rebuttal')));
-      break;
-    case 'cross-answer':
-      parts.push(block('Your opening statement', said(state, own, 'opening')));
-      parts.push(block('Your rebuttal', said(state, own, 'rebuttal')));
-      parts.push(block('The questions your opponent has put to you', said(state, other, 'cross-question')));
-      break;
-    case 'closing':
-      parts.push(`## The debate so far\n${debateSoFar(state)}`);
-      break;
-  }
-  return parts.filter((part) => part !== '').join('\n\n');
+/** What is this speaker's alone: its preparation notes, in the phases that build on them. */
+export function privateNotes(state: FormalState, item: PlannedStatement): string {
+  if (item.phase !== 'opening' && item.phase !== 'rebuttal') return '';
+  const notes = said(state, item.side, 'preparation');
+  return notes
+    ? `## Your prepared case (your own notes; the other side has not seen them)\n${notes.text.trim()}`
+    : '';
 }
 
 /** How a statement is titled: its phase, who speaks, and in cross-examination who asks whom. */
@@ -123,7 +102,8 @@ const TASKS: Record<PlannedStatement['phase'], string> = {
     "Give your rebuttal: answer your opponent's statements point by point and show why your case stands.",
   'cross-question':
     'Cross-examine your opponent: ask two or three pointed questions that expose weaknesses in their opening statement and rebuttal. Ask only questions.',
-  'cross-answer': 'Answer the questions your opponent has put to you, directly and one by one.',
+  'cross-answer':
+    'Answer the questions your opponent has just put to you (the last statement above), directly and one by one.',
   closing:
     'Give your closing statement: sum up why your side has won the debate, answering the strongest points made against you.',
 };
@@ -155,12 +135,14 @@ export function statementMessages(
   const name = speakerName(sides[item.side]);
   const debater = sides[item.side];
   const speaking = item.phase !== 'preparation';
+  const notes = privateNotes(state, item);
   const task = [
     name ? `Your name: ${name}` : '',
     `You argue for: ${scenario.positions[item.side]}`,
     `You argue against: ${scenario.positions[opposite(item.side)]}`,
     `Your side: the ${item.side} (${item.side === 'affirmative' ? 'in favour of' : 'against'} the motion)`,
     debater.role ? `\n${debater.role.trim()}\n` : '',
+    notes ? `${notes}\n` : '',
     `## Your task: ${PHASE_TITLES[item.phase].toLowerCase()}`,
     TASKS[item.phase],
     speaking
@@ -170,7 +152,7 @@ export function statementMessages(
   ]
     .filter((line) => line !== '')
     .join('\n');
-  return buildMessages(formalSystemPrompt(scenario), contextFor(state, item), task);
+  return buildMessages(formalSystemPrompt(scenario), publicRecord(state), task);
 }
 
 /** The verdict's text lengths, in characters: they fit the verdict's cap with room to spare. */
@@ -231,7 +213,7 @@ function verdictFits(state: FormalState, debate: string): boolean {
 
 /** The parts of the debate the judge must digest before its verdict: none when the whole debate fits. */
 export function missingDigests(state: FormalState): DigestGroup[] {
-  if (verdictFits(state, `## The debate\n${debateSoFar(state)}`)) return [];
+  if (verdictFits(state, publicRecord(state))) return [];
   return DIGEST_GROUPS.filter((group) => !digestOf(state, group.key));
 }
 
@@ -240,14 +222,14 @@ export function missingDigests(state: FormalState): DigestGroup[] {
  * opening statements, the rebuttals and the cross-examination, and the closing statements whole.
  */
 function verdictMaterial(state: FormalState): string {
-  const whole = `## The debate\n${debateSoFar(state)}`;
+  const whole = publicRecord(state);
   if (verdictFits(state, whole) || !DIGEST_GROUPS.every((group) => digestOf(state, group.key))) return whole;
   const digests = DIGEST_GROUPS.map((group) => {
     const digest = digestOf(state, group.key);
     const text = digest?.degraded ? '(no summary: the model failed)' : (digest?.text.trim() ?? '');
     return `### Summary of ${group.title} (written by the judge from them)\n${text}`;
   });
-  return ['## The debate', ...digests, debateSoFar(state, ['closing'])].join('\n\n');
+  return ['## The debate so far', ...digests, debateSoFar(state, ['closing'])].join('\n\n');
 }
 
 /** The judge's digest of one part of the debate: the statements of that part, summarised faithfully. */
@@ -272,9 +254,14 @@ function verdictTask(state: FormalState, first: FormalSide): string {
   const names = Object.keys(scenario.verdict.criteria);
   const order: FormalSide[] = [first, opposite(first)];
   const scores = `{${names.map((name) => `"${name}": <1-5>`).join(', ')}}`;
+  const introduce = (side: FormalSide) =>
+    `${side === 'affirmative' ? 'Affirmative' : 'Negative'}: ${scenario.positions[side]} (argues ${side === 'affirmative' ? 'in favour of' : 'against'} the motion)`;
   return [
     '## Your task: the verdict',
     'You are an impartial judge, separate from the debate. Judge the arguments made, not the length of the statements or which side spoke first.',
+    'The two sides:',
+    ...order.map(introduce),
+    '',
     'Score each side on every criterion from 1 to 5, using these guides:',
     criteriaText(scenario),
     '',
@@ -286,17 +273,11 @@ function verdictTask(state: FormalState, first: FormalSide): string {
 
 /**
  * The judge's prompt, with the sides introduced in the debate's order or, for the side-swapped
- * second call, the negative first (in the motion's header and in the answer format). The debate
- * itself is always shown in the order it was spoken: a reply never comes before what it answers.
+ * second call, the negative first (in the task's list of sides and in the answer format). The
+ * debate itself is always shown in the order it was spoken: a reply never comes before what it
+ * answers. Everything before the task is the record the closing statements read, so both readings
+ * are served from the cache up to their task.
  */
 export function verdictMessages(state: FormalState, first: FormalSide = 'affirmative'): ChatMessage[] {
-  const { scenario } = state;
-  const system =
-    first === 'affirmative'
-      ? formalSystemPrompt(scenario)
-      : formalSystemPrompt(scenario).replace(
-          /^(Affirmative: .*)\n(Negative: .*)$/m,
-          (_line, affirmative: string, negative: string) => `${negative}\n${affirmative}`,
-        );
-  return buildMessages(system, verdictMaterial(state), verdictTask(state, first));
+  return buildMessages(formalSystemPrompt(state.scenario), verdictMaterial(state), verdictTask(state, first));
 }
