@@ -76,7 +76,7 @@ interface Marker {
 
 /**
  * The statements a request shows, in the order they appear:
- * - `**Speaker** (Position ...):` and `**Speaker** (Debater A, ...):` blocks (a knockout's or a
+ * - `**Speaker** (Position ...):` and `**Speaker** (arguing for ...):` blocks (a knockout's or a
  *   duel's transcript);
  * - `### Phase: Speaker (label)` blocks (a formal debate's "debate so far");
  * - `## Your opponent's ...` and `## The questions your opponent has put to you` sections (what a
@@ -90,7 +90,7 @@ function markersOf(content: string): Marker[] {
     read: (match: RegExpExecArray) => Omit<Marker, 'start' | 'end' | 'stop'>;
   }> = [
     {
-      pattern: /^\*\*(.+?)\*\* \(((?:Position|side|Debater)[^)]*)\):\s*$/gm,
+      pattern: /^\*\*(.+?)\*\* \(((?:Position|side|Debater|arguing for)[^)]*)\):\s*$/gm,
       stop: /^(#{2,3} |```|Moderator: )/m,
       read: (match) => ({ speaker: match[1] as string, label: match[2] as string }),
     },

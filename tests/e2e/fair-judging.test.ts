@@ -51,13 +51,14 @@ type Json = Record<string, unknown>;
 const readJson = (runDir: string) =>
   JSON.parse(readFileSync(path.join(runDir, 'transcript.json'), 'utf8')) as Json;
 
-/** The chat requests the server saw: model and the messages joined. */
+/** The chat requests the server saw: model, the messages' texts, and those joined. */
 const chats = (server: MockOllama) =>
   server.requests
     .filter((request) => request.path === '/api/chat')
     .map((request) => {
       const body = request.body as { model: string; messages: Array<{ content: string }> };
-      return { model: body.model, text: body.messages.map((message) => message.content).join('\n') };
+      const messages = body.messages.map((message) => message.content);
+      return { model: body.model, messages, text: messages.join('\n') };
     });
 
 const run = (server: MockOllama, scenario: { file: string; out: string }) =>
@@ -214,11 +215,12 @@ describe('side swap', () => {
     const [straight, swapped] = chats(server).filter((chat) =>
       chat.text.includes('## Your task: judge round'),
     );
-    // The swapped call exchanges the labels and keeps the order spoken: Ada still opens the round.
-    expect(straight?.text).toMatch(/Ada[^\n]*Debater A, For[\s\S]*Blaise[^\n]*Debater B, Against/);
-    expect(swapped?.text).toMatch(/Ada[^\n]*Debater B, For[\s\S]*Blaise[^\n]*Debater A, Against/);
-    expect(swapped?.text).toMatch(/Side A: Against\nSide B: For/);
-    expect(swapped?.text).toContain('Each round Debater B speaks, then Debater A answers');
+    // The swapped call exchanges the answer's letters and keeps the order spoken: Ada still opens
+    // the round. Only the task differs, so everything before it is the same text in both calls.
+    expect(straight?.messages.at(-1)).toMatch(/"a": Ada, arguing for For[^\n]*\n- "b": Blaise, arguing for Against/);
+    expect(swapped?.messages.at(-1)).toMatch(/"a": Blaise, arguing for Against[^\n]*\n- "b": Ada, arguing for For/);
+    expect(swapped?.messages.slice(0, -1)).toEqual(straight?.messages.slice(0, -1));
+    expect(straight?.text).toMatch(/\*\*Ada\*\* \(arguing for For[\s\S]*\*\*Blaise\*\* \(arguing for Against/);
     const judgement = readEvents(runDir).find((event) => event.type === 'assessment');
     expect(judgement).toMatchObject({
       abstained: false,

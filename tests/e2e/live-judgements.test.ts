@@ -53,8 +53,8 @@ describe('judgements as the user sees them', () => {
     const server = await mock({
       script: [
         {
-          // The side-swapped call shows Ada under B's label: the same judge picks her there as "b".
-          match: { prompt: 'Each round Debater B speaks' },
+          // The side-swapped call names Ada "b": the same judge picks her there as "b".
+          match: { prompt: '- "b": Ada,' },
           json: {
             summary: 'B pressed harder.',
             why: 'Ada answered the cost.',

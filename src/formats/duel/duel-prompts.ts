@@ -17,14 +17,15 @@ export function sideLabel(scenario: DuelScenario, side: DuelSide): string {
 }
 
 /**
- * The rules every call shares. `swapped` presents side B first (in the sides' list and the order of
- * speaking), as the side-swapped judge call sees the debate under swapped labels. What the swap
- * changes (the sides and the order of speaking) comes last, after the background: the side-swapped
- * call and the call after it then still share the motion, the rules and the background, which a
- * server with one slot serves from its prefix cache.
+ * How a statement is labelled in the prompts: its side's position. The letters "a" and "b" appear
+ * only in the Judge's answer format, defined in its task, so the side-swapped reading (which
+ * exchanges them) shares every message but its task with the calls around it.
  */
-export function duelSystemPrompt(scenario: DuelScenario, swapped = false): string {
-  const [first, second] = swapped ? (['b', 'a'] as const) : (['a', 'b'] as const);
+const promptLabel = (scenario: DuelScenario, side: DuelSide) => `arguing for ${scenario.positions[side]}`;
+
+/** The rules every call shares, the Judge's two readings included. */
+export function duelSystemPrompt(scenario: DuelScenario): string {
+  const { a, b } = scenario.debaters;
   return [
     'You are taking part in a judged debate duel.',
     `Motion: ${scenario.topic.trim()}`,
@@ -34,9 +35,9 @@ export function duelSystemPrompt(scenario: DuelScenario, swapped = false): strin
     '- Speak as a debater: address the motion and your opponent directly, in plain prose without headings.',
     backgroundText(scenario.background, scenario.contextFiles),
     '## Sides',
-    `Side A: ${scenario.positions.a}`,
-    `Side B: ${scenario.positions.b}`,
-    `- Each round Debater ${first.toUpperCase()} speaks, then Debater ${second.toUpperCase()} answers, then the Judge assesses the round; at most ${scenario.max_rounds} rounds.`,
+    `- ${a.name} argues for: ${scenario.positions.a}`,
+    `- ${b.name} argues for: ${scenario.positions.b}`,
+    `- Each round ${a.name} speaks, then ${b.name} answers, then the Judge assesses the round; at most ${scenario.max_rounds} rounds.`,
   ].join('\n');
 }
 
@@ -94,7 +95,7 @@ function transcriptFor(state: DuelState, upToRound: number, fits: (text: string)
             .filter((statement) => statement.round === number)
             .map((statement) => ({
               agent: statement.speaker,
-              label: sideLabel(scenario, statement.side as DuelSide),
+              label: promptLabel(scenario, statement.side as DuelSide),
               text: statement.text,
             })),
         };
@@ -114,11 +115,10 @@ function messagesFor(
   round: number,
   task: string,
   reserve: number,
-  swapped = false,
   rate = DEFAULT_CHARS_PER_TOKEN,
 ): ChatMessage[] {
   const { scenario } = state;
-  const system = duelSystemPrompt(scenario, swapped);
+  const system = duelSystemPrompt(scenario);
   const budget = promptBudget(scenario.model_options.context_window, reserve, WINDOW_MARGIN_TOKENS);
   const fits = (text: string) =>
     estimateTokens(promptChars(buildMessages(system, text, task)), rate) <= budget;
@@ -140,7 +140,7 @@ function lastAssessment(state: DuelState, round: number): string {
   const who =
     stronger === 'even'
       ? 'found the two sides even'
-      : `found Debater ${stronger.toUpperCase()} (${state.scenario.debaters[stronger as DuelSide]?.name ?? stronger}) stronger`;
+      : `found ${state.scenario.debaters[stronger as DuelSide]?.name ?? stronger} (arguing for ${state.scenario.positions[stronger as DuelSide] ?? stronger}) stronger`;
   return `The Judge ${who} in round ${round - 1}: ${String(result.why ?? '').trim()}`;
 }
 
@@ -158,7 +158,6 @@ export function debaterMessages(
     `Your name: ${debater.name}`,
     `You argue for: ${scenario.positions[side]}`,
     `You argue against: ${scenario.positions[other]}`,
-    `Your side: Debater ${side.toUpperCase()}`,
     debater.role ? `\n${debater.role.trim()}\n` : '',
     `## Your task: round ${round} of ${scenario.max_rounds}`,
     lastAssessment(state, round),
@@ -174,7 +173,7 @@ export function debaterMessages(
     .filter((line) => line !== '')
     .join('\n');
   const reserve = answerBudget(scenario.debater_max_tokens, debater.think === true, scenario.thinking_budget);
-  return messagesFor(state, round, task, reserve, false, rate);
+  return messagesFor(state, round, task, reserve, rate);
 }
 
 export function judgeMessages(
@@ -184,11 +183,18 @@ export function judgeMessages(
   rate?: number,
 ): ChatMessage[] {
   const { scenario } = state;
+  // The side-swapped reading exchanges the answer's letters: its "a" is the run's side b.
+  const [first, second] = swapped ? (['b', 'a'] as const) : (['a', 'b'] as const);
+  const key = (letter: string, side: DuelSide) =>
+    `- "${letter}": ${scenario.debaters[side].name}, arguing for ${scenario.positions[side]}`;
   const task = [
     `## Your task: judge round ${round}`,
     `Your name: ${scenario.judge.name}`,
     scenario.judge.role ? scenario.judge.role.trim() : 'You are an impartial debate judge, not a debater.',
     `Judge round ${round} only, against everything said before it: which side argued better in this round? Judge the arguments, not how long they were or who spoke first.`,
+    'In your answer the two sides are named by letter:',
+    key('a', first),
+    key('b', second),
     'Answer only with this JSON object, in this order:',
     `{"summary": "<two neutral sentences: what each side argued in round ${round}>", "why": "<one or two sentences comparing the two sides' arguments in this round>", "stronger": "a" | "b" | "even", "no_new_arguments": <true if this round brought no new substantive argument, false if it did>}`,
     'Write the summary and your reasons first; then name the stronger side as they show.',
@@ -198,26 +204,7 @@ export function judgeMessages(
     scenario.judge.think === true,
     scenario.thinking_budget,
   );
-  return messagesFor(state, round, task, reserve, swapped, rate);
-}
-
-/**
- * The debate as the side-swapped judge call shows it: the sides' labels exchanged (Debater B's
- * statements under side A's letter and position, A's under B's), in the order they were spoken.
- * An answer from this view names sides by its labels, so "a" there is the run's side b.
- */
-export function swappedView(state: DuelState): DuelState {
-  const { scenario } = state;
-  const flip = (side: string) => (side === 'a' ? 'b' : 'a');
-  return {
-    ...state,
-    scenario: {
-      ...scenario,
-      positions: { a: scenario.positions.b, b: scenario.positions.a },
-      debaters: { a: scenario.debaters.b, b: scenario.debaters.a },
-    },
-    statements: state.statements.map((statement) => ({ ...statement, side: flip(statement.side) })),
-  };
+  return messagesFor(state, round, task, reserve, rate);
 }
 
 export { promptChars };

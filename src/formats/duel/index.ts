@@ -18,14 +18,7 @@ import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-s
 import { combineSideSwap, type SideSwapRules } from '../shared/side-swap.js';
 import { produceStatement } from '../shared/statement-call.js';
 import { duelOutcome } from './duel-outcome.js';
-import {
-  type DuelSide,
-  type DuelState,
-  debaterMessages,
-  judgeMessages,
-  sideLabel,
-  swappedView,
-} from './duel-prompts.js';
+import { type DuelSide, type DuelState, debaterMessages, judgeMessages, sideLabel } from './duel-prompts.js';
 
 export type DuelStep = { kind: 'speak'; round: number; side: DuelSide } | { kind: 'judge'; round: number };
 
@@ -129,7 +122,7 @@ async function executeDuelStep(
     judges: [scenario.judge.name],
     subject: `round ${step.round}`,
   });
-  const ask = (view: DuelState, seedLabel?: string) =>
+  const ask = (seedLabel?: string) =>
     produceAssessment(
       {
         phase: 'judgement',
@@ -139,7 +132,7 @@ async function executeDuelStep(
         fallbackModels: scenario.judge.fallback_models,
         ...(scenario.judge.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
         messages: judgeMessages(
-          view,
+          state,
           step.round,
           seedLabel === 'swapped',
           context.tokenRates?.get(scenario.judge.model),
@@ -155,17 +148,17 @@ async function executeDuelStep(
       },
       context,
     );
-  const first = await ask(state);
+  const first = await ask();
   if (!scenario.judge.side_swap) {
     context.append(first);
     return;
   }
-  context.append(combineSideSwap(first, await ask(swappedView(state), 'swapped'), JUDGEMENT_SIDE_SWAP));
+  context.append(combineSideSwap(first, await ask('swapped'), JUDGEMENT_SIDE_SWAP));
 }
 
 const flipSide = (side: unknown) => (side === 'a' ? 'b' : side === 'b' ? 'a' : String(side));
 
-/** The swapped call's answer names sides by the labels it was shown: its "a" is the run's b. */
+/** The swapped call's answer names sides by the letters its task gave them: its "a" is the run's b. */
 const JUDGEMENT_SIDE_SWAP: SideSwapRules = {
   presentedFirst: ['a', 'b'],
   pickOf: (result, call) => (call === 0 ? String(result.stronger) : flipSide(result.stronger)),
