@@ -140,6 +140,12 @@ describe('format: critique', () => {
     );
     expect(adaRefines?.text).toContain(text('critique', 'Per')); // Per's critique of Ada
     expect(adaRefines?.text).not.toContain(text('critique', 'Ada')); // Ada's own critique of Per
+    // The refiner reads the round's proposals as the critics did, first, and the critiques of its
+    // own proposal in its task: everything before the task is the critics' material.
+    const messages = (chat: { request: { body: unknown } } | undefined) =>
+      (chat?.request.body as { messages: Array<{ content: string }> } | undefined)?.messages ?? [];
+    expect(messages(adaRefines)[1]).toEqual(messages(critiqueOfPer)[1]);
+    expect(messages(adaRefines).at(-1)?.content).toContain(text('critique', 'Per'));
   });
 
   it('stops early once the judge is confident enough', async () => {

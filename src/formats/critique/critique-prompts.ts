@@ -96,6 +96,21 @@ export function proposalMessages(state: CritiqueState, agent: RoleAgent, round: 
   );
 }
 
+/**
+ * What the critics and the refiners of a round share: the earlier work (from round 2 on) and the
+ * round's proposals, in scenario order. Every critique and refinement call of the round reads it
+ * first, so a server's prefix cache serves it; in round 1 it is also how the synthesis's material
+ * begins.
+ */
+function roundMaterial(state: CritiqueState, round: number): string {
+  return [
+    round > 1 ? earlierWork(state, round) : '',
+    block(`Round ${round}: proposals`, said(state, 'proposal', round)),
+  ]
+    .filter((part) => part !== '')
+    .join('\n\n');
+}
+
 /** Every critic sees the round's proposals (a shared prefix); the task names the one to critique. */
 export function critiqueMessages(
   state: CritiqueState,
@@ -106,7 +121,7 @@ export function critiqueMessages(
   const { scenario } = state;
   return buildMessages(
     critiqueSystemPrompt(scenario),
-    block(`Round ${round}: proposals`, said(state, 'proposal', round)),
+    roundMaterial(state, round),
     task(
       critic,
       [
@@ -118,21 +133,27 @@ export function critiqueMessages(
   );
 }
 
-/** A refinement sees its own proposal and the critiques it received. */
+/**
+ * A refinement sees the round's proposals (its own among them, as the critics saw it) and, in its
+ * task, the critiques it received.
+ */
 export function refinementMessages(state: CritiqueState, agent: RoleAgent, round: number): ChatMessage[] {
   const { scenario } = state;
-  const own = said(state, 'proposal', round).filter((statement) => statement.speaker === agent.name);
   const received = said(state, 'critique', round).filter((critique) => critique.target === agent.name);
+  const critiques =
+    received.length > 0
+      ? `## The critiques of your proposal\n${received.map((critique) => `### ${critique.speaker} on ${agent.name}\n${critique.text.trim()}`).join('\n\n')}`
+      : '## The critiques of your proposal\nNo critiques were made.';
   return buildMessages(
     critiqueSystemPrompt(scenario),
-    [block('Your proposal', own), block('Critiques you received', received)]
-      .filter((part) => part !== '')
-      .join('\n\n'),
+    roundMaterial(state, round),
     task(
       agent,
       [
+        critiques,
+        '',
         `## Your task: round ${round} refinement`,
-        'Refine your proposal: keep what holds, fix what the critiques rightly found, and say briefly what you changed.',
+        `Refine your proposal (${agent.name}'s, above): keep what holds, fix what the critiques rightly found, and say briefly what you changed.`,
       ],
       scenario.max_tokens,
     ),
