@@ -1,8 +1,9 @@
 /**
  * `npm run bench:format-cache`: the share of prompt tokens the simulator's prefix cache serves in the
  * shipped duel, formal, critique and council scenarios, with one slot per model (llama-server's
- * default). Measured twice: with the scenario's own models (two resident at once), and with every
- * call sent to one model, as one llama-server process serves them.
+ * default), and the prompt tokens it still had to prefill. Measured twice: with the scenario's own
+ * models (two resident at once), and with every call sent to one model, as one llama-server
+ * process serves them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +46,7 @@ class OneModel implements ModelProvider {
   }
 }
 
-async function share(file: string, oneModel: boolean): Promise<number> {
+async function share(file: string, oneModel: boolean): Promise<{ share: number; prefilled: number }> {
   const scenario = await loadScenario(file);
   const format = formatNamed(scenario.format);
   if (!format) throw new Error(`${file}: unknown format ${scenario.format}`);
@@ -63,7 +64,10 @@ async function share(file: string, oneModel: boolean): Promise<number> {
       logger: pino({ enabled: false }),
     });
     const stats = server.stats();
-    return stats.cachedPromptTokens / stats.promptTokens;
+    return {
+      share: stats.cachedPromptTokens / stats.promptTokens,
+      prefilled: stats.promptTokens - stats.cachedPromptTokens,
+    };
   } finally {
     await server.close();
     rmSync(out, { recursive: true, force: true });
@@ -75,7 +79,7 @@ for (const file of SCENARIOS) {
   const own = await share(file, false);
   const one = await share(file, true);
   lines.push(
-    `${path.basename(file)}: cache share ${own.toFixed(2)} (own models), ${one.toFixed(2)} (one model)`,
+    `${path.basename(file)}: cache share ${own.share.toFixed(2)} (own models), ${one.share.toFixed(2)} (one model); prompt tokens prefilled ${own.prefilled} / ${one.prefilled}`,
   );
 }
 process.stdout.write(`${lines.join('\n')}\n`);
