@@ -106,6 +106,10 @@ async function look() {
       showMessage(`The debate waits for ${state.speaker ?? 'the person at the podium'} to speak.`);
     else if (!state.mayWrite)
       showMessage('A person holds a seat in this debate; their statements appear in the transcript.');
+    // The last statement sent is in the debate: say so until the next turn, rather than replace the
+    // confirmation within a second of showing it.
+    else if (sentTurn !== null)
+      showMessage('Sent: your statement is in the debate. The box appears here when it is your turn again.');
     else showMessage('Not your turn yet: the box appears here when it is.');
   }
   setTimeout(look, 1500);
