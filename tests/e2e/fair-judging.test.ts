@@ -217,10 +217,16 @@ describe('side swap', () => {
     );
     // The swapped call exchanges the answer's letters and keeps the order spoken: Ada still opens
     // the round. Only the task differs, so everything before it is the same text in both calls.
-    expect(straight?.messages.at(-1)).toMatch(/"a": Ada, arguing for For[^\n]*\n- "b": Blaise, arguing for Against/);
-    expect(swapped?.messages.at(-1)).toMatch(/"a": Blaise, arguing for Against[^\n]*\n- "b": Ada, arguing for For/);
+    expect(straight?.messages.at(-1)).toMatch(
+      /"a": Ada, arguing for For[^\n]*\n- "b": Blaise, arguing for Against/,
+    );
+    expect(swapped?.messages.at(-1)).toMatch(
+      /"a": Blaise, arguing for Against[^\n]*\n- "b": Ada, arguing for For/,
+    );
     expect(swapped?.messages.slice(0, -1)).toEqual(straight?.messages.slice(0, -1));
-    expect(straight?.text).toMatch(/\*\*Ada\*\* \(arguing for For[\s\S]*\*\*Blaise\*\* \(arguing for Against/);
+    expect(straight?.text).toMatch(
+      /\*\*Ada\*\* \(arguing for For[\s\S]*\*\*Blaise\*\* \(arguing for Against/,
+    );
     const judgement = readEvents(runDir).find((event) => event.type === 'assessment');
     expect(judgement).toMatchObject({
       abstained: false,

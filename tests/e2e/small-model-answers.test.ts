@@ -130,7 +130,9 @@ describe('what each call asks of a small model', () => {
     const laterDebaters = bodies(server).filter((body) => /## Your task: round [23] of 3/.test(last(body)));
     expect(laterDebaters).toHaveLength(4);
     for (const body of laterDebaters) {
-      expect(last(body)).toMatch(/The Judge found Ada \(arguing for [^)]+\) stronger in round \d: VERDICT-WHY/);
+      expect(last(body)).toMatch(
+        /The Judge found Ada \(arguing for [^)]+\) stronger in round \d: VERDICT-WHY/,
+      );
       expect(body.messages[1]?.content).not.toContain('VERDICT-WHY');
     }
   });
