@@ -139,7 +139,9 @@ export class RunFeed {
     }
     const votes = parseVotes(this.spectatorTail.read());
     this.spectators.push(...votes);
-    const live = lockOwner(this.runDir) !== null;
+    // A log that ends with the run's end is a finished run, whatever lock is still on its folder
+    // (a worker, or the copy of a shared database, lets go of it a moment after the last event).
+    const live = this.events.at(-1)?.type !== 'run-end' && lockOwner(this.runDir) !== null;
     const lastSeq = this.events.at(-1)?.seq ?? 0;
     for (const line of this.liveTail.read()) {
       try {
