@@ -7,6 +7,7 @@ import { applyTemplate, type ChatTemplate } from './chat-templates.js';
 import { makeCoherent, statedWeights } from './coherent-answer.js';
 import { jsonFromSchema } from './json-from-schema.js';
 import { judgedLevel } from './judged-level.js';
+import { makeKeyedChoices } from './keyed-choice.js';
 import { extractHints, type PromptMessage, renderChat, renderGenerate } from './prompt-text.js';
 import { composeProse, composeThinking, fieldText, type SpeechLength } from './prose.js';
 import { createRng, hashOf } from './random.js';
@@ -204,11 +205,15 @@ function composeContent(
       return value;
     };
     const value = jsonFromSchema(request.format, rng, text, style.fillUnboundedStrings ? endless : undefined);
-    // The material before the task: its newest round sets how good the judge finds it (similar
-    // text, similar scores; the same debate with its sides in another order, the same level).
-    const level = judgedLevel(request.messages.slice(0, -1).map((message) => message.content));
+    // The material before the task sets how good the judge finds it, and whom it finds stronger
+    // (the same debate read again, in another order or under other letters, is judged alike).
+    const material = request.messages.slice(0, -1).map((message) => message.content);
+    const task = request.messages.at(-1)?.content ?? '';
+    const level = judgedLevel(material);
     const weights = statedWeights(request.messages.map((message) => message.content).join('\n'));
-    return JSON.stringify(makeCoherent(value, request.format, createRng(seed, 'coherence'), level, weights));
+    const coherent = makeCoherent(value, request.format, createRng(seed, 'coherence'), level, weights);
+    const lines = material.flatMap((content) => content.split('\n'));
+    return JSON.stringify(makeKeyedChoices(coherent, request.format, lines, task, createRng(seed, 'keyed')));
   }
   if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
   return composeProse(hints, rng, style.speech);
