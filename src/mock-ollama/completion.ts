@@ -6,7 +6,7 @@ import { normalizeModelName } from './catalog.js';
 import { applyTemplate, type ChatTemplate } from './chat-templates.js';
 import { makeCoherent, statedWeights } from './coherent-answer.js';
 import { jsonFromSchema } from './json-from-schema.js';
-import { judgedLevel } from './judged-level.js';
+import { levelSource, materialHash } from './judged-level.js';
 import { makeKeyedChoices } from './keyed-choice.js';
 import { extractHints, type PromptMessage, renderChat, renderGenerate } from './prompt-text.js';
 import { composeProse, composeThinking, fieldText, type SpeechLength } from './prose.js';
@@ -207,13 +207,19 @@ function composeContent(
     const value = jsonFromSchema(request.format, rng, text, style.fillUnboundedStrings ? endless : undefined);
     // The material before the task sets how good the judge finds it, and whom it finds stronger
     // (the same debate read again, in another order or under other letters, is judged alike).
-    const material = request.messages.slice(0, -1).map((message) => message.content);
+    const material = materialHash(request.messages.slice(0, -1).map((message) => message.content));
     const task = request.messages.at(-1)?.content ?? '';
-    const level = judgedLevel(material);
     const weights = statedWeights(request.messages.map((message) => message.content).join('\n'));
-    const coherent = makeCoherent(value, request.format, createRng(seed, 'coherence'), level, weights);
-    const lines = material.flatMap((content) => content.split('\n'));
-    return JSON.stringify(makeKeyedChoices(coherent, request.format, lines, task, createRng(seed, 'keyed')));
+    const coherent = makeCoherent(
+      value,
+      request.format,
+      createRng(seed, 'coherence'),
+      levelSource(material),
+      weights,
+    );
+    return JSON.stringify(
+      makeKeyedChoices(coherent, request.format, material, task, createRng(seed, 'keyed')),
+    );
   }
   if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
   return composeProse(hints, rng, style.speech);

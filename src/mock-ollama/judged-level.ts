@@ -35,8 +35,20 @@ export function levelFrom(u: number, low: number, high: number): number {
   return high;
 }
 
+/**
+ * What identifies the material before a judge's task: its lines as a set, so the same debate shown
+ * with its sides introduced in another order is the same material.
+ */
+export function materialHash(messages: readonly string[]): string {
+  return hashOf(messages.flatMap((message) => message.split('\n')).sort());
+}
+
+/** The level source for a judge whose material has the hash `material`. */
+export function levelSource(material: string): LevelSource {
+  return (group, low, high) => levelFrom(createRng(material, `level:${group}`).next(), low, high);
+}
+
 /** The level source for a judge whose material (the messages before its own task) is `messages`. */
 export function judgedLevel(messages: readonly string[]): LevelSource {
-  const material = hashOf(messages.flatMap((message) => message.split('\n')).sort());
-  return (group, low, high) => levelFrom(createRng(material, `level:${group}`).next(), low, high);
+  return levelSource(materialHash(messages));
 }

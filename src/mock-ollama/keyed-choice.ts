@@ -8,7 +8,7 @@
  * picks the first letter listed, the position bias the side-swap check is there to catch.
  */
 import { CONTRADICTION_RATE } from './coherent-answer.js';
-import { createRng, hashOf, type Rng } from './random.js';
+import { createRng, type Rng } from './random.js';
 
 /** The keys a prompt defines: `- "a": Ada, arguing for X` gives a → "Ada, arguing for X". */
 export function statedKeys(text: string): Map<string, string> {
@@ -28,19 +28,19 @@ export const DRAW_SHARE = 0.2;
 
 /**
  * `value`'s top-level enum choices whose values the prompt defines by keys, made as described
- * above; `materialLines` are the lines before the task, `taskText` the text that defines the keys.
+ * above; `material` identifies what comes before the task (`materialHash`), `taskText` is the
+ * text that defines the keys.
  */
 export function makeKeyedChoices(
   value: unknown,
   schema: unknown,
-  materialLines: readonly string[],
+  material: string,
   taskText: string,
   rng: Rng,
 ): unknown {
   if (!isRecord(value) || !isRecord(schema) || !isRecord(schema.properties)) return value;
   const keys = statedKeys(taskText);
   if (keys.size < 2) return value;
-  const material = hashOf([...materialLines].sort());
   for (const [name, property] of Object.entries(schema.properties)) {
     if (!isRecord(property) || !Array.isArray(property.enum) || !(name in value)) continue;
     const options = property.enum.filter((option): option is string => typeof option === 'string');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTRADICTION_RATE } from '../../src/mock-ollama/coherent-answer.js';
+import { materialHash } from '../../src/mock-ollama/judged-level.js';
 import { DRAW_SHARE, makeKeyedChoices, statedKeys } from '../../src/mock-ollama/keyed-choice.js';
 import { createRng } from '../../src/mock-ollama/random.js';
 
@@ -25,7 +26,7 @@ describe('a choice the prompt defines by keys', () => {
     let draws = 0;
     const debates = 2000;
     for (let i = 0; i < debates; i++) {
-      const material = [`round ${i}: Ada spoke`, 'Blaise answered'];
+      const material = materialHash([`round ${i}: Ada spoke`, 'Blaise answered']);
       const pick = (task: string, seed: string) =>
         (
           makeKeyedChoices({ why: 'x', stronger: 'a' }, SCHEMA, material, task, createRng(seed)) as {
@@ -45,7 +46,13 @@ describe('a choice the prompt defines by keys', () => {
 
   it('leaves an answer alone when the task defines no keys', () => {
     const value = { why: 'x', stronger: 'b' };
-    makeKeyedChoices(value, SCHEMA, ['material'], 'Answer with "a", "b" or "even".', createRng('s'));
+    makeKeyedChoices(
+      value,
+      SCHEMA,
+      materialHash(['material']),
+      'Answer with "a", "b" or "even".',
+      createRng('s'),
+    );
     expect(value.stronger).toBe('b');
   });
 });
