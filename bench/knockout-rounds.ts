@@ -5,7 +5,9 @@
  * resident, the same GPU holding one model at a time (to count loads) and the CPU. Prints every
  * round's simulated seconds by call kind beside its decode floor, the headline figures, the same
  * debate with every agent on one model (llama3, then mistral) on the GPU, the same debates with
- * their folds written from the claims ledger, and the cache share of every shipped knockout scenario. Results also go to bench/rounds-results.json.
+ * their folds written by a model (`context.summary: model`) instead of from the claims ledger (the
+ * default), and the cache share of every shipped knockout scenario. Results also go to
+ * bench/rounds-results.json.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,17 +81,17 @@ const everyAgentOn = (model: string): KnockoutScenario => ({
   ...reference,
   agents: reference.agents.map((agent) => ({ ...agent, model })),
 });
-/** The reference debate with its folds written from the claims ledger (`context.summary: ledger`). */
-const fromLedger = (scenario: KnockoutScenario): KnockoutScenario => ({
+/** The reference debate with its folds written by a model (`context.summary: model`). */
+const byModel = (scenario: KnockoutScenario): KnockoutScenario => ({
   ...scenario,
-  context: { ...scenario.context, summary: 'ledger' },
+  context: { ...scenario.context, summary: 'model' },
 });
-const ledgerFolds = [
-  { model: 'llama3 (X), mistral (Y)', figures: await measure(fromLedger(reference), 'desktop-gpu') },
-  { model: 'llama3', figures: await measure(fromLedger(everyAgentOn('llama3')), 'desktop-gpu') },
-  { model: 'mistral', figures: await measure(fromLedger(everyAgentOn('mistral')), 'desktop-gpu') },
+const modelFolds = [
+  { model: 'llama3 (X), mistral (Y)', figures: await measure(byModel(reference), 'desktop-gpu') },
+  { model: 'llama3', figures: await measure(byModel(everyAgentOn('llama3')), 'desktop-gpu') },
+  { model: 'mistral', figures: await measure(byModel(everyAgentOn('mistral')), 'desktop-gpu') },
 ];
-const ledgerCpu = await measure(fromLedger(reference), 'desktop-cpu');
+const modelCpu = await measure(byModel(reference), 'desktop-cpu');
 const sameModel = [
   { model: 'llama3', figures: await measure(everyAgentOn('llama3'), 'desktop-gpu') },
   { model: 'mistral', figures: await measure(everyAgentOn('mistral'), 'desktop-gpu') },
@@ -137,19 +139,19 @@ for (const { model, figures } of sameModel) {
   out(roundsTable(figures));
 }
 out();
-out('### Folds written from the claims ledger (context.summary: ledger), desktop-gpu');
+out('### Folds written by a model (context.summary: model), desktop-gpu');
 out();
-out(sameModelTable(ledgerFolds));
-for (const { model, figures } of ledgerFolds) {
+out(sameModelTable(modelFolds));
+for (const { model, figures } of modelFolds) {
   out();
-  out(`#### ${model}, folds from the ledger`);
+  out(`#### ${model}, folds written by a model`);
   out();
   out(roundsTable(figures));
 }
 out();
-out(`#### desktop-cpu, folds from the ledger`);
+out(`#### desktop-cpu, folds written by a model`);
 out();
-out(roundsTable(ledgerCpu));
+out(roundsTable(modelCpu));
 out();
 out('### Every shipped knockout scenario on desktop-gpu');
 out();
@@ -158,5 +160,5 @@ process.stderr.write(`(${((Date.now() - started) / 1000).toFixed(0)} s of real t
 
 writeFileSync(
   new URL('./rounds-results.json', import.meta.url),
-  `${JSON.stringify({ speed: SPEED, speech: SPEECH, gpu, cpu, oneModel, sameModel, ledgerFolds, ledgerCpu, shipped }, null, 2)}\n`,
+  `${JSON.stringify({ speed: SPEED, speech: SPEECH, gpu, cpu, oneModel, sameModel, modelFolds, modelCpu, shipped }, null, 2)}\n`,
 );

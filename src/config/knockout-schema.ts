@@ -136,7 +136,7 @@ export const knockoutSchema = z
         summary_max_tokens: positiveInteger.default(512).describe('Token cap for one running summary.'),
         summary: z
           .enum(['model', 'ledger'])
-          .default('model')
+          .default('ledger')
           .describe(
             "How a fold writes its part of the running summary: 'model' asks a model for it; 'ledger' writes each folded statement's claims from the claims ledger (the speakers' own sentences), with no model call (a rewrite of all parts still asks a model; with memory.claims off, every fold does).",
           ),
@@ -147,7 +147,7 @@ export const knockoutSchema = z
             "Model that writes summaries; default: the model of the round's last call (the judges' as a rule), which is loaded.",
           ),
       })
-      .default({ margin_tokens: 256, summary_max_tokens: 512, summary: 'model' }),
+      .default({ margin_tokens: 256, summary_max_tokens: 512, summary: 'ledger' }),
   })
   .describe('An Agora knockout debate scenario.');
 

@@ -59,9 +59,16 @@ const task = (body: ChatBody) => body.messages.at(-1)?.content ?? '';
 const transcript = (body: ChatBody) => body.messages[1]?.content ?? '';
 type Summary = Extract<RunEvent, { type: 'summary' }>;
 
-describe('the running summary', () => {
+/** The shipped abortion scenario with its folds written by a model (`context.summary: model`). */
+async function withModelFolds(): Promise<Scenario> {
+  const scenario = await loadScenario('scenarios/abortion.yaml');
+  if (scenario.format !== 'knockout') throw new Error('expected a knockout scenario');
+  return { ...scenario, context: { ...scenario.context, summary: 'model' } };
+}
+
+describe('the running summary written by a model', () => {
   it('folds after the votes, every few rounds, on the model that answered last: a round reads one transcript', async () => {
-    const scenario = await loadScenario('scenarios/abortion.yaml');
+    const scenario = await withModelFolds();
     const { events, chats, server } = await debate(scenario, { oneModel: true });
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     const summaries = events.filter((event): event is Summary => event.type === 'summary');
@@ -97,7 +104,7 @@ describe('the running summary', () => {
   });
 
   it('reads the debate’s own prefix: the judges’ messages, then only its task, with a length that grows with the rounds it folds', async () => {
-    const scenario = await loadScenario('scenarios/abortion.yaml');
+    const scenario = await withModelFolds();
     const { events, chats } = await debate(scenario);
     const summaryCalls = chats.filter((body) => /^## Your task: the summary of/.test(task(body)));
     const summaries = events.filter((event): event is Summary => event.type === 'summary');
@@ -138,7 +145,8 @@ describe('the running summary', () => {
         reply: 'SHORTER-SUMMARY: both sides held their ground.',
       },
     ];
-    const data = testScenario({ rounds: 4, contextWindow: 3200, maxTokens: 160 });
+    const base = testScenario({ rounds: 4, contextWindow: 3200, maxTokens: 160 });
+    const data = { ...base, context: { ...(base.context as object), summary: 'model' } };
     const scenario = await parseScenario(stringify(data), path.join(tempDir(), 's.yaml'));
     const shortened = await debate(scenario, { script: once });
     const first = shortened.events.find((event): event is Summary => event.type === 'summary');
@@ -161,11 +169,11 @@ describe('the running summary', () => {
   });
 });
 
-describe('folds written from the claims ledger', () => {
+describe('folds written from the claims ledger (the default)', () => {
   it('writes each folded statement’s claims in the speaker’s own sentences, with no model call, and the prompts read them', async () => {
-    const base = await loadScenario('scenarios/abortion.yaml');
-    if (base.format !== 'knockout') throw new Error('expected a knockout scenario');
-    const scenario = { ...base, context: { ...base.context, summary: 'ledger' as const } };
+    const scenario = await loadScenario('scenarios/abortion.yaml');
+    if (scenario.format !== 'knockout') throw new Error('expected a knockout scenario');
+    expect(scenario.context.summary).toBe('ledger');
     const { events, chats } = await debate(scenario);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     const summaries = events.filter((event): event is Summary => event.type === 'summary');
