@@ -10,6 +10,7 @@ import { parseScenario } from '../../src/config/load-scenario.js';
 import type { Scenario } from '../../src/config/scenario.js';
 import {
   judgeMessages as councilJudgeMessages,
+  peerLabels,
   roundMessages,
 } from '../../src/formats/council/council-prompts.js';
 import {
@@ -73,8 +74,13 @@ function statedCounts(task: string): Array<[string, number]> {
   return stated;
 }
 
-function expectCountsMatch(messages: ChatMessage[], jsonSchema: Node, least: number) {
-  const task = messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
+/** `taskMessages`: how many user messages at the end hold the task (a council round's: the round's, then the role's). */
+function expectCountsMatch(messages: ChatMessage[], jsonSchema: Node, least: number, taskMessages = 1) {
+  const task = messages
+    .filter((message) => message.role === 'user')
+    .slice(-taskMessages)
+    .map((message) => message.content)
+    .join('\n');
   const bounds = listBounds(jsonSchema);
   const stated = statedCounts(task);
   // Each prompt checked states its counts: a check that found none would prove nothing.
@@ -109,13 +115,19 @@ describe('counts stated in prompts equal the schemas sent with them', () => {
       const state = await stateOf<any>('council', options ? { options } : {});
       const stances = state.scenario.options ?? ['for', 'against', 'conditional'];
       const max = state.scenario.max_tokens;
-      expectCountsMatch(roundMessages(state, 'Critic', 1), jsonSchemaOf(openingSchema(stances, max)), 1);
+      expectCountsMatch(roundMessages(state, 'Critic', 1), jsonSchemaOf(openingSchema(stances, max)), 1, 2);
       expectCountsMatch(
         roundMessages(state, 'Critic', 2),
-        jsonSchemaOf(challengeSchema(['Response A', 'Response B', 'Response C'], max)),
+        jsonSchemaOf(
+          challengeSchema(
+            peerLabels(state, 'Critic').map((item) => item.label),
+            max,
+          ),
+        ),
         1,
+        2,
       );
-      expectCountsMatch(roundMessages(state, 'Critic', 3), jsonSchemaOf(revisionSchema(stances, max)), 1);
+      expectCountsMatch(roundMessages(state, 'Critic', 3), jsonSchemaOf(revisionSchema(stances, max)), 1, 2);
       const decision = jsonSchemaOf(decisionSchema(state.scenario.judge_max_tokens, state.scenario.options));
       expectCountsMatch(councilJudgeMessages(state, {}, '2026-01-01'), decision, 4);
     });

@@ -135,68 +135,132 @@ function stanceText(scenario: CouncilScenario): string {
   return `"stance": ${choices}, "confidence": <0-100: how sure you are, and 90 or more only with strong evidence>}. ${meaning}`;
 }
 
-/** The answer formats, each text short enough to fit the role's cap. */
-function task(scenario: CouncilScenario, round: number, labels: readonly string[]): string {
+/**
+ * A round's task as every role of the round reads it: what the round asks and the answer's form.
+ * It comes before the role's own card, so a server's prompt cache serves it to every role after
+ * the first.
+ */
+function roundTask(scenario: CouncilScenario, round: number): string {
   const brief = `Keep each text to one or two sentences and each list to at most ${countWord(ROLE_LIST_MOST)} items.`;
   switch (round) {
     case 1:
-      return `Round 1, opening position. Answer only with JSON, in this order: {"rationale": "<why>", "claim": "<your position in one sentence>", "risks": ["..."], ${stanceText(scenario)}\n${brief}`;
-    case 2:
-      return `Round 2, peer review: challenge at least one of the responses above (${labels.join(', ')}): name the weakest assumption or the missing evidence. Answer only with JSON, in this order: {"rationale": "<why>", "claim": "<your position in one sentence>", "risks": ["..."], "challenges": [{"target": ${labels.map((label) => JSON.stringify(label)).join(' | ')}, "challenge": "..."}]}\n${brief}`;
+      return `## Round 1: opening positions\nEach role states its opening position on the question. Answer only with JSON, in this order: {"rationale": "<why>", "claim": "<your position in one sentence>", "risks": ["..."], ${stanceText(scenario)}\n${brief}`;
+    case 2: {
+      const labels = PACKET_LABELS.slice(0, DEBATING_ROLES.length);
+      return `## Round 2: peer review\nEach role reviews the opening positions above, one of which is its own: it challenges at least one of the other responses, naming the weakest assumption or the missing evidence. Answer only with JSON, in this order: {"rationale": "<why>", "claim": "<your position in one sentence>", "risks": ["..."], "challenges": [{"target": ${labels.map((label) => JSON.stringify(label)).join(' | ')} (never your own), "challenge": "..."}]}\n${brief}`;
+    }
     default:
-      return `Round 3, revised position: answer the challenges aimed at you and revise your position where they are right. Answer only with JSON, in this order: {"revision": "<what you changed and why, or why you did not>", "rationale": "<why>", "claim": "<your revised position in one sentence>", "risks": ["..."], ${stanceText(scenario)}\n${brief}`;
+      return `## Round 3: revised positions\nEach role answers the challenges aimed at it and revises its position where they are right. Answer only with JSON, in this order: {"revision": "<what you changed and why, or why you did not>", "rationale": "<why>", "claim": "<your revised position in one sentence>", "risks": ["..."], ${stanceText(scenario)}\n${brief}`;
   }
 }
 
+const PACKET_LABELS = ['Response A', 'Response B', 'Response C', 'Response D'] as const;
+
 /**
- * Round 2's anonymous labels for one reviewer: the other roles in an order drawn from the seed and
- * the reviewer, as "Response A", "Response B", ... A reviewer that cannot tell who wrote what
- * challenges the argument, not the role.
+ * Round 2's packet order: every debating role's opening under an anonymous label, in one order
+ * drawn from the seed, the same for every reviewer (one packet, as a panel's reviewers each get the
+ * same papers). A reviewer is told which response is its own and cannot tell who wrote the others,
+ * so it challenges the argument, not the role; the order changes from run to run, so no role is
+ * always read first.
  */
+export function packetOrder(state: CouncilState): Array<{ label: string; role: DebatingRole }> {
+  const order: DebatingRole[] = [...DEBATING_ROLES];
+  for (let at = order.length - 1; at > 0; at -= 1) {
+    const pick = Math.floor(seededFraction(state.scenario.seed, `council:peer-review:${at}`) * (at + 1));
+    [order[at], order[pick]] = [order[pick] as DebatingRole, order[at] as DebatingRole];
+  }
+  return order.map((role, at) => ({ label: PACKET_LABELS[at] as string, role }));
+}
+
+/** Round 2's labels a reviewer may challenge: every response in the packet but its own. */
 export function peerLabels(
   state: CouncilState,
   reviewer: DebatingRole,
 ): Array<{ label: string; role: DebatingRole }> {
-  const others = DEBATING_ROLES.filter((role) => role !== reviewer);
-  const order = [...others];
-  for (let at = order.length - 1; at > 0; at -= 1) {
-    const pick = Math.floor(
-      seededFraction(state.scenario.seed, `council:peer-review:${reviewer}:${at}`) * (at + 1),
-    );
-    [order[at], order[pick]] = [order[pick] as DebatingRole, order[at] as DebatingRole];
-  }
-  return order.map((role, at) => ({ label: `Response ${String.fromCharCode(65 + at)}`, role }));
+  return packetOrder(state).filter((item) => item.role !== reviewer);
 }
 
-/** Round 1 as one reviewer sees it in round 2: its own answer, then the others under their labels. */
-function peerReviewText(state: CouncilState, reviewer: DebatingRole): string {
+/** The label of a role's own opening in round 2's packet. */
+function ownLabel(state: CouncilState, role: DebatingRole): string {
+  return packetOrder(state).find((item) => item.role === role)?.label ?? '';
+}
+
+/** Round 1 as every reviewer reads it in round 2: the openings under their labels, in packet order. */
+function packetText(state: CouncilState): string {
   const answerOf = (role: DebatingRole) => {
     const item = state.assessments.find((event) => event.phase === 'round-1' && event.judge === role);
     if (!item) return '(no answer)';
     return item.result ? answerText(item.result) : noAnswer(item);
   };
   return [
-    '## Round 1',
-    `### Your own opening position\n${answerOf(reviewer)}`,
-    ...peerLabels(state, reviewer).map(({ label, role }) => `### ${label}\n${answerOf(role)}`),
+    '## Round 1: the opening positions',
+    ...packetOrder(state).map(({ label, role }) => `### ${label}\n${answerOf(role)}`),
   ].join('\n\n');
 }
 
+/** Who wrote which response of the packet, once the review is over. */
+function packetKey(state: CouncilState): string {
+  return `## Who wrote which response\n${packetOrder(state)
+    .map(({ label, role }) => `${label}: the ${role}'s.`)
+    .join(' ')}`;
+}
+
+/** A round as every role reads it after round 2: each role's answer under its name, in role order. */
+function namedRound(state: CouncilState, round: number, condensed = false): string {
+  const outputs = state.assessments
+    .filter((item) => item.phase === `round-${round}`)
+    .sort((a, b) => ROLE_ORDER.indexOf(a.judge) - ROLE_ORDER.indexOf(b.judge));
+  if (outputs.length === 0) return '';
+  const text = (result: Record<string, unknown>) => (condensed ? positionText(result) : answerText(result));
+  return `## Round ${round}\n${outputs
+    .map((item) => `### ${item.judge}\n${item.result ? text(item.result) : noAnswer(item)}`)
+    .join('\n\n')}`;
+}
+
+/**
+ * What every call after round 1 reads first, growing by appending: round 1 as round 2's packet;
+ * from round 3 on, who wrote which, then the later rounds under the roles' names. So each round's
+ * calls (and the Judge's) begin with what the round before read, and a server's prompt cache
+ * serves it.
+ */
+function councilRecord(state: CouncilState, through: number): string {
+  if (through < 1) return 'Nothing has been said yet.';
+  const parts = [packetText(state)];
+  if (through >= 2) parts.push(packetKey(state));
+  for (let round = 2; round <= through; round += 1) parts.push(namedRound(state, round));
+  return parts.filter((part) => part !== '').join('\n\n');
+}
+
+/** A role's own card, last in its prompt: its name, brief and what only it is told. */
+function roleCard(state: CouncilState, role: DebatingRole, round: number): string {
+  return [
+    `## Your task: round ${round} as the ${role}`,
+    `Your name: ${role}`,
+    BRIEFS[role] ?? '',
+    round === 2
+      ? `${ownLabel(state, role)} is your own opening position: challenge the others (${peerLabels(
+          state,
+          role,
+        )
+          .map((item) => item.label)
+          .join(', ')}).`
+      : '',
+    round === 3 ? challengesFor(state, role) : '',
+    'Answer with the JSON object described above, and nothing else.',
+  ]
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
 export function roundMessages(state: CouncilState, role: DebatingRole, round: number): ChatMessage[] {
-  const labels = round === 2 ? peerLabels(state, role).map((item) => item.label) : [];
-  return buildMessages(
-    councilSystemPrompt(state.scenario),
-    round === 2 ? peerReviewText(state, role) : roundsText(state, round - 1),
-    [
-      `## Your task: round ${round} as the ${role}`,
-      `Your name: ${role}`,
-      BRIEFS[role] ?? '',
-      round === 3 ? challengesFor(state, role) : '',
-      task(state.scenario, round, labels),
-    ]
-      .filter((line) => line !== '')
-      .join('\n'),
-  );
+  return [
+    ...buildMessages(
+      councilSystemPrompt(state.scenario),
+      councilRecord(state, round - 1),
+      roundTask(state.scenario, round),
+    ),
+    { role: 'user', content: roleCard(state, role, round) },
+  ];
 }
 
 /** The consensus as the Judge reads it: the figures and the agreements in plain lines. */
@@ -236,8 +300,9 @@ export function judgeMessages(
     ),
     WINDOW_MARGIN_TOKENS,
   );
+  // Whole, the record every round read, so the cache serves all but round 3; else condensed.
   const material = (condensedThrough: number) =>
-    `${roundsText(state, 3, condensedThrough)}\n\n${consensusText(consensus)}`;
+    `${condensedThrough === 0 ? councilRecord(state, 3) : roundsText(state, 3, condensedThrough)}\n\n${consensusText(consensus)}`;
   const fits = (text: string) =>
     estimateTokens(promptChars(buildMessages(system, text, task)), rate) <= budget;
   const chosen = [0, 1, 2].map(material).find(fits) ?? material(2);
