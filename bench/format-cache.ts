@@ -2,8 +2,8 @@
  * `npm run bench:format-cache`: the share of prompt tokens the simulator's prefix cache serves in the
  * shipped duel, formal, critique and council scenarios, with one slot per model (llama-server's
  * default), and the prompt tokens it still had to prefill. Measured twice: with the scenario's own
- * models (two resident at once), and with every call sent to one model, as one llama-server
- * process serves them.
+ * models (two resident at once), and with every model the scenario names set to one (llama3), as
+ * one llama-server process serves them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,6 @@ import { loadScenario } from '../src/config/load-scenario.js';
 import { formatNamed } from '../src/formats/index.js';
 import { scenarioModels } from '../src/formats/scenario-models.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
-import type { ChatOptions, ChatRequest, ModelProvider } from '../src/llm/provider.js';
 import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
 import { startMockOllama } from '../src/mock-ollama/index.js';
 
@@ -26,28 +25,24 @@ const SCENARIOS = [
   'scenarios/council-billing-database.yaml',
 ];
 
-/** Sends every call to one model, as a single llama-server process would serve them. */
-class OneModel implements ModelProvider {
-  constructor(
-    private readonly inner: ModelProvider,
-    private readonly model: string,
-  ) {}
-  get host() {
-    return this.inner.host;
-  }
-  chat(request: ChatRequest, options?: ChatOptions) {
-    return this.inner.chat({ ...request, model: this.model }, options);
-  }
-  listModels(options?: { signal?: AbortSignal }) {
-    return this.inner.listModels(options);
-  }
-  version(options?: { signal?: AbortSignal }) {
-    return this.inner.version(options);
-  }
+/**
+ * The scenario with every model it names set to `model` (and no fallbacks): one model serves every
+ * call, as a single llama-server process would, and the prompts are laid out for that model.
+ */
+function onOneModel<T>(value: T, model: string): T {
+  if (Array.isArray(value)) return value.map((item) => onOneModel(item, model)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>).map(([key, item]) => {
+    if (key === 'fallback_models') return [key, []];
+    if ((key === 'model' || key.endsWith('_model')) && typeof item === 'string') return [key, model];
+    return [key, onOneModel(item, model)];
+  });
+  return Object.fromEntries(entries) as T;
 }
 
 async function share(file: string, oneModel: boolean): Promise<{ share: number; prefilled: number }> {
-  const scenario = await loadScenario(file);
+  const loaded = await loadScenario(file);
+  const scenario = oneModel ? onOneModel(loaded, 'llama3') : loaded;
   const format = formatNamed(scenario.format);
   if (!format) throw new Error(`${file}: unknown format ${scenario.format}`);
   const models = oneModel ? ['llama3'] : scenarioModels(scenario).required;
@@ -60,7 +55,7 @@ async function share(file: string, oneModel: boolean): Promise<{ share: number; 
       format,
       paths,
       start: { runId, scenario },
-      provider: oneModel ? new OneModel(base, 'llama3') : base,
+      provider: base,
       logger: pino({ enabled: false }),
     });
     const stats = server.stats();

@@ -78,12 +78,25 @@ describe("the council's shared record", () => {
     const state = await councilAfter(2);
     for (const round of [1, 2, 3]) {
       const prompts = DEBATING_ROLES.map((role) => roundMessages(state, role, round));
+      const contents = (messages: Array<{ content: string }> | undefined) =>
+        (messages ?? []).slice(0, -1).map((message) => message.content);
       for (const messages of prompts) {
-        expect(messages.slice(0, -1)).toEqual(prompts[0]?.slice(0, -1));
+        expect(contents(messages)).toEqual(contents(prompts[0]));
         expect(messages.at(-1)?.content).toContain('## Your task');
       }
       // The cards differ: each names its own role.
       expect(new Set(prompts.map((messages) => messages.at(-1)?.content)).size).toBe(DEBATING_ROLES.length);
+    }
+  });
+
+  it("puts the rules where the role's model keeps them first: a system message, or for mistral the first user message", async () => {
+    const state = await councilAfter(1);
+    const scenario = state.scenario as unknown as { participants: Record<string, { model: string }> };
+    for (const role of DEBATING_ROLES) {
+      const model = scenario.participants[role.toLowerCase()]?.model ?? '';
+      const first = roundMessages(state, role, 2)[0];
+      expect(first?.content).toContain('structured decision council');
+      expect(first?.role).toBe(model.startsWith('mistral') ? 'user' : 'system');
     }
   });
 

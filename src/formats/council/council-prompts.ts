@@ -1,4 +1,5 @@
 /** The council's prompts: the request and earlier rounds first (shared), each role's brief and task last. */
+import { rulesPlacementFor } from '../../agents/message-layout.js';
 import { buildMessages, promptChars } from '../../agents/prompts.js';
 import { backgroundText } from '../../config/background-text.js';
 import type { CouncilScenario } from '../../config/scenario.js';
@@ -252,12 +253,19 @@ function roleCard(state: CouncilState, role: DebatingRole, round: number): strin
     .join('\n');
 }
 
+/** Where a role's model keeps the shared rules first (decision 017): a system message, or the first user message. */
+function placementOf(state: CouncilState, role: string) {
+  const participants = state.scenario.participants as Record<string, { model?: string } | undefined>;
+  return rulesPlacementFor(participants[role.toLowerCase()]?.model);
+}
+
 export function roundMessages(state: CouncilState, role: DebatingRole, round: number): ChatMessage[] {
   return [
     ...buildMessages(
       councilSystemPrompt(state.scenario),
       councilRecord(state, round - 1),
       roundTask(state.scenario, round),
+      placementOf(state, role),
     ),
     { role: 'user', content: roleCard(state, role, round) },
   ];
@@ -306,7 +314,7 @@ export function judgeMessages(
   const fits = (text: string) =>
     estimateTokens(promptChars(buildMessages(system, text, task)), rate) <= budget;
   const chosen = [0, 1, 2].map(material).find(fits) ?? material(2);
-  return buildMessages(system, chosen, task);
+  return buildMessages(system, chosen, task, placementOf(state, 'judge'));
 }
 
 function judgeTask(state: CouncilState, today: string): string {
