@@ -3,17 +3,12 @@
  * rounds give each role's position lines and the last round stays whole: the window fitter, at
  * the same rate, never has to cut the prompt.
  */
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { parseScenario } from '../../src/config/load-scenario.js';
 import type { CouncilScenario } from '../../src/config/scenario.js';
 import { fitToWindow } from '../../src/context/fit-window.js';
-import type { RunEvent } from '../../src/core/events.js';
-import { answerText, DEBATING_ROLES, judgeMessages } from '../../src/formats/council/council-prompts.js';
-import { foldSequence, type SequenceState } from '../../src/formats/shared/sequence-state.js';
-import { tempDir } from '../helpers/cli.js';
-import { SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
+import { answerText, judgeMessages } from '../../src/formats/council/council-prompts.js';
+import type { SequenceState } from '../../src/formats/shared/sequence-state.js';
+import { councilAfterRounds } from '../helpers/council-state.js';
 
 /** A text of `chars` characters: a field filled to its schema bound. */
 const sentence = (chars: number, tag: string) =>
@@ -21,59 +16,27 @@ const sentence = (chars: number, tag: string) =>
     .join(' ')
     .slice(0, chars - 1)}.`;
 
-async function councilAfterThreeRounds(): Promise<SequenceState<CouncilScenario>> {
-  const data = SMALL_SCENARIOS.council?.({ judge_max_tokens: 1000 });
-  const scenario = (await parseScenario(stringify(data), path.join(tempDir(), 's.yaml'))) as CouncilScenario;
-  let seq = 1;
-  const at = '2026-01-01T00:00:00.000Z';
-  let state = foldSequence<CouncilScenario>(undefined, {
-    type: 'run-start',
-    runId: 'r',
-    format: 'council',
-    scenario,
-    engineVersion: 'test',
-    seq,
-    at,
+function councilAfterThreeRounds(): Promise<SequenceState<CouncilScenario>> {
+  return councilAfterRounds({
+    rounds: 3,
+    scenario: { judge_max_tokens: 1000 },
+    // Every text at its schema's bound (a 600-token cap): what a grammar-held role writes when it runs long.
+    resultOf: (round, role) => ({
+      claim: sentence(180, `claim${round}${role}`),
+      rationale: sentence(360, `why${round}${role}`),
+      risks: [sentence(90, 'riskA'), sentence(90, 'riskB'), sentence(90, 'riskC')],
+      ...(round === 2
+        ? {
+            challenges: [1, 2, 3].map(() => ({
+              target: 'Response A',
+              target_role: 'Critic',
+              challenge: sentence(108, 'ch'),
+            })),
+          }
+        : { stance: 'for', confidence: 0.8 }),
+      ...(round === 3 ? { revision: sentence(270, 'rev') } : {}),
+    }),
   });
-  for (const round of [1, 2, 3]) {
-    for (const role of DEBATING_ROLES) {
-      seq += 1;
-      // Every text at its schema's bound (a 600-token cap): what a grammar-held role writes when it runs long.
-      const result = {
-        claim: sentence(180, `claim${round}${role}`),
-        rationale: sentence(360, `why${round}${role}`),
-        risks: [sentence(90, 'riskA'), sentence(90, 'riskB'), sentence(90, 'riskC')],
-        ...(round === 2
-          ? {
-              challenges: [1, 2, 3].map(() => ({
-                target: 'Response A',
-                target_role: 'Critic',
-                challenge: sentence(108, 'ch'),
-              })),
-            }
-          : { stance: 'for', confidence: 0.8 }),
-        ...(round === 3 ? { revision: sentence(270, 'rev') } : {}),
-      };
-      const event = {
-        type: 'assessment',
-        phase: `round-${round}`,
-        round,
-        judge: role,
-        model: 'llama3',
-        result,
-        abstained: false,
-        promptTokens: 100,
-        promptChars: 400,
-        outputTokens: 100,
-        realMs: 1,
-        attempts: 1,
-        seq,
-        at,
-      } as unknown as RunEvent;
-      state = foldSequence(state, event);
-    }
-  }
-  return state;
 }
 
 describe('the council Judge within its window', () => {

@@ -5,12 +5,8 @@
  * anonymous: the openings under labels only, one order for every reviewer, each told which one is
  * its own and allowed to challenge only the others.
  */
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { parseScenario } from '../../src/config/load-scenario.js';
 import type { CouncilScenario } from '../../src/config/scenario.js';
-import type { RunEvent } from '../../src/core/events.js';
 import {
   DEBATING_ROLES,
   judgeMessages,
@@ -18,59 +14,26 @@ import {
   peerLabels,
   roundMessages,
 } from '../../src/formats/council/council-prompts.js';
-import { foldSequence, type SequenceState } from '../../src/formats/shared/sequence-state.js';
-import { tempDir } from '../helpers/cli.js';
-import { SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
+import type { SequenceState } from '../../src/formats/shared/sequence-state.js';
+import { councilAfterRounds } from '../helpers/council-state.js';
 
-async function councilAfter(rounds: number, seed = 7): Promise<SequenceState<CouncilScenario>> {
-  const data = { ...SMALL_SCENARIOS.council?.({}), seed };
-  const scenario = (await parseScenario(stringify(data), path.join(tempDir(), 's.yaml'))) as CouncilScenario;
-  let seq = 1;
-  const at = '2026-01-01T00:00:00.000Z';
-  let state = foldSequence<CouncilScenario>(undefined, {
-    type: 'run-start',
-    runId: 'r',
-    format: 'council',
-    scenario,
-    engineVersion: 'test',
-    seq,
-    at,
+function councilAfter(rounds: number, seed = 7): Promise<SequenceState<CouncilScenario>> {
+  return councilAfterRounds({
+    rounds,
+    scenario: { seed },
+    resultOf: (round, role) => ({
+      claim: `The ${role}'s claim in round ${round}.`,
+      rationale: `The ${role}'s reasons in round ${round}.`,
+      risks: [`A risk the ${role} sees.`],
+      ...(round === 2
+        ? {
+            challenges: [
+              { target: 'Response A', target_role: 'Critic', challenge: `A challenge by the ${role}.` },
+            ],
+          }
+        : { stance: 'for', confidence: 0.7 }),
+    }),
   });
-  for (let round = 1; round <= rounds; round += 1) {
-    for (const role of DEBATING_ROLES) {
-      seq += 1;
-      const result = {
-        claim: `The ${role}'s claim in round ${round}.`,
-        rationale: `The ${role}'s reasons in round ${round}.`,
-        risks: [`A risk the ${role} sees.`],
-        ...(round === 2
-          ? {
-              challenges: [
-                { target: 'Response A', target_role: 'Critic', challenge: `A challenge by the ${role}.` },
-              ],
-            }
-          : { stance: 'for', confidence: 0.7 }),
-      };
-      const event = {
-        type: 'assessment',
-        phase: `round-${round}`,
-        round,
-        judge: role,
-        model: 'llama3',
-        result,
-        abstained: false,
-        promptTokens: 100,
-        promptChars: 400,
-        outputTokens: 100,
-        realMs: 1,
-        attempts: 1,
-        seq,
-        at,
-      } as unknown as RunEvent;
-      state = foldSequence(state, event);
-    }
-  }
-  return state;
 }
 
 describe("the council's shared record", () => {
