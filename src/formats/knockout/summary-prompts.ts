@@ -52,9 +52,15 @@ export function ledgerSummary(state: KnockoutState, from: number, through: numbe
           );
           const said = claims.map((claim) => {
             const answered = claim.answers ? agentOf(claim.answers) : undefined;
-            return `"${claim.claim.trim()}"${claim.kind === 'restated' ? ' (restated)' : ''}${answered ? ` (answering ${answered})` : ''}`;
+            const notes = [
+              ...(claim.kind === 'restated' ? ['restated'] : []),
+              ...(answered ? [`answering ${answered}`] : []),
+            ];
+            return `  - "${claim.claim.trim()}"${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
           });
-          return `- ${statement.agent} (Position ${statement.position}, ${side}): ${said.length > 0 ? said.join(' ') : 'no claim was recorded.'}`;
+          const who = `- ${statement.agent} (Position ${statement.position}, ${side})`;
+          // One claim a line: a small model reads a list more reliably than quotes run together.
+          return said.length > 0 ? [`${who} claimed:`, ...said].join('\n') : `${who}: no claim was recorded.`;
         });
       return [`Round ${round.number}:`, ...lines].join('\n');
     })
