@@ -91,24 +91,29 @@ function positionText(result: Record<string, unknown>): string {
   return answerText(kept);
 }
 
-/** Earlier rounds as every role sees them; rounds up to `condensedThrough` by their position lines only. */
+/**
+ * One round under the roles' names, in role order (not arrival order: roles answer concurrently,
+ * and a prompt must not depend on timing); `condensed`, by their position lines only. Empty when
+ * nobody answered in it.
+ */
+function namedRound(state: CouncilState, round: number, condensed = false): string {
+  const outputs = state.assessments
+    .filter((item) => item.phase === `round-${round}`)
+    .sort((a, b) => ROLE_ORDER.indexOf(a.judge) - ROLE_ORDER.indexOf(b.judge));
+  if (outputs.length === 0) return '';
+  const text = (result: Record<string, unknown>) => (condensed ? positionText(result) : answerText(result));
+  return `## Round ${round}${condensed ? " (each role's position; its reasons are in the later rounds)" : ''}\n${outputs
+    .map((item) => `### ${item.judge}\n${item.result ? text(item.result) : noAnswer(item)}`)
+    .join('\n\n')}`;
+}
+
+/** Rounds up to `upTo` under the roles' names; rounds up to `condensedThrough` by their position lines only. */
 export function roundsText(state: CouncilState, upTo: number, condensedThrough = 0): string {
   const parts: string[] = [];
-  for (let round = 1; round <= upTo; round += 1) {
-    // In role order, not arrival order: roles answer concurrently, and a prompt must not depend on timing.
-    const outputs = state.assessments
-      .filter((item) => item.phase === `round-${round}`)
-      .sort((a, b) => ROLE_ORDER.indexOf(a.judge) - ROLE_ORDER.indexOf(b.judge));
-    if (outputs.length === 0) continue;
-    const condensed = round <= condensedThrough;
-    const text = (result: Record<string, unknown>) => (condensed ? positionText(result) : answerText(result));
-    parts.push(
-      `## Round ${round}${condensed ? " (each role's position; its reasons are in the later rounds)" : ''}\n${outputs
-        .map((item) => `### ${item.judge}\n${item.result ? text(item.result) : noAnswer(item)}`)
-        .join('\n\n')}`,
-    );
-  }
-  return parts.length > 0 ? parts.join('\n\n') : 'Nothing has been said yet.';
+  for (let round = 1; round <= upTo; round += 1)
+    parts.push(namedRound(state, round, round <= condensedThrough));
+  const said = parts.filter((part) => part !== '');
+  return said.length > 0 ? said.join('\n\n') : 'Nothing has been said yet.';
 }
 
 /** The challenges of round 2 aimed at `role`, for its revision in round 3. */
@@ -204,18 +209,6 @@ function packetKey(state: CouncilState): string {
   return `## Who wrote which response\n${packetOrder(state)
     .map(({ label, role }) => `${label}: the ${role}'s.`)
     .join(' ')}`;
-}
-
-/** A round as every role reads it after round 2: each role's answer under its name, in role order. */
-function namedRound(state: CouncilState, round: number, condensed = false): string {
-  const outputs = state.assessments
-    .filter((item) => item.phase === `round-${round}`)
-    .sort((a, b) => ROLE_ORDER.indexOf(a.judge) - ROLE_ORDER.indexOf(b.judge));
-  if (outputs.length === 0) return '';
-  const text = (result: Record<string, unknown>) => (condensed ? positionText(result) : answerText(result));
-  return `## Round ${round}\n${outputs
-    .map((item) => `### ${item.judge}\n${item.result ? text(item.result) : noAnswer(item)}`)
-    .join('\n\n')}`;
 }
 
 /**
