@@ -154,6 +154,21 @@ export function verifiedClaims(
   return { claims, unverified, near };
 }
 
+/**
+ * A claim whose sentence the speaker's side has already made is a restatement, whatever the
+ * note-taker called it: small models repeat their own sentences word for word and mark them new,
+ * and the ledger would then list one point twice among the claims still to answer.
+ */
+export function markRepeatedClaims(
+  claims: readonly ExtractedClaim[],
+  sideClaims: readonly { claim: string }[],
+): ExtractedClaim[] {
+  const made = new Set(sideClaims.map((earlier) => claimKey(earlier.claim)));
+  return claims.map((claim) =>
+    claim.kind === 'new' && made.has(claimKey(claim.claim)) ? { ...claim, kind: 'restated' } : claim,
+  );
+}
+
 /** Heuristic claims: a statement's key sentences, all new, answering nothing (no model call). */
 export function heuristicClaims(text: string): ExtractedClaim[] {
   return extractKeyPoints(text, 3).map((point) => ({

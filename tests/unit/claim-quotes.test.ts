@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   claimsJsonSchema,
   MAX_CLAIMS,
+  markRepeatedClaims,
   QUOTE_CHARS,
   verifiedClaims,
 } from '../../src/agents/claim-extraction.js';
@@ -15,6 +16,7 @@ import {
   quotedSentence,
   sentenceOfQuote,
 } from '../../src/agents/claim-quotes.js';
+import { addClaims, openClaimsAgainst } from '../../src/agents/claims-ledger.js';
 import { worstCaseAnswerTokens } from '../../src/judging/answer-fields.js';
 import { extractHints } from '../../src/mock-ollama/prompt-text.js';
 import { composeSpeech, fieldText } from '../../src/mock-ollama/prose.js';
@@ -199,5 +201,36 @@ describe('a statement cut by its time limit', () => {
       'Cars choke centres. The other side treats cities as\n[Time limit reached]',
     );
     expect(claims.map((claim) => claim.claim)).toEqual(['The other side treats cities as']);
+  });
+});
+
+describe('a sentence its side has said before', () => {
+  it('is recorded as restated whatever the note-taker called it, so the open claims list the point once', () => {
+    const said = 'The real choice here is between a policy that manages risk and one that hopes.';
+    let ledger = addClaims([], {
+      type: 'claims',
+      round: 1,
+      agent: 'Yara',
+      position: 'Y',
+      source: 'model',
+      claims: [{ claim: said, kind: 'new', answers: null }],
+    } as Parameters<typeof addClaims>[1]);
+    const again = markRepeatedClaims(
+      [
+        { claim: `  ${said.toUpperCase().replace('.', '')} `, kind: 'new', answers: null },
+        { claim: 'Prices, not bans, move drivers.', kind: 'new', answers: null },
+      ],
+      ledger.filter((claim) => claim.position === 'Y'),
+    );
+    expect(again.map((claim) => claim.kind)).toEqual(['restated', 'new']);
+    ledger = addClaims(ledger, {
+      type: 'claims',
+      round: 2,
+      agent: 'Yusuf',
+      position: 'Y',
+      source: 'model',
+      claims: again,
+    } as Parameters<typeof addClaims>[1]);
+    expect(openClaimsAgainst(ledger, 'X').map((claim) => claim.id)).toEqual(['Y2.2', 'Y1.1']);
   });
 });

@@ -3,6 +3,7 @@ import {
   claimsAnswerSchema,
   claimsJsonSchema,
   heuristicClaims,
+  markRepeatedClaims,
   verifiedClaims,
 } from '../../agents/claim-extraction.js';
 import { recordedTokens } from '../../llm/call-usage.js';
@@ -29,10 +30,12 @@ export async function extractClaims(
     agent: step.agent,
     position: step.position,
   };
+  // The side's earlier claims: one made again is recorded as restated (see markRepeatedClaims).
+  const sideClaims = state.ledger.filter((claim) => claim.position === step.position);
   const heuristic = (reason?: string) => ({
     ...base,
     source: 'heuristic' as const,
-    claims: heuristicClaims(statement?.text ?? ''),
+    claims: markRepeatedClaims(heuristicClaims(statement?.text ?? ''), sideClaims),
     promptTokens: 0,
     promptChars: 0,
     outputTokens: 0,
@@ -76,7 +79,9 @@ export async function extractClaims(
     ...(outcome.problems.length > 0 ? { problems: outcome.problems } : {}),
   };
   if (outcome.value) {
-    const { claims, unverified, near } = verifiedClaims(outcome.value, statement?.text ?? '');
+    const verified = verifiedClaims(outcome.value, statement?.text ?? '');
+    const { unverified, near } = verified;
+    const claims = markRepeatedClaims(verified.claims, sideClaims);
     if (unverified > 0) {
       context.logger.warn(
         { agent: step.agent, round: step.round, unverified },
