@@ -13,6 +13,13 @@ export interface CostProfile {
   /** Requests one loaded model serves at the same time, like OLLAMA_NUM_PARALLEL. */
   parallel: number;
   /**
+   * Ollama's OLLAMA_MULTIUSER_CACHE: a request whose prompt departs from every free slot's memory
+   * takes the least recently used slot and copies into it the longest prefix any slot shares with
+   * the prompt, instead of overwriting the slot that shares most (see prompt-cache.ts). Off by
+   * default, as in Ollama.
+   */
+  multiUserCache?: boolean;
+  /**
    * How much longer one decode step gets per extra sequence decoded with it on the same model
    * (step of a batch of b = (1 + growth × (b - 1)) / decode rate); default 0.2 (see gpu-clock.ts).
    */

@@ -25,10 +25,50 @@ export interface CacheSlot {
 }
 
 /**
- * Picks the free slot whose memory shares the longest prefix with `prompt`; ties go to the least
- * recently used slot, so unrelated conversations spread over the slots. Returns -1 if none is free.
+ * Picks the slot for `prompt` and how many of its tokens are cached there; index -1 if no slot is
+ * free. Ollama's runner has two ways (runner/ollamarunner/cache.go):
+ *
+ * - by default, the free slot whose memory shares the longest prefix with the prompt
+ *   (`findLongestCacheSlot`); here ties go to the least recently used slot, so unrelated
+ *   conversations spread over the slots;
+ * - with OLLAMA_MULTIUSER_CACHE (`multiUser`), a free slot whose whole memory begins the prompt;
+ *   otherwise the least recently used free slot, into which the longest common prefix of any slot,
+ *   busy or not, is copied (`findBestCacheSlot`, "forking cache slot"). A conversation that
+ *   departs from another's keeps that one's memory intact, and calls sharing a prefix that arrive
+ *   together each get it.
  */
 export function chooseSlot(
+  slots: readonly CacheSlot[],
+  prompt: readonly string[],
+  multiUser = false,
+): { index: number; common: number } {
+  return multiUser ? chooseSlotMultiUser(slots, prompt) : chooseLongestFreeSlot(slots, prompt);
+}
+
+function chooseSlotMultiUser(
+  slots: readonly CacheSlot[],
+  prompt: readonly string[],
+): { index: number; common: number } {
+  let longest = -1;
+  let longestCommon = -1;
+  let oldest = -1;
+  slots.forEach((slot, index) => {
+    const common = commonPrefixLength(slot.tokens, prompt);
+    if (common > longestCommon) {
+      longest = index;
+      longestCommon = common;
+    }
+    const oldestSlot = slots[oldest];
+    if (!slot.busy && (oldestSlot === undefined || slot.lastUsed < oldestSlot.lastUsed)) oldest = index;
+  });
+  const best = slots[longest];
+  if (best !== undefined && !best.busy && longestCommon === best.tokens.length) {
+    return { index: longest, common: longestCommon };
+  }
+  return { index: oldest, common: oldest === -1 ? 0 : Math.max(0, longestCommon) };
+}
+
+function chooseLongestFreeSlot(
   slots: readonly CacheSlot[],
   prompt: readonly string[],
 ): { index: number; common: number } {

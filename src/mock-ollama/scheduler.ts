@@ -156,7 +156,7 @@ export class Scheduler {
       model = this.load(waiter.model);
       loaded = true;
     }
-    const { index, common } = chooseSlot(model.slots, waiter.prompt);
+    const { index, common } = chooseSlot(model.slots, waiter.prompt, this.profile.multiUserCache === true);
     const slot = model.slots[index];
     if (slot === undefined) return undefined;
     this.tick++;
@@ -165,12 +165,16 @@ export class Scheduler {
     model.lastUsed = this.tick;
     const owner = model;
     let released = false;
+    const previous = slot.tokens;
+    // While it serves the request the slot holds the prompt (its prefill is short beside the
+    // answer's decode), which a multi-user cache may copy a prefix of into another slot.
+    slot.tokens = waiter.prompt;
     return {
       slot: index,
       cached: cachedTokens(common, waiter.prompt.length),
       loaded,
       readyAt: model.readyAt,
-      previous: slot.tokens,
+      previous,
       release: (memory) => {
         if (released) return;
         released = true;

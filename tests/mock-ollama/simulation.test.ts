@@ -75,6 +75,49 @@ describe('prompt cache', () => {
   });
 });
 
+describe('multi-user prompt cache (OLLAMA_MULTIUSER_CACHE)', () => {
+  /** A, then B (same system text, another speaker), then A continued: how much of A's continuation was cached. */
+  async function continuationCached(multiUserCache: boolean): Promise<{ cached: number; prompt: number }> {
+    const profile: CostProfile = {
+      name: 'two-slots',
+      prefillTokensPerSecond: 1e6,
+      decodeTokensPerSecond: 1e6,
+      loadSeconds: 0,
+      maxLoadedModels: 1,
+      parallel: 2,
+      multiUserCache,
+    };
+    const { server, client } = await start({ profile });
+    const a = longConversation();
+    const first = await client.chat(ask('llama3', a));
+    const b = longConversation();
+    (b[1] as Message).content =
+      'Your name: Bea\nYou argue for: Keep cars but price congestion\nGive your opening speech.';
+    await client.chat(ask('llama3', b));
+    server.resetStats();
+    const next = [
+      ...a,
+      { role: 'assistant', content: first.message.content },
+      { role: 'user', content: 'Rebut.' },
+    ];
+    const again = await client.chat(ask('llama3', next));
+    return { cached: server.stats().cachedPromptTokens, prompt: again.prompt_eval_count };
+  }
+
+  it("keeps a conversation's slot when another departs from it, where the default overwrites it", async () => {
+    const multiUser = await continuationCached(true);
+    const single = await continuationCached(false);
+    // With the multi-user cache, B took the other slot (its shared system text copied there), so A
+    // found its whole conversation still cached.
+    expect(multiUser.cached).toBeGreaterThan(0.9 * multiUser.prompt);
+    // By default B took the slot sharing most with it, A's, and A's continuation found only the
+    // system text both share.
+    expect(single.cached).toBeLessThan(0.9 * single.prompt);
+    expect(single.cached).toBeGreaterThan(0);
+    expect(multiUser.cached - single.cached).toBeGreaterThan(0.2 * single.prompt);
+  });
+});
+
 describe('model loading', () => {
   it('cpu profile keeps one model: alternating models reloads each time and loses the cache', async () => {
     const { server, client } = await start({ profile: 'cpu' });
