@@ -1,12 +1,13 @@
 /**
  * `npm run bench:batch-gpu`: how long four debates keep one GPU busy when they run at once
- * (`agora batch --concurrency 4 --parallel 4`, by default) against one after another on the same host, on the
- * simulator's gpu, gpu-small and cpu profiles. The simulator batches the decodes of one model
+ * (`agora batch --concurrency 4`, by default, with `--parallel` set to the host's slots per model)
+ * against one after another on the same host, on the simulator's gpu, gpu-small and cpu profiles and
+ * on the gpu with four slots per model (with and without Ollama's multi-user cache). The simulator batches the decodes of one model
  * across its parallel slots and shares the GPU between everything else (src/mock-ollama/gpu-clock.ts);
  * its busy time is in simulated seconds, so the figures do not depend on this machine's speed.
  * Each debate's transcript must come out the same both ways, or the benchmark fails.
  *
- * `npm run bench:batch-gpu [-- debates parallel]` (defaults 4 and 4); writes bench/batch-gpu-results.json.
+ * `npm run bench:batch-gpu [-- debates parallel]` (4 debates; `parallel` overrides the slots); writes bench/batch-gpu-results.json.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,15 +19,34 @@ import { formatNamed } from '../src/formats/index.js';
 import { LimitedProvider } from '../src/llm/limited-provider.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
 import { loadRun } from '../src/manager/debate-manager.js';
-import { PROFILES, type ProfileName, startMockOllama } from '../src/mock-ollama/index.js';
+import { type CostProfile, PROFILES, startMockOllama } from '../src/mock-ollama/index.js';
 
 const DEBATES = Number(process.argv[2] ?? 4);
-/** `--parallel`: calls in flight on the host at most, both ways. */
-const PARALLEL = Number(process.argv[3] ?? 4);
+/**
+ * `--parallel`: calls in flight on the host at most, both ways; by default the host's slots per
+ * model (OLLAMA_NUM_PARALLEL), as the README's batch section advises.
+ */
+const PARALLEL = process.argv[3] === undefined ? undefined : Number(process.argv[3]);
 const SCENARIO = 'scenarios/abortion.yaml';
 const SPEECH = { minWords: 350, maxWords: 650 };
 /** Real seconds per simulated second: small enough to be quick, large against the engine's own work. */
 const SPEED: Record<string, number> = { gpu: 0.01, 'gpu-small': 0.01, cpu: 0.001 };
+
+/**
+ * The hosts measured: the built-in gpu, gpu-small and cpu profiles, and the gpu profile's GPU
+ * served as a batch on one GPU would best be: OLLAMA_NUM_PARALLEL=4, one slot per debate at once,
+ * with Ollama's default prompt cache and with OLLAMA_MULTIUSER_CACHE=1.
+ */
+const HOSTS: ReadonlyArray<{ label: string; profile: CostProfile }> = [
+  { label: 'gpu', profile: PROFILES.gpu },
+  { label: 'gpu, OLLAMA_NUM_PARALLEL=4', profile: { ...PROFILES.gpu, parallel: 4 } },
+  {
+    label: 'gpu, OLLAMA_NUM_PARALLEL=4, OLLAMA_MULTIUSER_CACHE=1',
+    profile: { ...PROFILES.gpu, parallel: 4, multiUserCache: true },
+  },
+  { label: 'gpu-small', profile: PROFILES['gpu-small'] },
+  { label: 'cpu', profile: PROFILES.cpu },
+];
 
 interface Measured {
   busySeconds: number;
@@ -49,11 +69,11 @@ function transcriptOf(runDir: string): string {
   );
 }
 
-async function measure(profileName: ProfileName, concurrency: number): Promise<Measured> {
-  const speed = SPEED[profileName] ?? 0.01;
+async function measure(profile: CostProfile, concurrency: number, parallel: number): Promise<Measured> {
+  const speed = SPEED[profile.name] ?? 0.01;
   const server = await startMockOllama({
     models: ['llama3', 'mistral'],
-    profile: profileName,
+    profile,
     speed,
     speechLength: SPEECH,
   });
@@ -76,7 +96,7 @@ async function measure(profileName: ProfileName, concurrency: number): Promise<M
     await runBatch({
       plan,
       outDir: out,
-      pool: new LimitedProvider([new OllamaProvider({ host: server.url })], PARALLEL),
+      pool: new LimitedProvider([new OllamaProvider({ host: server.url })], parallel),
       env: process.env,
       concurrency,
       onEvent: () => undefined,
@@ -103,24 +123,23 @@ async function measure(profileName: ProfileName, concurrency: number): Promise<M
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const rows = [];
 const started = Date.now();
-for (const profile of ['gpu', 'gpu-small', 'cpu'] as const) {
-  const alone = await measure(profile, 1);
-  const together = await measure(profile, DEBATES);
+for (const { label, profile } of HOSTS) {
+  const parallel = PARALLEL ?? profile.parallel;
+  const alone = await measure(profile, 1, parallel);
+  const together = await measure(profile, DEBATES, parallel);
   if (alone.completed !== DEBATES || together.completed !== DEBATES) {
-    throw new Error(
-      `${profile}: ${alone.completed} and ${together.completed} of ${DEBATES} debates completed`,
-    );
+    throw new Error(`${label}: ${alone.completed} and ${together.completed} of ${DEBATES} debates completed`);
   }
   together.transcripts.forEach((text, index) => {
     if (text !== alone.transcripts[index]) {
       writeFileSync(path.join(tmpdir(), 'batch-gpu-alone.txt'), alone.transcripts[index] ?? '');
       writeFileSync(path.join(tmpdir(), 'batch-gpu-at-once.txt'), text);
-      throw new Error(`${profile}: debate ${index + 1} has a different transcript when run at once`);
+      throw new Error(`${label}: debate ${index + 1} has a different transcript when run at once`);
     }
   });
-  const p = PROFILES[profile];
   rows.push({
-    profile: `${profile} (${p.parallel} slot(s), ${p.maxLoadedModels} model(s) resident)`,
+    profile: `${label} (${profile.parallel} slot(s), ${profile.maxLoadedModels} model(s) resident)`,
+    parallel,
     oneAfterAnotherBusySeconds: round1(alone.busySeconds),
     atOnceBusySeconds: round1(together.busySeconds),
     ratio: Math.round((together.busySeconds / alone.busySeconds) * 100) / 100,
@@ -130,21 +149,19 @@ for (const profile of ['gpu', 'gpu-small', 'cpu'] as const) {
   });
 }
 const out = (text = '') => process.stdout.write(`${text}\n`);
-out(
-  `## ${DEBATES} debates of ${SCENARIO}, --parallel ${PARALLEL}: GPU-busy simulated seconds, one after another vs at once`,
-);
+out(`## ${DEBATES} debates of ${SCENARIO}: GPU-busy simulated seconds, one after another vs at once`);
 out();
 out(
-  `| profile | one after another | at once (--concurrency ${DEBATES}) | ratio | busy per debate, at once | loads (after / at once) | prefilled tokens (after / at once) |`,
+  `| profile | --parallel | one after another | at once (--concurrency ${DEBATES}) | ratio | busy per debate, at once | loads (after / at once) | prefilled tokens (after / at once) |`,
 );
-out('| --- | --- | --- | --- | --- | --- | --- |');
+out('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) {
   out(
-    `| ${row.profile} | ${row.oneAfterAnotherBusySeconds} s | ${row.atOnceBusySeconds} s | ${row.ratio.toFixed(2)}x | ${row.busySecondsPerDebate} s | ${row.loads} | ${row.prefilled} |`,
+    `| ${row.profile} | ${row.parallel} | ${row.oneAfterAnotherBusySeconds} s | ${row.atOnceBusySeconds} s | ${row.ratio.toFixed(2)}x | ${row.busySecondsPerDebate} s | ${row.loads} | ${row.prefilled} |`,
   );
 }
 process.stderr.write(`(${((Date.now() - started) / 1000).toFixed(0)} s of real time)\n`);
 writeFileSync(
   new URL('./batch-gpu-results.json', import.meta.url),
-  `${JSON.stringify({ debates: DEBATES, parallel: PARALLEL, scenario: SCENARIO, speech: SPEECH, speed: SPEED, rows }, null, 2)}\n`,
+  `${JSON.stringify({ debates: DEBATES, scenario: SCENARIO, speech: SPEECH, speed: SPEED, rows }, null, 2)}\n`,
 );

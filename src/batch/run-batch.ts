@@ -10,7 +10,9 @@ import { systemClock } from '../core/clock.js';
 import { mapConcurrent } from '../core/concurrency.js';
 import type { AnyFormat } from '../formats/format-definition.js';
 import { outcomeLine } from '../formats/outcome-line.js';
+import { callShare, withCallShare } from '../llm/call-share.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
+import type { ModelProvider } from '../llm/provider.js';
 import { BATCHES_FOLDER, type BatchRecord, batchesOfRuns, indexBatch } from '../manager/indexing.js';
 import { indexRun, runSession } from '../session/debate-session.js';
 import { claimNamedRunFolder } from '../session/run-folder-claim.js';
@@ -77,7 +79,12 @@ function resultSentence(format: AnyFormat, state: unknown): string | null {
   });
 }
 
-async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: ReadonlyMap<string, string>) {
+async function runOne(
+  item: BatchItem,
+  options: RunBatchOptions,
+  batchOf: ReadonlyMap<string, string>,
+  pool: ModelProvider,
+) {
   const started = systemClock.monotonicMs();
   const base = {
     runId: item.runId,
@@ -126,7 +133,7 @@ async function runOne(item: BatchItem, options: RunBatchOptions, batchOf: Readon
           host: options.pool.host,
           env: options.env,
           ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
-          pool: options.pool,
+          pool,
         },
         store: { out: options.outDir, runId: item.runId, lockHeld: true, batchOf, followLive: false },
         signal: options.signal,
@@ -178,6 +185,8 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
     indexBatch(outDir, record);
   }
   const batchOf = batchesOfRuns(outDir);
+  // Each debate sends at most its share of the calls the hosts take at once (call-share.ts).
+  const share = callShare(options.pool.capacity, Math.min(options.concurrency, plan.items.length));
   const results = await mapConcurrent(plan.items, options.concurrency, async (item) => {
     if (options.stopRequested()) {
       return {
@@ -192,7 +201,11 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
         realMs: 0,
       };
     }
-    const result: BatchResult = await runOne(item, options, batchOf);
+    const pool =
+      share === undefined || share >= options.pool.capacity
+        ? options.pool
+        : withCallShare(options.pool, share);
+    const result: BatchResult = await runOne(item, options, batchOf, pool);
     if (result.outcome === 'skipped') counts.skipped += 1;
     else if (result.outcome === 'completed' || result.outcome === 'degraded') {
       counts.done += 1;

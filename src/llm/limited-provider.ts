@@ -47,6 +47,11 @@ export class LimitedProvider implements ModelProvider {
     this.host = providers.map((provider) => provider.host).join(', ');
   }
 
+  /** Calls the hosts take at once in all: the per-host limit times the hosts. */
+  get capacity(): number {
+    return this.lanes.reduce((sum, lane) => sum + lane.limiter.limit, 0);
+  }
+
   /** Highest number of calls that were in flight at once, per host. */
   peaks(): Record<string, number> {
     return Object.fromEntries(this.lanes.map((lane) => [lane.provider.host, lane.limiter.peak]));
