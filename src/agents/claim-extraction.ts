@@ -100,8 +100,7 @@ export function claimsTask(options: {
   );
   return [
     `## Your task: list the claims in ${agent}'s statement in round ${round}`,
-    `You are the debate's note-taker, not a debater. Read ${agent}'s statement in round ${round} above (Position ${options.position}), the last statement of the debate so far.`,
-    `List the main claims ${agent} makes in it, at most ${most}, most important first. A claim is a point ${agent} argues for; a concession, a greeting, or a summary of what the other side said is not a claim.`,
+    `You are the debate's note-taker, not a debater. The statement is the last one above (Position ${options.position}). List the main claims ${agent} makes in it, at most ${most}, most important first. A claim is a point ${agent} argues for; a concession, a greeting, or a summary of what the other side said is not a claim.`,
     `- "quote": the first 6 to 10 words of the sentence that makes the claim, copied word for word from ${agent}'s statement. Never write words that are not in the statement.`,
     `- "kind": "restated" when it repeats one of ${agent}'s side's earlier claims below, else "new".`,
     `- "answers": the id in brackets of the other side's claim it rebuts, from the list below, or "${ANSWERS_NONE}".`,

@@ -139,6 +139,8 @@ export function describeLedgerMemory(
   memory: LedgerMemory,
   budgetChars = Number.POSITIVE_INFINITY,
   spoken: SpokenSoFar = { hasSpoken: false, ownKeySentences: [] },
+  /** The most pressing open claim was taken out of `memory` to be quoted in the task as the focus. */
+  focusTaken = false,
 ): string {
   const list = (title: string, items: readonly string[]) =>
     items.length === 0 ? '' : `${title}:\n${items.map((item) => `- ${item}`).join('\n')}\n`;
@@ -152,7 +154,9 @@ export function describeLedgerMemory(
   const noOwnClaims = memory.ownClaims.length === 0 && memory.rebuttedOwnClaims.length === 0;
   const sections = [
     section(
-      "Your opponent's strongest claims that your side has not answered yet (answer these)",
+      focusTaken
+        ? "Your opponent's other claims that your side has not answered yet"
+        : "Your opponent's strongest claims that your side has not answered yet (answer these)",
       memory.openOpponentClaims,
       true,
     ),

@@ -86,10 +86,13 @@ describe('the claims ledger', () => {
     expect(extraction?.messages.slice(0, 2)).toEqual(yaraSpeaks?.messages.slice(0, 2));
 
     // Yara, before speaking, is told about X's claim as unanswered (from her side's perspective),
-    // by its words, and her focus is that claim, in the second person.
+    // by its words: it is her focus, in the second person, and quoted there only.
     const yara = lastMessage(yaraSpeaks as ChatBody);
-    expect(yara).toMatch(/not answered yet[\s\S]*Xavier, round 1: "CLAIM-A/);
-    expect(yara).toMatch(/Your focus: answer Xavier's claim from round 1, "CLAIM-A: congestion charges/);
+    expect(yara).toMatch(
+      /Your focus: answer Xavier's claim from round 1, "CLAIM-A: congestion charges[^\n]*", which your side has not answered yet/,
+    );
+    expect(yara.split('CLAIM-A')).toHaveLength(2);
+    expect(yara).not.toMatch(/claims that your side has not answered yet/);
     // In round 2 Xavier sees his own claim as his, rebutted by Yara, and her open claim.
     const xavier2 = lastMessage(
       sent.find((body) => /Your name: Xavier\n[\s\S]*round 2 of 2/.test(lastMessage(body))) as ChatBody,
@@ -97,8 +100,8 @@ describe('the claims ledger', () => {
     // His claim is listed once, where it now belongs: among those of his the other side rebutted.
     expect(xavier2).toMatch(/Claims of yours your opponent has rebutted[\s\S]*CLAIM-A/);
     expect(xavier2.split('CLAIM-A')).toHaveLength(2);
-    expect(xavier2).toMatch(/not answered yet[\s\S]*Yara, round 1: "CLAIM-B/);
     expect(xavier2).toMatch(/Your focus: answer Yara's claim from round 1, "CLAIM-B/);
+    expect(xavier2.split('CLAIM-B')).toHaveLength(2);
     // Claim ids are the note-taker's: no debater reads one, so none can cite one.
     const debaterPrompts = sent.filter((body) => /## Your task: round \d+ of/.test(lastMessage(body)));
     expect(debaterPrompts.length).toBe(4);

@@ -56,6 +56,27 @@ describe('memory from the ledger', () => {
     expect(text).toContain('Yara, round 1: "Oslo lost shoppers."');
   });
 
+  it('names the open claims left "other" when the most pressing one was taken out to be the focus', () => {
+    const ledger = addClaims(
+      [],
+      event(1, 'Yara', 'Y', [
+        { claim: 'Oslo lost shoppers.', kind: 'new', answers: null },
+        { claim: 'Deliveries take longer.', kind: 'new', answers: null },
+      ]),
+    );
+    const memory = memoryFromLedger(ledger, 'Xavier', 'X');
+    const [focus, ...others] = memory.openOpponentClaims;
+    const text = describeLedgerMemory(
+      { ...memory, openOpponentClaims: others },
+      Number.POSITIVE_INFINITY,
+      { hasSpoken: false, ownKeySentences: [] },
+      true,
+    );
+    expect(text).toMatch(/^Your opponent's other claims that your side has not answered yet:\n- Yara, round 1: "/);
+    expect(text).not.toContain(focus?.claim ?? '(none)');
+    expect(describeLedgerMemory(memory)).toMatch(/^Your opponent's strongest claims/);
+  });
+
   it('without a claim of its own in the ledger, a debater who has spoken is reminded of its key sentences', () => {
     const empty = memoryFromLedger([], 'Xavier', 'X');
     const spoken = describeLedgerMemory(empty, Number.POSITIVE_INFINITY, {

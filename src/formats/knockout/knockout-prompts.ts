@@ -113,11 +113,13 @@ export function debaterMessages(
   const hasSpoken = state.rounds.some((item) =>
     item.statements.some((statement) => statement.agent === agent.name),
   );
+  const focus = focusFor(state, agent, round);
+  const memory = ledgerMemoryOf(state, agent, focus.claim);
   const memoryText =
     scenario.memory.claims === 'off'
       ? describeMemory(buildMemory(agent.name, agent.position, allStatements(state)), hasSpoken)
       : describeLedgerMemory(
-          ledgerMemoryOf(state, agent),
+          memory,
           // About a tenth of the window (in characters, at ~3.5 per token).
           scenario.model_options.context_window * MEMORY_SHARE * 3.5,
           {
@@ -126,6 +128,7 @@ export function debaterMessages(
               .filter((statement) => statement.agent === agent.name)
               .flatMap((statement) => extractKeyPoints(statement.text, 2)),
           },
+          focus.claim !== undefined,
         );
   const task = [
     `Your name: ${agent.name}`,
@@ -139,7 +142,7 @@ export function debaterMessages(
     '',
     `## Your task: round ${round} of ${scenario.debate.rounds}`,
     takeoverNote(state, agent, round),
-    focusFor(state, agent, round),
+    focus.text,
     last
       ? `This is the last round: give your closing statement. ${answering ? 'Answer what your opponent has just said, then sum' : 'Sum'} up why ${own} should win, and end on your strongest point.`
       : answering
@@ -154,14 +157,16 @@ export function debaterMessages(
 }
 
 /**
- * An agent's memory from the ledger, without the opponent's open claims the transcript already
- * lists (those of the summarised rounds): a prompt lists each claim once.
+ * An agent's memory from the ledger, without the opponent's open claims the prompt quotes
+ * elsewhere: those the transcript's summary lists (the summarised rounds') and the focus claim
+ * its task quotes. A prompt lists each claim once.
  */
-function ledgerMemoryOf(state: KnockoutState, agent: AgentConfig) {
+function ledgerMemoryOf(state: KnockoutState, agent: AgentConfig, focusClaim: string | undefined) {
   const memory = memoryFromLedger(state.ledger, agent.name, agent.position);
   const covered = summaryChain(state.summaries).at(-1)?.throughRound ?? 0;
-  if (covered === 0) return memory;
-  const listed = new Set(openClaimsShown(state, covered).map((claim) => claim.id));
+  const listed = new Set(covered === 0 ? [] : openClaimsShown(state, covered).map((claim) => claim.id));
+  if (focusClaim !== undefined) listed.add(focusClaim);
+  if (listed.size === 0) return memory;
   return {
     ...memory,
     openOpponentClaims: memory.openOpponentClaims.filter((claim) => !listed.has(claim.id)),
@@ -193,10 +198,11 @@ function takeoverNote(state: KnockoutState, agent: AgentConfig, round: number): 
 
 /**
  * The speaker's own focus, built when it speaks, after the statement it answers: the most pressing
- * of the opponent's claims its side has not answered (the first of the list in its memory), or,
- * without a ledger, the opponent's latest key point.
+ * of the opponent's claims its side has not answered (taken out of the list in its memory, which
+ * then names the others), or, without a ledger, the opponent's latest key point. `claim` is the id
+ * of the ledger's claim it quotes, if it does.
  */
-function focusFor(state: KnockoutState, agent: AgentConfig, round: number): string {
+function focusFor(state: KnockoutState, agent: AgentConfig, round: number): { text: string; claim?: string } {
   const { scenario } = state;
   // After a rotation, Position X's focus names the opponent it now faces, whose claim it answers
   // or, before the newcomer has spoken, the predecessor's claim the newcomer's side still holds.
@@ -211,13 +217,15 @@ function focusFor(state: KnockoutState, agent: AgentConfig, round: number): stri
     : '';
   if (scenario.memory.claims !== 'off') {
     const open = memoryFromLedger(state.ledger, agent.name, agent.position).openOpponentClaims[0];
-    return open ? focus(open.agent, 'claim', open.round, open.claim, true) : fresh;
+    return open
+      ? { text: focus(open.agent, 'claim', open.round, open.claim, true), claim: open.id }
+      : { text: fresh };
   }
   const latest = allStatements(state)
     .filter((statement) => statement.position !== agent.position && statement.round <= round)
     .at(-1);
   const point = latest ? extractKeyPoints(latest.text, 1)[0] : undefined;
-  return latest && point ? focus(latest.agent, 'point', latest.round, point, false) : fresh;
+  return { text: latest && point ? focus(latest.agent, 'point', latest.round, point, false) : fresh };
 }
 
 function upperFirst(text: string): string {
@@ -275,6 +283,10 @@ export function judgingRubric(scenario: KnockoutScenario, round: number, debater
     'The answer is this JSON object and nothing else, written in this order:',
     `{"comments": "<two or three sentences: what ${debater} did well and badly in this round>", "position_y_performance": {${scores}}, "new_arguments": <true if this round brought new substantive arguments, false if it only repeated earlier ones>, "continue_vote": <true keeps ${debater} debating, false asks for another Position Y agent>}`,
     'Write the comments first, then scores that follow from them, then the vote. A vote to keep the debater goes with scores above 3 on the whole, a vote to replace it with scores below 3.',
+    '',
+    // Every judge of the round is on Position Y and sat out the exchange: what they are told as
+    // judges is shared here, and each one's own task below only names it.
+    `You are one of these judges: on the ${scenario.positions.y} side (Position Y), you sat out this exchange. You are a judge now, not a debater: do not argue the motion and do not write a statement. Score ${debater}'s performance in round ${round} fairly and critically; your side needs its strongest debater at the podium, so sharing a side is no reason to be lenient.`,
   ].join('\n');
 }
 
@@ -285,14 +297,12 @@ function buildJudgeMessages(
   debater: string,
 ): ChatMessage[] {
   const { scenario } = state;
+  // The judge keeps its identity and side (seed 004), but not its debater's persona, which tells it
+  // to defend its position: a judge scores, it does not argue. Its side and its instruction as a
+  // judge are the same for the round's three judges, so the shared rubric above gives them.
   const task = [
     `## Your task: evaluate round ${round}`,
     `Your name: ${judge.name}`,
-    // The judge keeps its identity and side (seed 004), but not its debater's persona, which tells it
-    // to defend its position: a judge scores, it does not argue.
-    `You are on the ${scenario.positions.y} side (Position Y) and sat out this exchange.`,
-    '',
-    `You are a judge now, not a debater: do not argue the motion and do not write a statement. Score ${debater}'s performance in round ${round} fairly and critically; your side needs its strongest debater at the podium, so sharing a side is no reason to be lenient.`,
     'Reply with the JSON object only.',
   ].join('\n');
   return [
@@ -375,11 +385,17 @@ export function knockoutSystemPrompt(scenario: KnockoutScenario): string {
     '## Rules',
     `- One Position X agent debates one Position Y agent at a time, for up to ${debate.rounds} rounds.`,
     `- In each round Position ${debate.starting_position} speaks first, then the other side answers.`,
-    '- After each round the Position Y agents who are not debating judge the debating Position Y agent on argument strength, relevance, persuasiveness and clarity, and vote to keep or replace it.',
+    `- After each round the Position Y agents who are not debating judge the debating Position Y agent on ${criteriaNames(scenario)}, and vote to keep or replace it.`,
     `- When ${rotation.threshold} or more judges vote to replace it, a Position Y agent who has not debated yet takes over (at most ${rotation.limit} times).`,
     '- Each participant is given its own task at the end of this conversation: a statement to make, a round to judge, or a summary to write.',
     backgroundText(scenario.background, scenario.contextFiles),
   ].join('\n');
+}
+
+/** The scenario's criteria as words: "argument strength, relevance, persuasiveness and clarity". */
+function criteriaNames(scenario: KnockoutScenario): string {
+  const names = Object.keys(scenario.judging.criteria).map((name) => name.replace(/_/g, ' '));
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 /** A knockout prompt for `model`: the rules where its template keeps them first, the transcript, the task. */
