@@ -138,7 +138,7 @@ export const knockoutSchema = z
           .enum(['model', 'ledger'])
           .default('ledger')
           .describe(
-            "How a fold writes its part of the running summary: 'model' asks a model for it; 'ledger' writes each folded statement's claims from the claims ledger (the speakers' own sentences), with no model call (a rewrite of all parts still asks a model; with memory.claims off, every fold does).",
+            "How a fold writes its part of the running summary: 'model' asks a model for it; 'ledger' writes each folded statement's claims from the claims ledger (the speakers' own sentences), with no model call, and a rewrite of all parts from the ledger too (with memory.claims off, every fold asks a model).",
           ),
         summariser_model: z
           .string()

@@ -205,3 +205,38 @@ describe('folds written from the claims ledger (the default)', () => {
     }
   });
 });
+
+describe('the running summary rewritten from the claims ledger', () => {
+  it('when its parts grow too long, it is rewritten with no model call: who debated, then the claims still unanswered', async () => {
+    const shipped = await loadScenario('scenarios/abortion.yaml');
+    if (shipped.format !== 'knockout') throw new Error('expected a knockout scenario');
+    const scenario = { ...shipped, debate: { ...shipped.debate, rounds: 12 } };
+    const { events, chats } = await debate(scenario);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+    const summaries = events.filter((event): event is Summary => event.type === 'summary');
+    // A rewrite replaces the parts before it: it starts again at round 1.
+    const rewrites = summaries.filter((summary, index) => index > 0 && (summary.fromRound ?? 1) === 1);
+    expect(rewrites.length).toBeGreaterThan(0);
+    expect(chats.some((body) => /^## Your task: the summary of/.test(task(body)))).toBe(false);
+    const claims = events.filter(
+      (event): event is Extract<RunEvent, { type: 'claims' }> => event.type === 'claims',
+    );
+    for (const rewrite of rewrites) {
+      const through = rewrite.throughRound;
+      expect(rewrite).toMatchObject({ model: 'claims ledger', promptTokens: 0, outputTokens: 0 });
+      expect(rewrite.text).toMatch(new RegExp(`^Who debated in rounds 1-${through}\\.`));
+      for (let round = 1; round <= through; round += 1) expect(rewrite.text).toContain(`- Round ${round}: `);
+      // No claim is in it: those still unanswered follow it in the transcript.
+      for (const extraction of claims.filter((item) => item.round <= through)) {
+        for (const claim of extraction.claims) expect(rewrite.text).not.toContain(claim.claim.trim());
+      }
+      const next = chats.find((body) =>
+        new RegExp(`## Your task: round ${through + 1} of`).test(task(body)),
+      ) as ChatBody;
+      const text = transcript(next);
+      expect(text).toContain(`### Summary of rounds 1-${through}\n${rewrite.text}`);
+      const open = text.split(`### Claims from rounds 1-${through} still unanswered there\n`)[1]?.split('\n### ')[0];
+      expect(open?.split('\n').filter((line) => line.startsWith('- ')).length).toBeGreaterThan(0);
+    }
+  });
+});

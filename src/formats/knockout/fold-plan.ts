@@ -28,7 +28,13 @@ import {
   statementTokenLimit,
 } from './round-calls.js';
 import { type KnockoutState, summariserModel, summaryChain } from './state.js';
-import { type FoldPlan, foldsFromLedger, ledgerSummary, summaryMessages } from './summary-prompts.js';
+import {
+  type FoldPlan,
+  foldsFromLedger,
+  ledgerRewrite,
+  ledgerSummary,
+  summaryMessages,
+} from './summary-prompts.js';
 
 /** Words a part of the summary is asked for per round it folds (up to the summary's usual length). */
 export const WORDS_PER_ROUND = 60;
@@ -160,7 +166,10 @@ function foldThrough(state: KnockoutState, through: number, model: string, roomC
   const words = Math.min(most, WORDS_PER_ROUND * (through - covered));
   const partsChars = chain.reduce((sum, part) => sum + part.text.length, 0);
   const rewrite = chain.length > 0 && partsChars + words * CHARS_PER_WORD > PARTS_SHARE * roomChars;
-  if (rewrite) return { fromRound: 1, throughRound: through, words: most, model };
+  if (rewrite) {
+    const whole = { fromRound: 1, throughRound: through, words: most, model };
+    return foldsFromLedger(state) ? { ...whole, text: ledgerRewrite(state, through) } : whole;
+  }
   const part = { fromRound: covered + 1, throughRound: through, words, model };
   return foldsFromLedger(state) ? { ...part, text: ledgerSummary(state, covered + 1, through) } : part;
 }

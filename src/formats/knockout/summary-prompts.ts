@@ -67,6 +67,36 @@ export function ledgerSummary(state: KnockoutState, from: number, through: numbe
     .join('\n');
 }
 
+/**
+ * The whole running summary rewritten from the claims ledger, when its parts have grown too long:
+ * who debated in each round and who took the floor after it, and no claim. The claims of these
+ * rounds still unanswered follow it in every prompt (the transcript's list of open claims); those
+ * answered or restated since are what the rewrite leaves out, as a model asked to "keep what they
+ * say about claims still in play" would. No model call, so this fold too holds no round up.
+ */
+export function ledgerRewrite(state: KnockoutState, through: number): string {
+  const { scenario } = state;
+  const side = (position: 'X' | 'Y') => (position === 'X' ? scenario.positions.x : scenario.positions.y);
+  const lines = state.rounds
+    .filter((round) => round.number <= through)
+    .map((round) => {
+      const speakers = round.statements
+        .map(
+          (statement) => `${statement.agent} (Position ${statement.position}, ${side(statement.position)})`,
+        )
+        .join(' and ');
+      const rotation = round.end?.rotation;
+      const after = rotation
+        ? ` The judges then gave Position Y's floor to ${rotation.to} in place of ${rotation.from}.`
+        : '';
+      return `- Round ${round.number}: ${speakers || 'no statement was made'}.${after}`;
+    });
+  return [
+    `Who debated in ${roundsLabel(1, through)}. The claims of these rounds still unanswered are listed below; those answered or restated since are left out.`,
+    ...lines,
+  ].join('\n');
+}
+
 /** How long a claim line in the summariser's list may be. */
 const LISTED_CLAIM_CHARS = 120;
 
