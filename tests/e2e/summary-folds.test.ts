@@ -235,7 +235,9 @@ describe('the running summary rewritten from the claims ledger', () => {
       ) as ChatBody;
       const text = transcript(next);
       expect(text).toContain(`### Summary of rounds 1-${through}\n${rewrite.text}`);
-      const open = text.split(`### Claims from rounds 1-${through} still unanswered there\n`)[1]?.split('\n### ')[0];
+      const open = text
+        .split(`### Claims from rounds 1-${through} still unanswered there\n`)[1]
+        ?.split('\n### ')[0];
       expect(open?.split('\n').filter((line) => line.startsWith('- ')).length).toBeGreaterThan(0);
     }
   });

@@ -72,7 +72,9 @@ describe('memory from the ledger', () => {
       { hasSpoken: false, ownKeySentences: [] },
       true,
     );
-    expect(text).toMatch(/^Your opponent's other claims that your side has not answered yet:\n- Yara, round 1: "/);
+    expect(text).toMatch(
+      /^Your opponent's other claims that your side has not answered yet:\n- Yara, round 1: "/,
+    );
     expect(text).not.toContain(focus?.claim ?? '(none)');
     expect(describeLedgerMemory(memory)).toMatch(/^Your opponent's strongest claims/);
   });
