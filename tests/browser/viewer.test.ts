@@ -51,9 +51,12 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
     // The line near the top leads to the statement streaming at the foot of the page.
     expect(await page.getAttribute('#activity a.follow-live', 'href')).toBe('#generating');
     // ...and shows the newest words of that statement there, above the transcript, as they come
-    // (checked in one step in the page, while some statement is being written).
-    await page.waitForFunction(
-      `(() => {
+    // (checked in one step in the page, while some statement is being written). Polled from here:
+    // a string predicate polled by the page itself would be evaluated there, which the viewer's
+    // Content-Security-Policy (no 'unsafe-eval') refuses whenever the first check is not yet true.
+    const liveTailShown = () =>
+      page.evaluate(
+        `(() => {
         const tail = document.getElementById('live-tail');
         const box = document.querySelector('#generating .generating');
         const transcript = document.getElementById('transcript');
@@ -68,9 +71,8 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
           tail.getBoundingClientRect().bottom <= transcript.getBoundingClientRect().top
         );
       })()`,
-      undefined,
-      { timeout: 600_000 },
-    );
+      );
+    await expect.poll(liveTailShown, { timeout: 600_000, interval: 50 }).toBe(true);
     await page.waitForSelector('#transcript article.statement', { timeout: 600_000 });
     await page.screenshot({ path: screenshotPath('run-page-live.png') });
     expect(readEvents(path.join(outDir, runId)).some((event) => event.type === 'run-end')).toBe(false);

@@ -125,6 +125,7 @@ describe('the running summary written by a model', () => {
       const rounds = summary.throughRound - (summary.fromRound ?? 1) + 1;
       expect(task(body)).toContain(`Aim for about ${60 * rounds} words`);
       expect(task(body)).toMatch(/says nothing of how anyone was judged/);
+      expect(task(body)).toMatch(/note-taker now, not a debater/);
     }
     // A later part follows the earlier one, which the transcript keeps as it was written.
     const second = summaries[1];
