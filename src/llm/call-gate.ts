@@ -5,8 +5,9 @@
  * 1. a call for a model whose calls are running (its decodes are batched with theirs); calls of
  *    other models wait until those are over, then the model of the call started last goes first
  *    (it is loaded; another model may first need a load);
- * 2. among those, the call whose prompt shares the longest beginning with the last prompt that
- *    model was given (the server's prompt cache still holds it);
+ * 2. among those, the call whose prompt shares the longest beginning with one of the last `limit`
+ *    prompts that model was given (a server with as many slots per model as the gate's limit, as
+ *    `--parallel` is set, still holds them: each slot keeps the last prompt it served);
  * 3. then the oldest.
  *
  * No call waits for ever: a call passed over `maxBypass` times goes next, whatever its model. The gate only decides
@@ -44,7 +45,8 @@ export class CallGate {
   private readonly running = new Map<string, number>();
   private active = 0;
   private lastModel: string | undefined;
-  private readonly lastPrompt = new Map<string, string>();
+  /** The last `limit` prompts started for each model, newest last. */
+  private readonly recentPrompts = new Map<string, string[]>();
   peak = 0;
 
   constructor(
@@ -89,7 +91,8 @@ export class CallGate {
       this.peak = Math.max(this.peak, this.active);
       this.running.set(entry.call.model, (this.running.get(entry.call.model) ?? 0) + 1);
       this.lastModel = entry.call.model;
-      this.lastPrompt.set(entry.call.model, entry.call.prompt);
+      const recent = this.recentPrompts.get(entry.call.model) ?? [];
+      this.recentPrompts.set(entry.call.model, [...recent, entry.call.prompt].slice(-this.limit));
       entry.start();
     }
   }
@@ -104,7 +107,10 @@ export class CallGate {
       const { model, prompt } = entry.call;
       if (this.running.size > 0 && !this.running.has(model)) return;
       const sameModel = model === this.lastModel ? 1 : 0;
-      const cached = sharedStart(prompt, this.lastPrompt.get(model) ?? '');
+      const cached = Math.max(
+        0,
+        ...(this.recentPrompts.get(model) ?? []).map((recent) => sharedStart(prompt, recent)),
+      );
       if (sameModel > best[0] || (sameModel === best[0] && cached > best[1])) {
         best = [sameModel, cached];
         chosen = index;

@@ -57,6 +57,23 @@ describe('the per-host call gate', () => {
     await all();
   });
 
+  it('with room for two calls, remembers the last two prompts of a model, as two slots would', async () => {
+    const gate = new CallGate(2);
+    const { started, call, end, all } = harness(gate);
+    call('a', 'llama3', 'debate A: round 1');
+    call('b', 'llama3', 'debate B: round 1');
+    call('new', 'llama3', 'debate C: round 1');
+    call('a-again', 'llama3', 'debate A: round 1, then its judges');
+    await end('b');
+    // The slot that served A still holds its prompt, though B was started after it.
+    expect(started).toEqual(['a', 'b', 'a-again']);
+    await end('a');
+    await end('a-again');
+    await end('new');
+    await all();
+    expect(started.at(-1)).toBe('new');
+  });
+
   it('never starves a call: one passed over maxBypass times goes next, whatever its model', async () => {
     const gate = new CallGate(1, 3);
     const { started, call, end, all } = harness(gate);
