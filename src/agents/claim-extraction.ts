@@ -154,14 +154,20 @@ export function verifiedClaims(
 }
 
 /**
- * A claim whose sentence the speaker's side has already made is a restatement, whatever the
- * note-taker called it: small models repeat their own sentences word for word and mark them new,
- * and the ledger would then list one point twice among the claims still to answer.
+ * The kinds the ledger records, where the note-taker's cannot be right. A claim whose sentence the
+ * speaker's side has already made is a restatement, whatever the note-taker called it: small
+ * models repeat their own sentences word for word and mark them new, and the ledger would then list
+ * one point twice among the claims still to answer. A claim of a side that has made none before is
+ * new, whatever the note-taker called it: a restatement of nothing would leave a real claim out of
+ * every list of claims still in play.
  */
 export function markRepeatedClaims(
   claims: readonly ExtractedClaim[],
   sideClaims: readonly { claim: string }[],
 ): ExtractedClaim[] {
+  if (sideClaims.length === 0) {
+    return claims.map((claim) => (claim.kind === 'restated' ? { ...claim, kind: 'new' } : claim));
+  }
   const made = new Set(sideClaims.map((earlier) => claimKey(earlier.claim)));
   return claims.map((claim) =>
     claim.kind === 'new' && made.has(claimKey(claim.claim)) ? { ...claim, kind: 'restated' } : claim,

@@ -271,6 +271,8 @@ describe('early stop on the ledger', () => {
     expect(result.code).toBe(0);
     const end = readEvents(runDir).at(-1);
     expect(end).toMatchObject({ type: 'run-end', status: 'completed', stopReason: 'judge_early_stop' });
-    expect(readEvents(runDir).filter((event) => event.type === 'round-end')).toHaveLength(2);
+    // Round 1's claims are new whatever the note-taker calls them (nothing was said before);
+    // rounds 2 and 3 say the same sentences again.
+    expect(readEvents(runDir).filter((event) => event.type === 'round-end')).toHaveLength(3);
   });
 });

@@ -233,4 +233,16 @@ describe('a sentence its side has said before', () => {
     } as Parameters<typeof addClaims>[1]);
     expect(openClaimsAgainst(ledger, 'X').map((claim) => claim.id)).toEqual(['Y2.2', 'Y1.1']);
   });
+
+  it('is new when its side has said nothing before, whatever the note-taker called it', () => {
+    const first = markRepeatedClaims(
+      [
+        { claim: 'Prices, not bans, move drivers.', kind: 'restated', answers: 'X1.1' },
+        { claim: 'Shops need parking.', kind: 'new', answers: null },
+      ],
+      [],
+    );
+    expect(first.map((claim) => claim.kind)).toEqual(['new', 'new']);
+    expect(first[0]?.answers).toBe('X1.1');
+  });
 });
