@@ -9,19 +9,12 @@
  * default), and the cache share of every shipped knockout scenario. Results also go to
  * bench/rounds-results.json.
  */
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { loadScenario } from '../src/config/load-scenario.js';
 import type { KnockoutScenario } from '../src/config/scenario.js';
-import type { AnyFormat } from '../src/formats/format-definition.js';
-import { knockoutFormat } from '../src/formats/knockout/index.js';
-import { OllamaProvider } from '../src/llm/ollama-provider.js';
-import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
-import { PROFILES, type ProfileName, startMockOllama } from '../src/mock-ollama/index.js';
-import { type DebateFigures, debateFigures } from './round-figures.js';
-import { RoundRecorder } from './round-recorder.js';
+import { PROFILES, type ProfileName } from '../src/mock-ollama/index.js';
+import { recordedKnockout } from './recorded-knockout.js';
+import type { DebateFigures } from './round-figures.js';
 import {
   describeProfile,
   headlineTable,
@@ -36,39 +29,7 @@ const SPEECH = { minWords: 350, maxWords: 650 };
 const REFERENCE = 'scenarios/abortion.yaml';
 
 async function measure(scenario: KnockoutScenario, profileName: ProfileName): Promise<DebateFigures> {
-  const profile = PROFILES[profileName];
-  const models = [...new Set(scenario.agents.map((agent) => agent.model))];
-  const server = await startMockOllama({ models, profile: profileName, speed: SPEED, speechLength: SPEECH });
-  const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-rounds-'));
-  try {
-    const { runId, paths } = createRunDir(out, scenario);
-    const recorder = new RoundRecorder(
-      new OllamaProvider({ host: server.url }),
-      profile,
-      () => server.stats().modelLoads,
-    );
-    const { state } = await driveDebate({
-      format: knockoutFormat as unknown as AnyFormat,
-      paths,
-      start: { runId, scenario },
-      provider: recorder,
-      logger: pino({ enabled: false }),
-      onEvent: recorder.onEvent,
-    });
-    const end = (state as { end?: { status: string; stopReason: string } | null }).end;
-    if (end?.status !== 'completed') {
-      throw new Error(`the debate did not complete: ${end?.status ?? 'no end'} (${end?.stopReason ?? ''})`);
-    }
-    const figures = debateFigures(recorder.calls, profile, scenario.judging.concurrency);
-    const counted = server.stats().modelLoads;
-    if (counted !== figures.loads) {
-      throw new Error(`the server loaded models ${counted} times, the calls show ${figures.loads}`);
-    }
-    return figures;
-  } finally {
-    await server.close();
-    rmSync(out, { recursive: true, force: true });
-  }
+  return (await recordedKnockout(scenario, profileName, { speed: SPEED, speech: SPEECH })).figures;
 }
 
 const started = Date.now();

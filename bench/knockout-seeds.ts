@@ -8,19 +8,10 @@
  * prompt tokens read afresh per debate. Simulated seconds, so the figures do not depend on this
  * machine. Results also go to bench/seeds-results.json.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
+import { writeFileSync } from 'node:fs';
 import { loadScenario } from '../src/config/load-scenario.js';
 import type { KnockoutScenario } from '../src/config/scenario.js';
-import type { AnyFormat } from '../src/formats/format-definition.js';
-import { knockoutFormat } from '../src/formats/knockout/index.js';
-import { OllamaProvider } from '../src/llm/ollama-provider.js';
-import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
-import { PROFILES, startMockOllama } from '../src/mock-ollama/index.js';
-import { debateFigures } from './round-figures.js';
-import { RoundRecorder } from './round-recorder.js';
+import { recordedKnockout } from './recorded-knockout.js';
 
 const SEEDS = Number(process.argv[2] ?? 8);
 const SPEED = 0.0002;
@@ -38,41 +29,18 @@ interface Debate {
 }
 
 async function debate(scenario: KnockoutScenario): Promise<Debate> {
-  const profile = PROFILES[PROFILE];
-  const models = [...new Set(scenario.agents.map((agent) => agent.model))];
-  const server = await startMockOllama({ models, profile: PROFILE, speed: SPEED, speechLength: SPEECH });
-  const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-seeds-'));
-  try {
-    const { runId, paths } = createRunDir(out, scenario);
-    const recorder = new RoundRecorder(
-      new OllamaProvider({ host: server.url }),
-      profile,
-      () => server.stats().modelLoads,
-    );
-    const { state } = await driveDebate({
-      format: knockoutFormat as unknown as AnyFormat,
-      paths,
-      start: { runId, scenario },
-      provider: recorder,
-      logger: pino({ enabled: false }),
-      onEvent: recorder.onEvent,
-    });
-    const end = (state as { end?: { status: string } | null }).end;
-    if (end?.status !== 'completed') throw new Error(`seed ${scenario.seed}: the debate did not complete`);
-    const figures = debateFigures(recorder.calls, profile, scenario.judging.concurrency);
-    const stats = server.stats();
-    return {
-      seed: scenario.seed ?? 0,
-      slowestSeconds: figures.slowest.totalSeconds,
-      slowestRound: figures.slowest.round,
-      worstSteady: Math.max(...figures.steadyRatios),
-      promptTokens: stats.promptTokens,
-      cachedTokens: stats.cachedPromptTokens,
-    };
-  } finally {
-    await server.close();
-    rmSync(out, { recursive: true, force: true });
-  }
+  const { figures, promptTokens, cachedTokens } = await recordedKnockout(scenario, PROFILE, {
+    speed: SPEED,
+    speech: SPEECH,
+  });
+  return {
+    seed: scenario.seed ?? 0,
+    slowestSeconds: figures.slowest.totalSeconds,
+    slowestRound: figures.slowest.round,
+    worstSteady: Math.max(...figures.steadyRatios),
+    promptTokens,
+    cachedTokens,
+  };
 }
 
 const reference = await loadScenario(REFERENCE);
