@@ -92,7 +92,7 @@ export function ledgerRewrite(state: KnockoutState, through: number): string {
       return `- Round ${round.number}: ${speakers || 'no statement was made'}.${after}`;
     });
   return [
-    `Who debated in ${roundsLabel(1, through)}. The claims of these rounds still unanswered are listed below; those answered or restated since are left out.`,
+    `Who debated in ${roundsLabel(1, through)}. The main claims of these rounds still unanswered are listed below; those answered or restated since are left out.`,
     ...lines,
   ].join('\n');
 }
