@@ -73,6 +73,10 @@ describe('a debate in a batch', () => {
       ]);
       expect(result.code).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ completed: 4, failed: 0 });
+      // Four at once on a host that takes four calls: each debate sends one at a time (decision 023).
+      const share = ', each debate at most 1 call at once';
+      if (concurrency === 4) expect(result.stderr).toContain(share);
+      else expect(result.stderr).not.toContain(share);
       return { runs: transcripts(out), peak: peakConcurrency(server) };
     };
     const alone = await batch(1);

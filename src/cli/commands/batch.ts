@@ -13,6 +13,7 @@ import { parseLineup } from '../../config/lineup.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import { stopReasonText } from '../../core/stop-reason-text.js';
+import { callShare } from '../../llm/call-share.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { openHostPool } from '../../session/host-pool.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
@@ -157,7 +158,7 @@ async function runOnHosts(
   };
   const reporter = createProgressReporter(io.stderr, concurrency);
   io.stderr.write(
-    `Batch ${plan.batchId}: ${plural(plan.items.length, 'debate')}, ${concurrency} at a time, at most ${plural(perHost, 'model call')} at once per host (${hosts.join(', ')})\n`,
+    `Batch ${plan.batchId}: ${plural(plan.items.length, 'debate')}, ${concurrency} at a time, at most ${plural(perHost, 'model call')} at once per host (${hosts.join(', ')})${shareNote(provider.capacity, Math.min(concurrency, plan.items.length))}\n`,
   );
   let stopRequested = false;
   const abort = new AbortController();
@@ -242,4 +243,12 @@ async function enqueueCommand(plan: BatchPlan, url: string, io: CliIo, json: boo
     );
   }
   return ExitCode.ok;
+}
+
+/** ", each debate at most N at once" when a debate's share of the calls holds it back (call-share.ts). */
+function shareNote(capacity: number, debates: number): string {
+  const share = callShare(capacity, debates);
+  return share === undefined || share >= capacity
+    ? ''
+    : `, each debate at most ${plural(share, 'call')} at once`;
 }
