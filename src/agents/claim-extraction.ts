@@ -161,7 +161,7 @@ export function verifiedClaims(
  * new, whatever the note-taker called it: a restatement of nothing would leave a real claim out of
  * every list of claims still in play.
  */
-export function markRepeatedClaims(
+export function settledClaimKinds(
   claims: readonly ExtractedClaim[],
   sideClaims: readonly { claim: string }[],
 ): ExtractedClaim[] {

@@ -27,10 +27,10 @@ import {
 import { FORMAL_PLAN } from '../formats/formal/formal-plan.js';
 import { type FormalState, statementMessages, verdictMessages } from '../formats/formal/formal-prompts.js';
 import { formatNamed } from '../formats/index.js';
+import { judgeMessages as knockoutJudgeMessages } from '../formats/knockout/judge-prompts.js';
 import {
   claimsMessages,
   debaterMessages as knockoutDebaterMessages,
-  judgeMessages as knockoutJudgeMessages,
 } from '../formats/knockout/knockout-prompts.js';
 import type { KnockoutState } from '../formats/knockout/state.js';
 import type { ChatMessage } from '../llm/provider.js';

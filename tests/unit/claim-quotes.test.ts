@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import {
   claimsJsonSchema,
   MAX_CLAIMS,
-  markRepeatedClaims,
   QUOTE_CHARS,
+  settledClaimKinds,
   verifiedClaims,
 } from '../../src/agents/claim-extraction.js';
 import {
@@ -215,7 +215,7 @@ describe('a sentence its side has said before', () => {
       source: 'model',
       claims: [{ claim: said, kind: 'new', answers: null }],
     } as Parameters<typeof addClaims>[1]);
-    const again = markRepeatedClaims(
+    const again = settledClaimKinds(
       [
         { claim: `  ${said.toUpperCase().replace('.', '')} `, kind: 'new', answers: null },
         { claim: 'Prices, not bans, move drivers.', kind: 'new', answers: null },
@@ -235,7 +235,7 @@ describe('a sentence its side has said before', () => {
   });
 
   it('is new when its side has said nothing before, whatever the note-taker called it', () => {
-    const first = markRepeatedClaims(
+    const first = settledClaimKinds(
       [
         { claim: 'Prices, not bans, move drivers.', kind: 'restated', answers: 'X1.1' },
         { claim: 'Shops need parking.', kind: 'new', answers: null },

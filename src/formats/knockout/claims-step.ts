@@ -3,7 +3,7 @@ import {
   claimsAnswerSchema,
   claimsJsonSchema,
   heuristicClaims,
-  markRepeatedClaims,
+  settledClaimKinds,
   verifiedClaims,
 } from '../../agents/claim-extraction.js';
 import { recordedTokens } from '../../llm/call-usage.js';
@@ -30,12 +30,12 @@ export async function extractClaims(
     agent: step.agent,
     position: step.position,
   };
-  // The side's earlier claims: one made again is recorded as restated (see markRepeatedClaims).
+  // The side's earlier claims settle each new claim's kind (see settledClaimKinds).
   const sideClaims = state.ledger.filter((claim) => claim.position === step.position);
   const heuristic = (reason?: string) => ({
     ...base,
     source: 'heuristic' as const,
-    claims: markRepeatedClaims(heuristicClaims(statement?.text ?? ''), sideClaims),
+    claims: settledClaimKinds(heuristicClaims(statement?.text ?? ''), sideClaims),
     promptTokens: 0,
     promptChars: 0,
     outputTokens: 0,
@@ -81,7 +81,7 @@ export async function extractClaims(
   if (outcome.value) {
     const verified = verifiedClaims(outcome.value, statement?.text ?? '');
     const { unverified, near } = verified;
-    const claims = markRepeatedClaims(verified.claims, sideClaims);
+    const claims = settledClaimKinds(verified.claims, sideClaims);
     if (unverified > 0) {
       context.logger.warn(
         { agent: step.agent, round: step.round, unverified },

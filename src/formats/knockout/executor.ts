@@ -13,7 +13,7 @@ import type { StepContext } from '../format-definition.js';
 import { askStructured } from '../shared/structured-call.js';
 import { answerBudget, holdToCap } from '../shared/token-budget.js';
 import { extractClaims } from './claims-step.js';
-import { judgeMessages } from './knockout-prompts.js';
+import { judgeMessages } from './judge-prompts.js';
 import { call, fallbacksOf } from './model-call.js';
 import type { KnockoutState } from './state.js';
 import type { KnockoutStep } from './steps.js';

@@ -4,6 +4,7 @@ import {
   claimLine,
   describeLedgerMemory,
   type LedgerClaim,
+  type LedgerMemory,
   liveClaimsThrough,
   memoryFromLedger,
 } from '../../agents/claims-ledger.js';
@@ -113,23 +114,23 @@ export function debaterMessages(
   const hasSpoken = state.rounds.some((item) =>
     item.statements.some((statement) => statement.agent === agent.name),
   );
-  const focus = focusFor(state, agent, round);
-  const memory = ledgerMemoryOf(state, agent, focus.claim);
-  const memoryText =
-    scenario.memory.claims === 'off'
-      ? describeMemory(buildMemory(agent.name, agent.position, allStatements(state)), hasSpoken)
-      : describeLedgerMemory(
-          memory,
-          // About a tenth of the window (in characters, at ~3.5 per token).
-          scenario.model_options.context_window * MEMORY_SHARE * 3.5,
-          {
-            hasSpoken,
-            ownKeySentences: allStatements(state)
-              .filter((statement) => statement.agent === agent.name)
-              .flatMap((statement) => extractKeyPoints(statement.text, 2)),
-          },
-          focus.claim !== undefined,
-        );
+  const ledger =
+    scenario.memory.claims === 'off' ? undefined : memoryFromLedger(state.ledger, agent.name, agent.position);
+  const focus = focusFor(state, agent, round, ledger?.openOpponentClaims[0]);
+  const memoryText = !ledger
+    ? describeMemory(buildMemory(agent.name, agent.position, allStatements(state)), hasSpoken)
+    : describeLedgerMemory(
+        withoutListedClaims(state, ledger, focus.claim),
+        // About a tenth of the window (in characters, at ~3.5 per token).
+        scenario.model_options.context_window * MEMORY_SHARE * 3.5,
+        {
+          hasSpoken,
+          ownKeySentences: allStatements(state)
+            .filter((statement) => statement.agent === agent.name)
+            .flatMap((statement) => extractKeyPoints(statement.text, 2)),
+        },
+        focus.claim !== undefined,
+      );
   const task = [
     `Your name: ${agent.name}`,
     `You argue for: ${own}`,
@@ -161,8 +162,7 @@ export function debaterMessages(
  * elsewhere: those the transcript's summary lists (the summarised rounds') and the focus claim
  * its task quotes. A prompt lists each claim once.
  */
-function ledgerMemoryOf(state: KnockoutState, agent: AgentConfig, focusClaim: string | undefined) {
-  const memory = memoryFromLedger(state.ledger, agent.name, agent.position);
+function withoutListedClaims(state: KnockoutState, memory: LedgerMemory, focusClaim: string | undefined) {
   const covered = summaryChain(state.summaries).at(-1)?.throughRound ?? 0;
   const listed = new Set(covered === 0 ? [] : openClaimsShown(state, covered).map((claim) => claim.id));
   if (focusClaim !== undefined) listed.add(focusClaim);
@@ -199,10 +199,15 @@ function takeoverNote(state: KnockoutState, agent: AgentConfig, round: number): 
 /**
  * The speaker's own focus, built when it speaks, after the statement it answers: the most pressing
  * of the opponent's claims its side has not answered (taken out of the list in its memory, which
- * then names the others), or, without a ledger, the opponent's latest key point. `claim` is the id
- * of the ledger's claim it quotes, if it does.
+ * then names the others: `mostPressing`, from the ledger), or, without a ledger, the opponent's
+ * latest key point. `claim` is the id of the ledger's claim it quotes, if it does.
  */
-function focusFor(state: KnockoutState, agent: AgentConfig, round: number): { text: string; claim?: string } {
+function focusFor(
+  state: KnockoutState,
+  agent: AgentConfig,
+  round: number,
+  mostPressing: LedgerClaim | undefined,
+): { text: string; claim?: string } {
   const { scenario } = state;
   // After a rotation, Position X's focus names the opponent it now faces, whose claim it answers
   // or, before the newcomer has spoken, the predecessor's claim the newcomer's side still holds.
@@ -216,9 +221,11 @@ function focusFor(state: KnockoutState, agent: AgentConfig, round: number): { te
     ? `Your focus: your opponent is now ${rotation.to}, in place of ${rotation.from}: make your case to ${rotation.to}.`
     : '';
   if (scenario.memory.claims !== 'off') {
-    const open = memoryFromLedger(state.ledger, agent.name, agent.position).openOpponentClaims[0];
-    return open
-      ? { text: focus(open.agent, 'claim', open.round, open.claim, true), claim: open.id }
+    return mostPressing
+      ? {
+          text: focus(mostPressing.agent, 'claim', mostPressing.round, mostPressing.claim, true),
+          claim: mostPressing.id,
+        }
       : { text: fresh };
   }
   const latest = allStatements(state)
@@ -232,89 +239,9 @@ function upperFirst(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-// A judging step asks for each judge's prompt twice from the same state (the planner checks that it
-// fits, then the judge's call sends it), and the judges share the transcript message: both are
-// built once per state. States are immutable (the fold makes a new one per event).
-const judgePrompts = new WeakMap<KnockoutState, Map<string, ChatMessage[]>>();
+// The transcript message is built once per state and round: states are immutable (the fold makes
+// a new one per event), and a round's calls share it.
 const transcriptTexts = new WeakMap<KnockoutState, Map<number, string>>();
-
-export function judgeMessages(
-  state: KnockoutState,
-  judge: AgentConfig,
-  round: number,
-  debater: string,
-): ChatMessage[] {
-  let built = judgePrompts.get(state);
-  if (!built) {
-    built = new Map();
-    judgePrompts.set(state, built);
-  }
-  const key = JSON.stringify([judge.name, round, debater]);
-  let messages = built.get(key);
-  if (!messages) {
-    messages = buildJudgeMessages(state, judge, round, debater);
-    built.set(key, messages);
-  }
-  return messages;
-}
-
-/**
- * The rubric every judge of a round shares: criteria, weights, scale and the answer's shape. It
- * comes right after the transcript, so the three judge calls of a round differ only in their last
- * message (the judge's identity) and Ollama's prompt cache reuses everything before it.
- */
-export function judgingRubric(scenario: KnockoutScenario, round: number, debater: string): string {
-  const criteria = Object.entries(scenario.judging.criteria)
-    .map(([name, criterion]) => {
-      const guide = Object.entries(criterion.scoring_guide ?? {})
-        .map(([score, meaning]) => `${score} = ${meaning}`)
-        .join('; ');
-      return `- ${name} (weight ${criterion.weight})${criterion.description ? `: ${criterion.description}` : ''}${guide ? ` [${guide}]` : ''}`;
-    })
-    .join('\n');
-  const scores = Object.keys(scenario.judging.criteria)
-    .map((name) => `"${name}": <1-5>`)
-    .join(', ');
-  return [
-    `## Judging round ${round}: the performance of ${debater} (Position Y, ${scenario.positions.y})`,
-    `The Position Y agents who sat out this exchange judge ${debater}'s performance in round ${round}, in the light of the whole transcript above. Each criterion is scored from 1 (poor) to 5 (excellent):`,
-    criteria,
-    '',
-    'The answer is this JSON object and nothing else, written in this order:',
-    `{"comments": "<two or three sentences: what ${debater} did well and badly in this round>", "position_y_performance": {${scores}}, "new_arguments": <true if this round brought new substantive arguments, false if it only repeated earlier ones>, "continue_vote": <true keeps ${debater} debating, false asks for another Position Y agent>}`,
-    'Write the comments first, then scores that follow from them, then the vote. A vote to keep the debater goes with scores above 3 on the whole, a vote to replace it with scores below 3.',
-    '',
-    // Every judge of the round is on Position Y and sat out the exchange: what they are told as
-    // judges is shared here, and each one's own task below only names it.
-    `You are one of these judges: on the ${scenario.positions.y} side (Position Y), you sat out this exchange. You are a judge now, not a debater: do not argue the motion and do not write a statement. Score ${debater}'s performance in round ${round} fairly and critically; your side needs its strongest debater at the podium, so sharing a side is no reason to be lenient.`,
-  ].join('\n');
-}
-
-function buildJudgeMessages(
-  state: KnockoutState,
-  judge: AgentConfig,
-  round: number,
-  debater: string,
-): ChatMessage[] {
-  const { scenario } = state;
-  // The judge keeps its identity and side (seed 004), but not its debater's persona, which tells it
-  // to defend its position: a judge scores, it does not argue. Its side and its instruction as a
-  // judge are the same for the round's three judges, so the shared rubric above gives them.
-  const task = [
-    `## Your task: evaluate round ${round}`,
-    `Your name: ${judge.name}`,
-    'Reply with the JSON object only.',
-  ].join('\n');
-  return [
-    {
-      role: rulesPlacementFor(judge.model) === 'system' ? 'system' : 'user',
-      content: knockoutSystemPrompt(scenario),
-    },
-    { role: 'user', content: transcriptUpTo(state, round) },
-    { role: 'user', content: judgingRubric(scenario, round, debater) },
-    { role: 'user', content: task },
-  ];
-}
 
 /**
  * A claims extraction for `agent`'s statement in `round`: the debate's shared prefix (rules and the
