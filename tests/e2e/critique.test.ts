@@ -360,6 +360,42 @@ describe('format: critique', () => {
     }
   });
 
+  it('begins the synthesis after round 2 with what the round-2 refiners read, and gives it every contribution once', async () => {
+    const server = await mock();
+    const { file, out } = scenario({ rounds: 2, confidence_threshold: 100 });
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.code).toBe(0);
+    const bodies = server.requests
+      .filter((request) => request.path === '/api/chat')
+      .map((request) => (request.body as { messages: Array<{ content: string }> }).messages);
+    const material = (messages: Array<{ content: string }>) => String(messages[1]?.content);
+    const design = bodies.find((messages) =>
+      String(messages.at(-1)?.content).startsWith('## Your task: synthesise a solution (after round 2)'),
+    );
+    const refiner = bodies.find((messages) =>
+      String(messages.at(-1)?.content).includes('## Your task: round 2 refinement'),
+    );
+    expect(design && refiner).toBeTruthy();
+    // The refiners' material (round 1's refinements, round 2's proposals) is where the record starts.
+    expect(material(design ?? []).startsWith(material(refiner ?? []))).toBe(true);
+    const contributions = readEvents(onlyRunDir(out)).filter(
+      (event) =>
+        event.type === 'statement' && ['proposal', 'critique', 'refinement'].includes(String(event.phase)),
+    );
+    expect(contributions).toHaveLength(2 * (2 + 2 + 2));
+    for (const contribution of contributions) {
+      expect(material(design ?? []).split(String(contribution.text).trim())).toHaveLength(2);
+    }
+    // The latest round comes before the earlier one, which is labelled as such.
+    const record = material(design ?? []);
+    expect(record.indexOf('## Round 2: refined proposals')).toBeLessThan(
+      record.indexOf('## Round 1, for reference: proposals'),
+    );
+    expect(String(design?.at(-1)?.content)).toContain(
+      "The experts' latest work is their round 2 refined proposals",
+    );
+  });
+
   it('leaves out agents with enabled: false, as seed 002 does, and falls back to the defaults when none is left', async () => {
     const server = await mock();
     const three = scenario({

@@ -48,17 +48,62 @@ function block(title: string, statements: StatementEvent[]): string {
   return `## ${title}\n${statements.map((statement) => `### ${statement.speaker} (${statement.side})\n${statement.text.trim()}`).join('\n\n')}`;
 }
 
+function critiquesBlock(title: string, critiques: StatementEvent[]): string {
+  if (critiques.length === 0) return '';
+  return `## ${title}\n${critiques
+    .map((critique) => `### ${critique.speaker} on ${critique.target}\n${critique.text.trim()}`)
+    .join('\n\n')}`;
+}
+
+/** One round's phases, each under a heading that begins with `label` ("Round 2"). */
+function roundPhases(
+  state: CritiqueState,
+  round: number,
+  label: string,
+  phases: ReadonlyArray<'proposal' | 'critique' | 'refinement'>,
+): string[] {
+  return phases.map((phase) =>
+    phase === 'critique'
+      ? critiquesBlock(`${label}: critiques`, said(state, 'critique', round))
+      : block(
+          `${label}: ${phase === 'proposal' ? 'proposals' : 'refined proposals'}`,
+          said(state, phase, round),
+        ),
+  );
+}
+
 /** Everything said before round `round`, in order, for `include_full_history`. */
 function history(state: CritiqueState, round: number): string {
   const parts: string[] = [];
   for (let earlier = 1; earlier < round; earlier += 1) {
-    parts.push(block(`Round ${earlier}: proposals`, said(state, 'proposal', earlier)));
+    parts.push(...roundPhases(state, earlier, `Round ${earlier}`, ['proposal', 'critique', 'refinement']));
+  }
+  return parts.filter((part) => part !== '').join('\n\n');
+}
+
+/**
+ * Every round of the first `round` verbatim, for the judge after round `round`, beginning with what
+ * that round's critics and refiners read (a server's prefix cache still holds it when the judge
+ * comes). With `include_full_history` that is the rounds in order. Without it, the experts of round
+ * r > 1 read round r-1's refinements and round r's proposals: the record begins with those, then
+ * round r's critiques and refinements, then the earlier rounds' other work, for reference.
+ */
+function wholeRecord(state: CritiqueState, round: number): string {
+  if (round === 1 || state.scenario.include_full_history) return history(state, round + 1);
+  const parts = [
+    roundMaterial(state, round),
+    ...roundPhases(state, round, `Round ${round}`, ['critique', 'refinement']),
+  ];
+  for (let earlier = 1; earlier < round; earlier += 1) {
+    const label = `Round ${earlier}, for reference`;
     parts.push(
-      `## Round ${earlier}: critiques\n${said(state, 'critique', earlier)
-        .map((critique) => `### ${critique.speaker} on ${critique.target}\n${critique.text.trim()}`)
-        .join('\n\n')}`,
+      ...roundPhases(
+        state,
+        earlier,
+        label,
+        earlier === round - 1 ? ['proposal', 'critique'] : ['proposal', 'critique', 'refinement'],
+      ),
     );
-    parts.push(block(`Round ${earlier}: refined proposals`, said(state, 'refinement', earlier)));
   }
   return parts.filter((part) => part !== '').join('\n\n');
 }
@@ -200,6 +245,11 @@ function designTask(state: CritiqueState, round: number): string {
     `Your name: ${scenario.judge.name}`,
     ...(scenario.judge.system_prompt ? [`Your instructions: ${scenario.judge.system_prompt}`] : []),
     "You are the judge, not one of the experts. Combine the experts' work above into one solution: take the strongest ideas, resolve the conflicts between them, and leave out what the critiques rightly refuted.",
+    ...(round > 1
+      ? [
+          `The experts' latest work is their round ${round} refined proposals; the earlier rounds show how they got there.`,
+        ]
+      : []),
     'Write the solution as a design document in plain prose or short lists: the components and how they fit, the interfaces, the numbers that matter, and the implementation notes. Do not write JSON.',
     lengthRequest(scenario.judge_max_tokens),
   ].join('\n');
@@ -248,7 +298,7 @@ function synthesisMaterial(state: CritiqueState, round: number): { material: str
   );
   const fits = (material: string) =>
     estimateTokens(promptChars(buildMessages(system, material, task)), rate) <= budget;
-  const whole = history(state, round + 1);
+  const whole = wholeRecord(state, round);
   if (fits(whole)) return { material: whole, fits: true };
   const latest = history(state, round + 1)
     .slice(history(state, round).length)
@@ -277,7 +327,7 @@ function synthesisMaterial(state: CritiqueState, round: number): { material: str
  * written once and reused by every later synthesis.
  */
 export function missingDigests(state: CritiqueState, round: number): Array<{ round: number; agent: string }> {
-  const full = history(state, round + 1);
+  const full = wholeRecord(state, round);
   const { scenario } = state;
   const structured =
     scenario.judge_max_tokens + STRUCTURED_ASK_TOKENS + structuredAnswerRoom(SOLUTION_FIELDS_TOKENS);
