@@ -37,14 +37,20 @@ const SPEED: Record<string, number> = { gpu: 0.01, 'gpu-small': 0.01, cpu: 0.001
  * served as a batch on one GPU would best be: OLLAMA_NUM_PARALLEL=4, one slot per debate at once,
  * with Ollama's default prompt cache and with OLLAMA_MULTIUSER_CACHE=1.
  */
-const HOSTS: ReadonlyArray<{ label: string; profile: CostProfile }> = [
+const HOSTS: ReadonlyArray<{ label: string; profile: CostProfile; atOnce?: number }> = [
   { label: 'gpu', profile: PROFILES.gpu },
+  { label: 'gpu, as many debates at once as slots', profile: PROFILES.gpu, atOnce: PROFILES.gpu.parallel },
   { label: 'gpu, OLLAMA_NUM_PARALLEL=4', profile: { ...PROFILES.gpu, parallel: 4 } },
   {
     label: 'gpu, OLLAMA_NUM_PARALLEL=4, OLLAMA_MULTIUSER_CACHE=1',
     profile: { ...PROFILES.gpu, parallel: 4, multiUserCache: true },
   },
   { label: 'gpu-small', profile: PROFILES['gpu-small'] },
+  {
+    label: 'gpu-small, as many debates at once as slots',
+    profile: PROFILES['gpu-small'],
+    atOnce: PROFILES['gpu-small'].parallel,
+  },
   { label: 'cpu', profile: PROFILES.cpu },
 ];
 
@@ -123,10 +129,10 @@ async function measure(profile: CostProfile, concurrency: number, parallel: numb
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const rows = [];
 const started = Date.now();
-for (const { label, profile } of HOSTS) {
+for (const { label, profile, atOnce = DEBATES } of HOSTS) {
   const parallel = PARALLEL ?? profile.parallel;
   const alone = await measure(profile, 1, parallel);
-  const together = await measure(profile, DEBATES, parallel);
+  const together = await measure(profile, atOnce, parallel);
   if (alone.completed !== DEBATES || together.completed !== DEBATES) {
     throw new Error(`${label}: ${alone.completed} and ${together.completed} of ${DEBATES} debates completed`);
   }
@@ -140,6 +146,7 @@ for (const { label, profile } of HOSTS) {
   rows.push({
     profile: `${label} (${profile.parallel} slot(s), ${profile.maxLoadedModels} model(s) resident)`,
     parallel,
+    atOnce,
     oneAfterAnotherBusySeconds: round1(alone.busySeconds),
     atOnceBusySeconds: round1(together.busySeconds),
     ratio: Math.round((together.busySeconds / alone.busySeconds) * 100) / 100,
@@ -152,12 +159,12 @@ const out = (text = '') => process.stdout.write(`${text}\n`);
 out(`## ${DEBATES} debates of ${SCENARIO}: GPU-busy simulated seconds, one after another vs at once`);
 out();
 out(
-  `| profile | --parallel | one after another | at once (--concurrency ${DEBATES}) | ratio | busy per debate, at once | loads (after / at once) | prefilled tokens (after / at once) |`,
+  '| profile | --parallel | one after another | at once | --concurrency | ratio | busy per debate, at once | loads (after / at once) | prefilled tokens (after / at once) |',
 );
-out('| --- | --- | --- | --- | --- | --- | --- | --- |');
+out('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) {
   out(
-    `| ${row.profile} | ${row.parallel} | ${row.oneAfterAnotherBusySeconds} s | ${row.atOnceBusySeconds} s | ${row.ratio.toFixed(2)}x | ${row.busySecondsPerDebate} s | ${row.loads} | ${row.prefilled} |`,
+    `| ${row.profile} | ${row.parallel} | ${row.oneAfterAnotherBusySeconds} s | ${row.atOnceBusySeconds} s | ${row.atOnce} | ${row.ratio.toFixed(2)}x | ${row.busySecondsPerDebate} s | ${row.loads} | ${row.prefilled} |`,
   );
 }
 process.stderr.write(`(${((Date.now() - started) / 1000).toFixed(0)} s of real time)\n`);
