@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GpuClock } from '../../src/mock-ollama/gpu-clock.js';
 import { type CostProfile, type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
 import { json, post } from './helpers.js';
@@ -13,18 +13,26 @@ const profile: CostProfile = {
   batchStepGrowth: 0.2,
 };
 
-/** Runs jobs started together to their last token; resolves with the GPU's busy seconds. */
+/**
+ * Runs jobs started together to their last token; resolves with the GPU's busy seconds. The clock
+ * is paced by real time (20 ms per simulated second here), so the test's clock is a fake one: the
+ * jobs start at the same instant however busy the machine is, and time moves only as the clock's
+ * own timers fire.
+ */
 async function busyFor(jobs: Array<{ model: string; prefill: number; output: number }>): Promise<number> {
-  // 20 real ms per simulated second: events are settled on their simulated time, so timer lag
-  // changes when the promises resolve, not the busy time.
-  const clock = new GpuClock(profile, 20);
-  const signal = new AbortController().signal;
-  const started = jobs.map((job) => ({ job, handle: clock.start(job.model, job.prefill, job.output) }));
-  expect(await Promise.all(started.map(({ job, handle }) => handle.reach(job.output, signal)))).toEqual(
-    started.map(() => true),
-  );
-  for (const { handle } of started) handle.end();
-  return clock.busySeconds();
+  vi.useFakeTimers();
+  try {
+    const clock = new GpuClock(profile, 20);
+    const signal = new AbortController().signal;
+    const started = jobs.map((job) => ({ job, handle: clock.start(job.model, job.prefill, job.output) }));
+    const reached = Promise.all(started.map(({ job, handle }) => handle.reach(job.output, signal)));
+    await vi.runAllTimersAsync();
+    expect(await reached).toEqual(started.map(() => true));
+    for (const { handle } of started) handle.end();
+    return clock.busySeconds();
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 describe('the simulated GPU', () => {
@@ -74,7 +82,9 @@ describe('GPU-busy time through the server', () => {
   });
 
   const busyOfPair = async (models: [string, string]): Promise<number> => {
-    const server = await startMockOllama({ models: ['llama3', 'mistral'], profile, speed: 0.5 });
+    // 2 real seconds per simulated second: a 40-token answer alone takes 0.8 s of real time, so the
+    // pair's two requests overlap even when the machine delays one of them by a good part of that.
+    const server = await startMockOllama({ models: ['llama3', 'mistral'], profile, speed: 2 });
     servers.push(server);
     // Load both models first, so the pair's requests start together.
     for (const model of models) {
