@@ -18,3 +18,15 @@ export function weightedTotal(scores: Record<string, number>, criteria: Criteria
 export function voteContradictsScores(total: number, continueVote: boolean): boolean {
   return continueVote ? total < SCORE_MIDPOINT : total > SCORE_MIDPOINT;
 }
+
+/** The criteria as a judge reads them, one a line: the weight, the description, what each score means. */
+export function criteriaLines(criteria: Criteria): string {
+  return Object.entries(criteria)
+    .map(([name, criterion]) => {
+      const guide = Object.entries(criterion.scoring_guide ?? {})
+        .map(([score, meaning]) => `${score} = ${meaning}`)
+        .join('; ');
+      return `- ${name} (weight ${criterion.weight})${criterion.description ? `: ${criterion.description}` : ''}${guide ? ` [${guide}]` : ''}`;
+    })
+    .join('\n');
+}

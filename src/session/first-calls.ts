@@ -13,12 +13,8 @@ import {
   DEBATING_ROLES,
   roundMessages,
 } from '../formats/council/council-prompts.js';
-import {
-  type CritiqueState,
-  designMessages,
-  proposalMessages,
-  synthesisMessages,
-} from '../formats/critique/critique-prompts.js';
+import { type CritiqueState, proposalMessages } from '../formats/critique/critique-prompts.js';
+import { designMessages, synthesisMessages } from '../formats/critique/synthesis-prompts.js';
 import {
   type DuelState,
   debaterMessages as duelDebaterMessages,

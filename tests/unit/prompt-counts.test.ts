@@ -20,8 +20,8 @@ import {
   openingSchema,
   revisionSchema,
 } from '../../src/formats/council/packet-schema.js';
-import { synthesisMessages } from '../../src/formats/critique/critique-prompts.js';
 import { solutionSchema } from '../../src/formats/critique/index.js';
+import { synthesisMessages } from '../../src/formats/critique/synthesis-prompts.js';
 import { judgeMessages as duelJudgeMessages } from '../../src/formats/duel/duel-prompts.js';
 import { duelJudgementSchema } from '../../src/formats/duel/index.js';
 import { foldSequence, type SequenceState } from '../../src/formats/shared/sequence-state.js';

@@ -18,15 +18,8 @@ import { produceStatement } from '../shared/statement-call.js';
 import {
   type CritiqueState,
   critiqueMessages,
-  DIGEST_TOKENS,
-  designMessages,
-  digestMessages,
-  missingDigests,
   proposalMessages,
   refinementMessages,
-  SOLUTION_FIELDS_TOKENS,
-  SOLUTION_LISTS,
-  synthesisMessages,
 } from './critique-prompts.js';
 import {
   critiqueMarkdown,
@@ -34,6 +27,15 @@ import {
   critiqueSolutionText,
   critiqueTranscript,
 } from './critique-transcript.js';
+import {
+  DIGEST_TOKENS,
+  designMessages,
+  digestMessages,
+  missingDigests,
+  SOLUTION_FIELDS_TOKENS,
+  SOLUTION_LISTS,
+  synthesisMessages,
+} from './synthesis-prompts.js';
 
 export { critiqueResult, critiqueSolutionText, critiqueTranscript } from './critique-transcript.js';
 

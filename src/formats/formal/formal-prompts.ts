@@ -18,6 +18,7 @@ import {
   promptBudget,
 } from '../../core/token-estimate.js';
 import { charsFor } from '../../judging/answer-fields.js';
+import { criteriaLines } from '../../judging/criteria.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';
 import { structuredAnswerRoom } from '../shared/structured-call.js';
@@ -160,18 +161,6 @@ export function verdictChars(maxTokens: number) {
   return { summary: charsFor(maxTokens, 0.2, 300), reasons: charsFor(maxTokens, 0.35, 600) };
 }
 
-/** The criteria as a judge reads them: weight, description, and what each score means. */
-function criteriaText(scenario: FormalScenario): string {
-  return Object.entries(scenario.verdict.criteria)
-    .map(([name, criterion]) => {
-      const guide = Object.entries(criterion.scoring_guide ?? {})
-        .map(([score, meaning]) => `${score} = ${meaning}`)
-        .join('; ');
-      return `- ${name} (weight ${criterion.weight})${criterion.description ? `: ${criterion.description}` : ''}${guide ? ` [${guide}]` : ''}`;
-    })
-    .join('\n');
-}
-
 /** The parts of a formal debate the verdict may read as the judge's digest; the closing statements stay whole. */
 export const DIGEST_GROUPS = [
   { key: 'opening', phases: ['opening'], title: 'the opening statements' },
@@ -263,7 +252,7 @@ function verdictTask(state: FormalState, first: FormalSide): string {
     ...order.map(introduce),
     '',
     'Score each side on every criterion from 1 to 5, using these guides:',
-    criteriaText(scenario),
+    criteriaLines(scenario.verdict.criteria),
     '',
     'Answer only with this JSON object, in this order:',
     `{"summary": "<two sentences: each side's case>", "reasons": "<how the two sides compare on the criteria>", ${order.map((side) => `"${side}": ${scores}`).join(', ')}, "winner": ${order.map((side) => `"${side}"`).join(' | ')}}`,

@@ -6,6 +6,7 @@
 import { rulesPlacementFor } from '../../agents/message-layout.js';
 import type { KnockoutScenario } from '../../config/scenario.js';
 import type { AgentConfig } from '../../config/scenario-schema.js';
+import { criteriaLines } from '../../judging/criteria.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { knockoutSystemPrompt, transcriptUpTo } from './knockout-prompts.js';
 import type { KnockoutState } from './state.js';
@@ -41,14 +42,7 @@ export function judgeMessages(
  * message (the judge's identity) and Ollama's prompt cache reuses everything before it.
  */
 export function judgingRubric(scenario: KnockoutScenario, round: number, debater: string): string {
-  const criteria = Object.entries(scenario.judging.criteria)
-    .map(([name, criterion]) => {
-      const guide = Object.entries(criterion.scoring_guide ?? {})
-        .map(([score, meaning]) => `${score} = ${meaning}`)
-        .join('; ');
-      return `- ${name} (weight ${criterion.weight})${criterion.description ? `: ${criterion.description}` : ''}${guide ? ` [${guide}]` : ''}`;
-    })
-    .join('\n');
+  const criteria = criteriaLines(scenario.judging.criteria);
   const scores = Object.keys(scenario.judging.criteria)
     .map((name) => `"${name}": <1-5>`)
     .join(', ');
