@@ -4,6 +4,7 @@
  */
 import { buildMessages, lengthRequest, promptChars } from '../../agents/prompts.js';
 import type { RoleAgent } from '../../config/critique-schema.js';
+import type { CritiqueScenario } from '../../config/scenario.js';
 import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
 import {
   calibrate,
@@ -73,6 +74,20 @@ function designTask(state: CritiqueState, round: number): string {
   ].join('\n');
 }
 
+/**
+ * The prompt tokens the synthesis's material may take: the window less the larger of the design's
+ * answer and the structured call's (the design, the request and the fields' answer).
+ */
+function synthesisBudget(scenario: CritiqueScenario): number {
+  const structured =
+    scenario.judge_max_tokens + STRUCTURED_ASK_TOKENS + structuredAnswerRoom(SOLUTION_FIELDS_TOKENS);
+  return promptBudget(
+    scenario.model_options.context_window,
+    Math.max(scenario.judge_max_tokens, structured),
+    WINDOW_MARGIN_TOKENS,
+  );
+}
+
 /** The rounds' digests, one section a round, each expert's in scenario order. */
 function digestsText(state: CritiqueState, through: number): string {
   const parts: string[] = [];
@@ -107,13 +122,7 @@ function synthesisMaterial(state: CritiqueState, round: number): { material: str
     (statement) => statement.phase === 'synthesis' && statement.round === round,
   );
   const rate = judgeRate(state, design?.seq);
-  const structured =
-    scenario.judge_max_tokens + STRUCTURED_ASK_TOKENS + structuredAnswerRoom(SOLUTION_FIELDS_TOKENS);
-  const budget = promptBudget(
-    scenario.model_options.context_window,
-    Math.max(scenario.judge_max_tokens, structured),
-    WINDOW_MARGIN_TOKENS,
-  );
+  const budget = synthesisBudget(scenario);
   const fits = (material: string) =>
     estimateTokens(promptChars(buildMessages(system, material, task)), rate) <= budget;
   const whole = wholeRecord(state, round);
@@ -147,13 +156,7 @@ function synthesisMaterial(state: CritiqueState, round: number): { material: str
 export function missingDigests(state: CritiqueState, round: number): Array<{ round: number; agent: string }> {
   const full = wholeRecord(state, round);
   const { scenario } = state;
-  const structured =
-    scenario.judge_max_tokens + STRUCTURED_ASK_TOKENS + structuredAnswerRoom(SOLUTION_FIELDS_TOKENS);
-  const budget = promptBudget(
-    scenario.model_options.context_window,
-    Math.max(scenario.judge_max_tokens, structured),
-    WINDOW_MARGIN_TOKENS,
-  );
+  const budget = synthesisBudget(scenario);
   const size = estimateTokens(
     promptChars(buildMessages(critiqueSystemPrompt(scenario), full, designTask(state, round))),
     judgeRate(state),
