@@ -15,8 +15,16 @@ import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 const mock = useMockServers();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function startSlowRun() {
-  const server = await mock({ speed: 1 });
+/**
+ * A run whose first step is in flight. With `hang`, its first model call never answers, so the step
+ * is still in flight however long the test takes to send its signals; without it, the step ends by
+ * itself a few seconds later.
+ */
+async function startSlowRun(options: { hang?: boolean } = {}) {
+  const server = await mock({
+    speed: 1,
+    script: options.hang ? [{ match: { endpoint: 'chat' }, times: 1, fault: 'hang' }] : [],
+  });
   const dir = tempDir();
   const file = path.join(dir, 'scenario.yaml');
   writeFileSync(file, stringify(testScenario({ rounds: 3, yCount: 2 })));
@@ -46,7 +54,7 @@ describe('Ctrl-C during a run', () => {
   }, 900_000);
 
   it('aborts the step in flight on a second SIGINT 2 s after the first', async () => {
-    const { child, result, out } = await startSlowRun();
+    const { child, result, out } = await startSlowRun({ hang: true });
     child.kill('SIGINT');
     await sleep(2000);
     child.kill('SIGINT');
