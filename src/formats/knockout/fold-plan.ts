@@ -229,9 +229,11 @@ export function foldBeforeNextRound(state: KnockoutState) {
 /**
  * The fold to make in the middle of a round whose next call does not fit after all (a statement far
  * longer than the ones before it): the finished rounds but the latest, or the latest when it is the
- * only one left, on the model of the call that did not fit (it is the one loaded next).
+ * only one left, on the model of the call that did not fit (it is the one loaded next). As between
+ * rounds, parts that would take too much of that call's room are rewritten into one: a second fold
+ * in one round must not add a part as long as the rounds it replaces.
  */
-export function foldInRound(state: KnockoutState, currentRound: number, model: string) {
+export function foldInRound(state: KnockoutState, currentRound: number, call: PlannedCall) {
   const covered = summaryChain(state.summaries).at(-1)?.throughRound ?? 0;
   const finished = state.rounds
     .filter((round) => round.end && round.number < currentRound)
@@ -244,5 +246,6 @@ export function foldInRound(state: KnockoutState, currentRound: number, model: s
       `the context window is too small: one round does not fit in ${state.scenario.model_options.context_window} tokens; raise model_options.context_window (and the server's own window: llama-server -c, vLLM --max-model-len) or lower model_options.max_tokens`,
     );
   }
-  return summariseStep(state, foldThrough(state, target, model, Number.POSITIVE_INFINITY));
+  const room = transcriptUpTo(state, lastFinished).length + slackChars(state, call);
+  return summariseStep(state, foldThrough(state, target, call.model, room));
 }
