@@ -7,7 +7,7 @@
 
 // Chat-template markers, words with an optional leading space (like BPE's "▁word"), short digit
 // groups, single punctuation marks and runs of whitespace. Every character matches one branch.
-const TOKEN_PATTERN = /<\|[a-z_]+\|>| ?\p{L}+| ?\p{N}{1,3}| ?[^\s\p{L}\p{N}]|\s+/gu;
+const TOKEN_PATTERN = /<\|[a-z_]+\|>| ?\p{L}+| ?\p{N}{1,3}| ?[^\s\p{L}\p{N}]{1,2}|\s+/gu;
 
 /**
  * Vocabularies of different sizes, so models can differ in characters per token as real ones do:
