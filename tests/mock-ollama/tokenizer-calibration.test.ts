@@ -1,9 +1,10 @@
 /**
- * The simulator counts tokens as a real 7-8B vocabulary does, or a little more, never less: its
- * token counts are what the benchmarks' seconds and the prompt-cache figures are made of, so a
- * tokenizer that undercounts would flatter the engine, and one that overcounts JSON (a token for
- * every quote mark and colon, where real vocabularies have `{"`, `":"` and `","` as single tokens)
- * would make every structured answer look dearer than it is.
+ * The simulator counts tokens as a real 7-8B vocabulary does: the answers a little above it, never
+ * below, and the prompts within a few per cent. Its token counts are what the benchmarks' seconds
+ * and the prompt-cache figures are made of, so a tokenizer that undercounts would flatter the
+ * engine, and one that overcounts JSON (a token for every quote mark and colon, where real
+ * vocabularies have `{"`, `":"` and `","` as single tokens) makes every structured answer look
+ * dearer than it is.
  *
  * The reference is Mistral 7B's own vocabulary (mistral-tokenizer-js, its 32,000 pieces and
  * merges); llama3's larger vocabulary counts fewer tokens still, so a count at or above Mistral's
