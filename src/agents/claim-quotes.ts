@@ -10,6 +10,7 @@
  * such word still finds its sentence, and is counted as a near match; a quote further from every
  * sentence than that matches nothing.
  */
+import { sentenceEnds } from '../core/sentences.js';
 
 /** A claim's text is at most this long; a longer sentence is cut at a word and marked with "…". */
 export const MAX_CLAIM_TEXT = 300;
@@ -150,11 +151,6 @@ export function isInStatement(quote: string, statement: string): boolean {
   return quoteSpan(quote, statement) !== null;
 }
 
-/** A sentence's end: its mark, and any closing quote or bracket, before a space and a word that is not in lower case ('the question "Why?" has no answer' goes on). */
-const SENTENCE_END = /[.!?…]["'”’)\]]*(?=\s+[^\s\p{Ll}]|\s*$)/gu;
-/** Words whose full stop does not end a sentence: "Dr. Okafor", "Roe v. Wade", "the U.S. courts". */
-const ABBREVIATION = /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|st|vs?|e\.g|i\.e|[a-z](?:\.[a-z])*)\.$/i;
-
 /**
  * The statement's sentence (or sentences) that the quote is taken from: from the start of the
  * sentence it begins in to the end of the sentence it ends in, spaces made single; null when the
@@ -173,9 +169,7 @@ export function quotedSentence(
   if (span === null) return null;
   let start = 0;
   let end = statement.length;
-  for (const match of statement.matchAll(SENTENCE_END)) {
-    const after = (match.index ?? 0) + match[0].length;
-    if (match[0] === '.' && ABBREVIATION.test(statement.slice(Math.max(0, after - 8), after))) continue;
+  for (const after of sentenceEnds(statement)) {
     if (after <= span.start) start = after;
     else if (after >= span.end) {
       end = after;

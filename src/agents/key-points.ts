@@ -3,17 +3,15 @@
  * sentence of each paragraph, preferring sentences that carry a claim. No model call, so memory
  * costs nothing and replays identically.
  */
+import { sentencesOf } from '../core/sentences.js';
 
 const CLAIM_MARKERS =
   /\b(because|therefore|must|should|evidence|shows?|means|clearly|fails?|consider|research|data)\b/i;
 const MAX_POINT_LENGTH = 220;
 
-function sentencesOf(paragraph: string): string[] {
-  return paragraph
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+(?=[A-Z"“(])/)
-    .map((sentence) => sentence.trim())
-    .filter((sentence) => sentence.length > 20 && !sentence.startsWith('['));
+/** The paragraph's sentences long enough to carry a point; none of the engine's bracketed notes. */
+function pointSentences(paragraph: string): string[] {
+  return sentencesOf(paragraph).filter((sentence) => sentence.length > 20 && !sentence.startsWith('['));
 }
 
 function shorten(sentence: string): string {
@@ -46,13 +44,13 @@ function keyPointsOf(rawText: string, limit: number): string[] {
   const text = rawText.replace(/\[[^\]\n]*\]\s*$/gm, '').trim();
   const points: string[] = [];
   for (const paragraph of text.split(/\n\s*\n/)) {
-    const sentences = sentencesOf(paragraph);
+    const sentences = pointSentences(paragraph);
     const chosen = sentences.find((sentence) => CLAIM_MARKERS.test(sentence)) ?? sentences[0];
     if (chosen && !points.includes(shorten(chosen))) points.push(shorten(chosen));
     if (points.length >= limit) break;
   }
   if (points.length === 0) {
-    const fallback = sentencesOf(text)[0];
+    const fallback = pointSentences(text)[0];
     if (fallback) points.push(shorten(fallback));
   }
   return points;

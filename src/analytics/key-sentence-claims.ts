@@ -8,6 +8,7 @@
  *   said again, and the statement's next key sentence is taken instead.
  */
 import { extractKeyPoints } from '../agents/key-points.js';
+import { sentencesOf } from '../core/sentences.js';
 import { contentWords } from './key-sentence-links.js';
 
 /** Key sentences a statement gives as claims, at most. */
@@ -39,9 +40,7 @@ export function withoutIntroductions(text: string): string {
   return text
     .split(/\n\s*\n/)
     .map((paragraph) =>
-      paragraph
-        .replace(/\s+/g, ' ')
-        .split(/(?<=[.!?])\s+(?=[A-Z"“(])/)
+      sentencesOf(paragraph)
         .filter((sentence) => !isIntroduction(sentence))
         .join(' '),
     )
