@@ -4,14 +4,17 @@
  * costs nothing and replays identically.
  */
 import { sentencesOf } from '../core/sentences.js';
+import { isIntroduction } from './introductions.js';
 
 const CLAIM_MARKERS =
   /\b(because|therefore|must|should|evidence|shows?|means|clearly|fails?|consider|research|data)\b/i;
 const MAX_POINT_LENGTH = 220;
 
-/** The paragraph's sentences long enough to carry a point; none of the engine's bracketed notes. */
+/** The paragraph's sentences that can carry a point: long enough, not an introduction or a greeting, none of the engine's bracketed notes. */
 function pointSentences(paragraph: string): string[] {
-  return sentencesOf(paragraph).filter((sentence) => sentence.length > 20 && !sentence.startsWith('['));
+  return sentencesOf(paragraph).filter(
+    (sentence) => sentence.length > 20 && !sentence.startsWith('[') && !isIntroduction(sentence),
+  );
 }
 
 function shorten(sentence: string): string {

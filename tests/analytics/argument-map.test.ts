@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { argumentMap } from '../../src/analytics/argument-map.js';
 import { mapSourceText } from '../../src/analytics/argument-map-words.js';
-import { isIntroduction } from '../../src/analytics/key-sentence-claims.js';
+import { isIntroduction } from '../../src/agents/introductions.js';
 import { contentWords } from '../../src/analytics/key-sentence-links.js';
 import { claims, logOf, scenarioOf, statement, turn } from '../helpers/run-events.js';
 

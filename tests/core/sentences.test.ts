@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractKeyPoints } from '../../src/agents/key-points.js';
-import { withoutIntroductions } from '../../src/analytics/key-sentence-claims.js';
+import { statementClaims } from '../../src/analytics/key-sentence-claims.js';
 import { sentencesOf } from '../../src/core/sentences.js';
 
 describe('sentences of a debater’s text', () => {
@@ -25,14 +25,13 @@ describe('sentences of a debater’s text', () => {
 
   it('gives memory and the key-sentence claims whole sentences, never a fragment cut at "Dr."', () => {
     const statement =
-      'Speaking as Dr. Hannah Lindqvist, I want to make the case for "Pro-Life" plainly.\n\nMr. Reyes said the evidence is thin, but it shows the opposite.';
+      'Speaking as Dr. Hannah Lindqvist, I want to make the case for "Pro-Life" plainly.\n\nMr. Reyes said the evidence is thin, but it shows the opposite. Viability has moved earlier every decade.';
+    // The self-introduction goes as a whole, not its first three words: it makes no point.
     expect(extractKeyPoints(statement, 3)).toEqual([
-      'Speaking as Dr. Hannah Lindqvist, I want to make the case for "Pro-Life" plainly.',
       'Mr. Reyes said the evidence is thin, but it shows the opposite.',
     ]);
-    // The self-introduction goes as a whole, not its first three words.
-    expect(withoutIntroductions(statement)).toBe(
+    expect(statementClaims(statement, []).fresh).toEqual([
       'Mr. Reyes said the evidence is thin, but it shows the opposite.',
-    );
+    ]);
   });
 });
