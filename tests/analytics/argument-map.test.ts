@@ -1,8 +1,8 @@
 /** The argument map read from a log: links, each claim's status, the debaters' scores. */
 import { describe, expect, it } from 'vitest';
+import { isIntroduction } from '../../src/agents/introductions.js';
 import { argumentMap } from '../../src/analytics/argument-map.js';
 import { mapSourceText } from '../../src/analytics/argument-map-words.js';
-import { isIntroduction } from '../../src/agents/introductions.js';
 import { contentWords } from '../../src/analytics/key-sentence-links.js';
 import { claims, logOf, scenarioOf, statement, turn } from '../helpers/run-events.js';
 

@@ -2,9 +2,9 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { isIntroduction } from '../../src/agents/introductions.js';
 import { extractKeyPoints } from '../../src/agents/key-points.js';
 import { argumentMap } from '../../src/analytics/argument-map.js';
-import { isIntroduction } from '../../src/agents/introductions.js';
 import type { RunEvent } from '../../src/core/events.js';
 import { runAgora, writeFiles } from '../helpers/cli.js';
 import { SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
