@@ -93,33 +93,56 @@ function clauseCandidates(clause: string): { words: string[]; atStart: boolean }
   return runs;
 }
 
+/** Stands for a case name's "v." while the text is cut into clauses at full stops. */
+const CASE_V = 'vversus';
+const caseWord = (word: string): string => (word === CASE_V ? 'v.' : word);
+
 /** Up to `limit` key terms, best first: phrases, then proper nouns, then longer single words. */
 export function keyTerms(text: string, limit = 10): string[] {
   const found = new Map<string, Candidate>();
   let position = 0;
   const add = (words: string[], rank: number): void => {
-    const phrase = words.join(' ');
+    const phrase = words.map(caseWord).join(' ');
     const key = phrase.toLowerCase();
     const existing = found.get(key);
     if (existing !== undefined) existing.count++;
     else found.set(key, { text: phrase, rank, count: 1, first: position++ });
   };
-  for (const clause of text.split(/[.!?;:,()"\n\u201c\u201d]+/)) {
-    for (const run of clauseCandidates(clause)) {
-      // A capital that only marks the start of a sentence is not part of the term.
-      const words = run.words.map((w, i) =>
-        i === 0 && run.atStart && /^\p{Lu}\p{Ll}*$/u.test(w) ? w.toLowerCase() : w,
-      );
-      const proper = words.every((w) => isCapitalised(w) || w === 'of');
-      if (proper) add(words.slice(0, 4), 2);
-      else if (words.length === 1) {
-        if ((words[0] ?? '').length >= 6) add(words, 1);
-      } else if (words.length <= 3) add(words, 3);
-      else {
-        add(words.slice(0, 2), 3);
-        add(words.slice(-2), 3);
-      }
+  const consider = (runWords: string[], atStart: boolean): void => {
+    if (runWords.length === 0) return;
+    // A case goes by its short name, wherever it stands: "Dobbs v. Jackson", not "Dobbs v. Jackson Women's Health".
+    const v = runWords.indexOf(CASE_V);
+    if (v > 0 && isCapitalised(runWords[v - 1] ?? '') && isCapitalised(runWords[v + 1] ?? '')) {
+      let first = v - 1;
+      while (first > 0 && isCapitalised(runWords[first - 1] ?? '')) first -= 1;
+      add(runWords.slice(first, v + 2), 2);
+      consider(runWords.slice(0, first), atStart);
+      consider(runWords.slice(v + 2), false);
+      return;
     }
+    // Two or more capitalised words are a name even at the start of a sentence ("Planned Parenthood").
+    if (runWords.length > 1 && runWords.every((w) => isCapitalised(w) || w === 'of')) {
+      add(runWords.slice(0, 4), 2);
+      return;
+    }
+    // A capital that only marks the start of a sentence is not part of the term.
+    const words = runWords.map((w, i) =>
+      i === 0 && atStart && /^\p{Lu}\p{Ll}*$/u.test(w) ? w.toLowerCase() : w,
+    );
+    const proper = words.every((w) => isCapitalised(w) || w === 'of');
+    if (proper) add(words.slice(0, 4), 2);
+    else if (words.length === 1) {
+      if ((words[0] ?? '').length >= 6) add(words, 1);
+    } else if (words.length <= 3) add(words, 3);
+    else {
+      add(words.slice(0, 2), 3);
+      add(words.slice(-2), 3);
+    }
+  };
+  // A case name's "v." ("Roe v. Wade") is part of the name, not the end of a sentence.
+  const cases = text.replace(/(?<=\p{Lu}[\p{L}'-]*)\s+v\.\s+(?=\p{Lu})/gu, ` ${CASE_V} `);
+  for (const clause of cases.split(/[.!?;:,()"\n\u201c\u201d]+/)) {
+    for (const run of clauseCandidates(clause)) consider(run.words, run.atStart);
   }
   return [...found.values()]
     .sort((a, b) => b.rank - a.rank || b.count - a.count || a.first - b.first)

@@ -42,7 +42,10 @@ function labelPhrase(label: string): string {
 
 /** Lower-cases an ordinary leading capital, but keeps acronyms and proper-noun phrases. */
 function lowerFirst(text: string): string {
-  return /^\p{Lu}\p{Ll}+(?:\s+\p{Ll}|$)/u.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+  // "Roe v. Wade" is a name: its "v." is not an ordinary word after it.
+  return /^\p{Lu}\p{Ll}+(?:\s+(?!v\.)\p{Ll}|$)/u.test(text)
+    ? text.charAt(0).toLowerCase() + text.slice(1)
+    : text;
 }
 
 function upperFirst(text: string): string {

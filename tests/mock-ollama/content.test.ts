@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { countTokens, jsonFromSchema, tokenize } from '../../src/mock-ollama/index.js';
+import { keyTerms } from '../../src/mock-ollama/key-terms.js';
 import { extractHints } from '../../src/mock-ollama/prompt-text.js';
 import {
   composeProse,
@@ -62,6 +63,22 @@ describe('prompt hints', () => {
     expect(hints.opponent).toBe('Keep cars but price congestion');
     expect(hints.terms).toEqual(expect.arrayContaining(['congestion charging', 'air pollution', 'London']));
     expect(hints.summarise).toBe(false);
+  });
+
+  it('keeps a case name whole, "v." and capitals included, and writes it so', () => {
+    const background =
+      "Legal precedents:\n- Roe v. Wade (1973)\n- Planned Parenthood v. Casey (1992)\n- Dobbs v. Jackson Women's Health Organization (2022)\nThe Roe v. Wade decision stood for decades.";
+    const terms = keyTerms(background, 20);
+    expect(terms).toEqual(
+      expect.arrayContaining(['Roe v. Wade', 'Planned Parenthood v. Casey', 'Dobbs v. Jackson']),
+    );
+    expect(terms.filter((term) => /\bv\b(?!\.)|^v\.|v\.$/i.test(term))).toEqual([]);
+    const hints = { ...extractHints(debateMessages()), terms: ['Roe v. Wade', 'Dobbs v. Jackson'] };
+    const speeches = Array.from({ length: 8 }, (_, i) => composeSpeech(hints, createRng(`v${i}`), 300)).join(
+      '\n',
+    );
+    expect(speeches).toMatch(/Roe v\. Wade|Dobbs v\. Jackson/);
+    expect(speeches).not.toMatch(/\b(?:roe|dobbs) v\b/);
   });
 
   it('detects a request to summarise in the final message', () => {
