@@ -139,8 +139,11 @@ export function keyTerms(text: string, limit = 10): string[] {
       add(words.slice(-2), 3);
     }
   };
-  // A case name's "v." ("Roe v. Wade") is part of the name, not the end of a sentence.
-  const cases = text.replace(/(?<=\p{Lu}[\p{L}'-]*)\s+v\.\s+(?=\p{Lu})/gu, ` ${CASE_V} `);
+  // A case name's "v." ("Roe v. Wade") is part of the name, not the end of a sentence; a file's path
+  // ("context/abortion/background.md", a heading of included notes) is no phrase of the text.
+  const cases = text
+    .replace(/\S*\/\S*/g, '.')
+    .replace(/(?<=\p{Lu}[\p{L}'-]*)\s+v\.\s+(?=\p{Lu})/gu, ` ${CASE_V} `);
   for (const clause of cases.split(/[.!?;:,()"\n\u201c\u201d]+/)) {
     for (const run of clauseCandidates(clause)) consider(run.words, run.atStart);
   }

@@ -62,7 +62,9 @@ function backgroundOf(text: string): string {
   if (match === null) return '';
   const rest = text.slice(match.index + match[0].length);
   const end = rest.search(/\n\s*\n/);
-  return `${match[1] ?? ''}\n${end === -1 ? rest : rest.slice(0, end)}`;
+  // A note on the heading's line ("Background (shared by every participant)") is not background.
+  const inline = /^\(.*\)$/.test(match[1]?.trim() ?? '') ? '' : (match[1] ?? '');
+  return `${inline}\n${end === -1 ? rest : rest.slice(0, end)}`;
 }
 
 function uniqueCaseless(items: readonly string[]): string[] {

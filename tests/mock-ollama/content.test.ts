@@ -81,6 +81,21 @@ describe('prompt hints', () => {
     expect(speeches).not.toMatch(/\b(?:roe|dobbs) v\b/);
   });
 
+  it('takes no term from the background heading’s note or from the path of included notes', () => {
+    const hints = extractHints([
+      {
+        role: 'system',
+        content:
+          'Motion: Should abortion be legal?\nBackground (shared by every participant)\n- key concepts: fetal viability; maternal health\n### context/abortion/background.md\nRoe v. Wade (1973) set a trimester framework.',
+      },
+      { role: 'user', content: 'Your name: Ada' },
+    ]);
+    expect(hints.terms).toEqual(
+      expect.arrayContaining(['fetal viability', 'maternal health', 'Roe v. Wade']),
+    );
+    expect(hints.terms.join('|')).not.toMatch(/participant|context|\.md/);
+  });
+
   it('detects a request to summarise in the final message', () => {
     expect(extractHints(debateMessages({ ask: 'Summarise the debate so far.' })).summarise).toBe(true);
     expect(extractHints(debateMessages({ ask: 'Please summarize.' })).summarise).toBe(true);
