@@ -146,7 +146,7 @@ describe('the running summary written by a model', () => {
         reply: 'SHORTER-SUMMARY: both sides held their ground.',
       },
     ];
-    const base = testScenario({ rounds: 4, contextWindow: 3200, maxTokens: 160 });
+    const base = testScenario({ rounds: 4, contextWindow: 2800, maxTokens: 160 });
     const data = { ...base, context: { ...(base.context as object), summary: 'model' } };
     const scenario = await parseScenario(stringify(data), path.join(tempDir(), 's.yaml'));
     const shortened = await debate(scenario, { script: once });
@@ -196,12 +196,16 @@ describe('folds written from the claims ledger (the default)', () => {
         round: summary.throughRound,
       });
       const from = summary.fromRound ?? 1;
+      // A rewrite of the parts into one keeps only the claims still unanswered (tested below).
+      const rewrite = summary.text.startsWith('Who debated');
       for (let round = from; round <= summary.throughRound; round += 1) {
         expect(summary.text).toContain(`Round ${round}:`);
+        if (rewrite) continue;
         for (const extraction of claims.filter((item) => item.round === round)) {
           for (const claim of extraction.claims) expect(summary.text).toContain(`"${claim.claim.trim()}"`);
         }
       }
+      expect(summaries.filter((part) => !part.text.startsWith('Who debated')).length).toBeGreaterThan(0);
       // The next round's speakers read it in their transcript.
       const next = chats.find((body) =>
         new RegExp(`## Your task: round ${summary.throughRound + 1} of`).test(task(body)),
