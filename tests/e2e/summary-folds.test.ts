@@ -6,20 +6,16 @@
  * scenario's 8192-token window, against the simulator holding one model at a time.
  */
 import path from 'node:path';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { loadScenario, parseScenario } from '../../src/config/load-scenario.js';
 import type { Scenario } from '../../src/config/scenario.js';
 import type { RunEvent } from '../../src/core/events.js';
-import type { AnyFormat } from '../../src/formats/format-definition.js';
-import { knockoutFormat } from '../../src/formats/knockout/index.js';
 import { SUMMARY_CUT_NOTE } from '../../src/formats/knockout/summary-step.js';
 import { OllamaProvider } from '../../src/llm/ollama-provider.js';
-import { createRunDir, driveDebate } from '../../src/manager/debate-manager.js';
 import { type MockOllama, type ScriptRule, startMockOllama } from '../../src/mock-ollama/index.js';
-import { readEventLog } from '../../src/store/event-log.js';
 import { tempDir } from '../helpers/cli.js';
+import { inProcessRun } from '../helpers/in-process-run.js';
 import { testScenario } from '../helpers/scenario.js';
 
 interface ChatBody {
@@ -40,15 +36,7 @@ async function debate(scenario: Scenario, options: { script?: ScriptRule[]; oneM
     ...(options.script ? { script: options.script } : {}),
   });
   servers.push(server);
-  const { runId, paths } = createRunDir(tempDir(), scenario);
-  await driveDebate({
-    format: knockoutFormat as unknown as AnyFormat,
-    paths,
-    start: { runId, scenario },
-    provider: new OllamaProvider({ host: server.url }),
-    logger: pino({ enabled: false }),
-  });
-  const events = readEventLog(paths.events).events;
+  const events = await inProcessRun(scenario, new OllamaProvider({ host: server.url }));
   const chats = server.requests
     .filter((request) => request.path === '/api/chat')
     .map((request) => request.body as ChatBody);

@@ -13,15 +13,13 @@
  */
 import path from 'node:path';
 import mistralTokenizer from 'mistral-tokenizer-js';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/config/load-scenario.js';
-import { formatNamed } from '../../src/formats/index.js';
 import { OllamaProvider } from '../../src/llm/ollama-provider.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelProvider } from '../../src/llm/provider.js';
-import { createRunDir, driveDebate } from '../../src/manager/debate-manager.js';
 import { countTokens, type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
-import { projectRoot, tempDir } from '../helpers/cli.js';
+import { projectRoot } from '../helpers/cli.js';
+import { inProcessRun } from '../helpers/in-process-run.js';
 
 const servers: MockOllama[] = [];
 afterEach(async () => {
@@ -71,16 +69,7 @@ async function countedKnockout(): Promise<Counted[]> {
       return result;
     },
   };
-  const format = formatNamed(scenario.format);
-  if (format === undefined) throw new Error(`no format ${scenario.format}`);
-  const { runId, paths } = createRunDir(tempDir(), scenario);
-  await driveDebate({
-    format,
-    paths,
-    start: { runId, scenario },
-    provider,
-    logger: pino({ enabled: false }),
-  });
+  await inProcessRun(scenario, provider);
   return counted;
 }
 

@@ -4,20 +4,16 @@
  * added instead would be as long as the rounds it folds when the summariser writes to its cap.
  */
 import path from 'node:path';
-import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { parseScenario } from '../../src/config/load-scenario.js';
 import type { RunEvent } from '../../src/core/events.js';
-import type { AnyFormat } from '../../src/formats/format-definition.js';
 import { foldInRound } from '../../src/formats/knockout/fold-plan.js';
-import { knockoutFormat } from '../../src/formats/knockout/index.js';
 import { foldKnockout, type KnockoutState } from '../../src/formats/knockout/state.js';
 import { OllamaProvider } from '../../src/llm/ollama-provider.js';
-import { createRunDir, driveDebate } from '../../src/manager/debate-manager.js';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
-import { readEventLog } from '../../src/store/event-log.js';
 import { tempDir } from '../helpers/cli.js';
+import { inProcessRun } from '../helpers/in-process-run.js';
 import { testScenario } from '../helpers/scenario.js';
 
 const servers: MockOllama[] = [];
@@ -36,15 +32,7 @@ async function loggedRun(): Promise<RunEvent[]> {
   const base = testScenario({ rounds: 5, contextWindow: 2800, maxTokens: 160 });
   const data = { ...base, context: { ...(base.context as object), summary: 'model' } };
   const scenario = await parseScenario(stringify(data), path.join(tempDir(), 's.yaml'));
-  const { runId, paths } = createRunDir(tempDir(), scenario);
-  await driveDebate({
-    format: knockoutFormat as unknown as AnyFormat,
-    paths,
-    start: { runId, scenario },
-    provider: new OllamaProvider({ host: server.url }),
-    logger: pino({ enabled: false }),
-  });
-  return readEventLog(paths.events).events;
+  return inProcessRun(scenario, new OllamaProvider({ host: server.url }));
 }
 
 describe('a fold in the middle of a round', () => {
