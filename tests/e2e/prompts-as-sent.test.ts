@@ -66,7 +66,14 @@ describe('judges who judge', () => {
     // in the shared prefix that Ollama's cache reuses.
     const prefixes = judges.map((body) => JSON.stringify(body.messages.slice(0, -1)));
     expect(new Set(prefixes).size).toBe(1);
-    expect(judges[0]?.messages.at(-2)?.content).toMatch(/argument_strength \(weight 0\.4\)/);
+    // The criteria stand in the rules at the start of every prompt; the rubric points to them.
+    expect(judges[0]?.messages[0]?.content).toMatch(
+      /## How the debating Position Y agent is judged\n[^\n]*\n- argument_strength \(weight 0\.4\)/,
+    );
+    expect(judges[0]?.messages.at(-2)?.content).toContain(
+      'on the criteria under "How the debating Position Y agent is judged" at the top',
+    );
+    expect(judges[0]?.messages.at(-2)?.content).not.toMatch(/\(weight/);
     const tasks = judges.map((body) => body.messages.at(-1)?.content ?? '');
     for (const task of tasks) expect(task.length).toBeLessThan(100);
   });

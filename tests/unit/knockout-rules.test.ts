@@ -33,4 +33,22 @@ describe("the knockout's rules", () => {
     expect(rules).toContain('judge the debating Position Y agent on use of evidence and civility, and vote');
     expect(rules).not.toContain('persuasiveness');
   });
+
+  it("give every criterion's weight, description and scoring guide, for the debaters and the judges alike", async () => {
+    const rules = knockoutSystemPrompt(
+      await withCriteria({
+        use_of_evidence: {
+          weight: 0.7,
+          description: 'Sources named and used.',
+          scoring_guide: { '1': 'No sources', '5': 'Every claim sourced' },
+        },
+        civility: { weight: 0.3, description: 'Answers the opponent, not the person.' },
+      }),
+    );
+    const criteria = rules.split('## How the debating Position Y agent is judged\n')[1]?.split('\n## ')[0];
+    expect(criteria).toContain(
+      '- use_of_evidence (weight 0.7): Sources named and used. [1 = No sources; 5 = Every claim sourced]',
+    );
+    expect(criteria).toContain('- civility (weight 0.3): Answers the opponent, not the person.');
+  });
 });

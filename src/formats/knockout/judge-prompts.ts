@@ -1,14 +1,13 @@
 /**
- * A knockout judge's prompt: the debate's shared prefix (rules and transcript), the rubric the
- * round's judges share (criteria, scale, answer form, what they are told as judges), then the
- * judge's own task, which only names it.
+ * A knockout judge's prompt: the debate's shared prefix (rules with the judging criteria, and the
+ * transcript), the rubric the round's judges share (whom they judge, the answer form, what they are
+ * told as judges), then the judge's own task, which only names it.
  */
 import { rulesPlacementFor } from '../../agents/message-layout.js';
 import type { KnockoutScenario } from '../../config/scenario.js';
 import type { AgentConfig } from '../../config/scenario-schema.js';
-import { criteriaLines } from '../../judging/criteria.js';
 import type { ChatMessage } from '../../llm/provider.js';
-import { knockoutSystemPrompt, transcriptUpTo } from './knockout-prompts.js';
+import { JUDGING_CRITERIA_HEADING, knockoutSystemPrompt, transcriptUpTo } from './knockout-prompts.js';
 import type { KnockoutState } from './state.js';
 
 // A judging step asks for each judge's prompt twice from the same state (the planner checks that it
@@ -37,19 +36,18 @@ export function judgeMessages(
 }
 
 /**
- * The rubric every judge of a round shares: criteria, weights, scale and the answer's shape. It
- * comes right after the transcript, so the three judge calls of a round differ only in their last
- * message (the judge's identity) and Ollama's prompt cache reuses everything before it.
+ * The rubric every judge of a round shares: whom it judges, where the criteria are (the rules, at
+ * the start of every prompt), the answer's shape with every criterion named. It comes right after
+ * the transcript, so the three judge calls of a round differ only in their last message (the
+ * judge's identity) and Ollama's prompt cache reuses everything before it.
  */
 export function judgingRubric(scenario: KnockoutScenario, round: number, debater: string): string {
-  const criteria = criteriaLines(scenario.judging.criteria);
   const scores = Object.keys(scenario.judging.criteria)
     .map((name) => `"${name}": <1-5>`)
     .join(', ');
   return [
     `## Judging round ${round}: the performance of ${debater} (Position Y, ${scenario.positions.y})`,
-    `The Position Y agents who sat out this exchange judge ${debater}'s performance in round ${round}, in the light of the whole transcript above. Each criterion is scored from 1 (poor) to 5 (excellent):`,
-    criteria,
+    `The Position Y agents who sat out this exchange judge ${debater}'s performance in round ${round}, in the light of the whole transcript above, on the criteria under "${JUDGING_CRITERIA_HEADING}" at the top.`,
     '',
     'The answer is this JSON object and nothing else, written in this order:',
     `{"comments": "<two or three sentences: what ${debater} did well and badly in this round>", "position_y_performance": {${scores}}, "new_arguments": <true if this round brought new substantive arguments, false if it only repeated earlier ones>, "continue_vote": <true keeps ${debater} debating, false asks for another Position Y agent>}`,

@@ -15,6 +15,7 @@ import { buildMessages, lengthRequest, type TranscriptView, transcriptText } fro
 import { backgroundText } from '../../config/background-text.js';
 import type { KnockoutScenario } from '../../config/scenario.js';
 import type { AgentConfig } from '../../config/scenario-schema.js';
+import { criteriaLines } from '../../judging/criteria.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { type KnockoutState, summaryChain } from './state.js';
 
@@ -300,7 +301,15 @@ export function transcriptUpTo(state: KnockoutState, round: number): string {
   return text;
 }
 
-/** The system message: rules, motion, positions and background. Identical for every agent. */
+/**
+ * The heading of the rules' judging criteria. Every participant reads how the debating Position Y
+ * agent is scored (the debaters know what they are judged on); a judge's rubric points here instead
+ * of repeating the criteria after the transcript, so the three judges of a round share them from
+ * the cached start of the prompt (decision 026).
+ */
+export const JUDGING_CRITERIA_HEADING = 'How the debating Position Y agent is judged';
+
+/** The system message: rules, motion, positions, judging criteria and background. Identical for every agent. */
 export function knockoutSystemPrompt(scenario: KnockoutScenario): string {
   const { positions, debate, rotation } = scenario;
   return [
@@ -315,6 +324,10 @@ export function knockoutSystemPrompt(scenario: KnockoutScenario): string {
     `- After each round the Position Y agents who are not debating judge the debating Position Y agent on ${criteriaNames(scenario)}, and vote to keep or replace it.`,
     `- When ${rotation.threshold} or more judges vote to replace it, a Position Y agent who has not debated yet takes over (at most ${rotation.limit} times).`,
     '- Each participant is given its own task at the end of this conversation: a statement to make, a round to judge, or a summary to write.',
+    '',
+    `## ${JUDGING_CRITERIA_HEADING}`,
+    'Each criterion is scored from 1 (poor) to 5 (excellent); its weight is its share of the total:',
+    criteriaLines(scenario.judging.criteria),
     backgroundText(scenario.background, scenario.contextFiles),
   ].join('\n');
 }
