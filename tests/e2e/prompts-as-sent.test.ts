@@ -71,7 +71,7 @@ describe('judges who judge', () => {
       /## How the debating Position Y agent is judged\n[^\n]*\n- argument_strength \(weight 0\.4\)/,
     );
     expect(judges[0]?.messages.at(-2)?.content).toContain(
-      'on the criteria under "How the debating Position Y agent is judged" at the top',
+      'Score each criterion from 1 (poor) to 5 (excellent) by its guide under "How the debating Position Y agent is judged" at the top.',
     );
     expect(judges[0]?.messages.at(-2)?.content).not.toMatch(/\(weight/);
     const tasks = judges.map((body) => body.messages.at(-1)?.content ?? '');

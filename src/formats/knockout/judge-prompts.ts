@@ -47,7 +47,7 @@ export function judgingRubric(scenario: KnockoutScenario, round: number, debater
     .join(', ');
   return [
     `## Judging round ${round}: the performance of ${debater} (Position Y, ${scenario.positions.y})`,
-    `The Position Y agents who sat out this exchange judge ${debater}'s performance in round ${round}, in the light of the whole transcript above, on the criteria under "${JUDGING_CRITERIA_HEADING}" at the top.`,
+    `The Position Y agents who sat out this exchange judge ${debater}'s performance in round ${round}, in the light of the whole transcript above. Score each criterion from 1 (poor) to 5 (excellent) by its guide under "${JUDGING_CRITERIA_HEADING}" at the top.`,
     '',
     'The answer is this JSON object and nothing else, written in this order:',
     `{"comments": "<two or three sentences: what ${debater} did well and badly in this round>", "position_y_performance": {${scores}}, "new_arguments": <true if this round brought new substantive arguments, false if it only repeated earlier ones>, "continue_vote": <true keeps ${debater} debating, false asks for another Position Y agent>}`,
