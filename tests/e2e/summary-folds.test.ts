@@ -134,7 +134,9 @@ describe('the running summary written by a model', () => {
         reply: 'SHORTER-SUMMARY: both sides held their ground.',
       },
     ];
-    const base = testScenario({ rounds: 4, contextWindow: 2800, maxTokens: 160 });
+    // A window that holds a round and one summary part at its cap, but not two parts: the last
+    // fold must rewrite. With the rules as they are, windows of about 2,850-3,200 tokens do that.
+    const base = testScenario({ rounds: 4, contextWindow: 3000, maxTokens: 160 });
     const data = { ...base, context: { ...(base.context as object), summary: 'model' } };
     const scenario = await parseScenario(stringify(data), path.join(tempDir(), 's.yaml'));
     const shortened = await debate(scenario, { script: once });
