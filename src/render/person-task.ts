@@ -24,12 +24,20 @@ export interface PersonTask {
   wordLimit?: number;
   /** The task as a model would get it, from "Your task" on, less the lines written for models. */
   task: string;
+  /** The criteria the person's statements are scored on, a line each, where the rules give them for their side. */
+  judgedOn?: string[];
 }
 
 /** Lines that tell a model how to write, which a person does not need. */
 const FOR_MODELS = [/^Speak as a debater\b/, /^Speak in the first person\b/, /^Reply with\b/];
 
 const TASK_HEADING = /^## Your task/m;
+
+/**
+ * The rules' section on how a side's debater is scored (a knockout's "How the debating Position Y
+ * agent is judged"), its side, and the criteria lines under it.
+ */
+const JUDGED_SECTION = /^## How the debating (.+?) agent is judged\n([\s\S]*?)(?=^## |(?![\s\S]))/m;
 
 export function personTask(messages: readonly ChatMessage[]): PersonTask {
   const all = messages.map((message) => message.content).join('\n\n');
@@ -52,6 +60,7 @@ export function personTask(messages: readonly ChatMessage[]): PersonTask {
   const yours = again ? messages.at(-2)?.content.trim() : undefined;
   const wordLimit = Number(/\bthe limit is (\d+) words\b/.exec(again ? `${asked}\n${last}` : task)?.[1]);
   const opponent = lastStatementNotBy(messages, name, side);
+  const judgedOn = criteriaFor(all, /^Your side: (.+)$/m.exec(asked)?.[1]?.trim());
   return {
     ...(motion ? { motion } : {}),
     ...(name ? { name } : {}),
@@ -60,7 +69,19 @@ export function personTask(messages: readonly ChatMessage[]): PersonTask {
     ...(yours ? { yours } : {}),
     ...(Number.isInteger(wordLimit) && wordLimit > 0 ? { wordLimit } : {}),
     task,
+    ...(judgedOn ? { judgedOn } : {}),
   };
+}
+
+/** The criteria the rules in `text` score `position`'s debater on, when they give them. */
+function criteriaFor(text: string, position: string | undefined): string[] | undefined {
+  const section = JUDGED_SECTION.exec(text);
+  if (!section || position === undefined || section[1] !== position) return undefined;
+  const lines = (section[2] ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2).trim());
+  return lines.length > 0 ? lines : undefined;
 }
 
 /** Where a statement of the debate begins in a message, and whose it is. */
@@ -152,6 +173,11 @@ export function personTaskText(task: PersonTask, limitWords: number, limitSecond
   if (task.opponent) lines.push('', `${task.opponent.speaker} said:`, task.opponent.text);
   if (task.yours) lines.push('', 'Your statement was:', task.yours);
   lines.push('', task.task, '');
+  if (task.judgedOn) {
+    lines.push('The judges score your statement from 1 (poor) to 5 (excellent) on:');
+    for (const criterion of task.judgedOn) lines.push(`- ${criterion}`);
+    lines.push('');
+  }
   lines.push(
     limitSeconds === undefined
       ? `Your statement is cut after about ${limitWords} words (the speaking time a model in your seat gets).`

@@ -44,6 +44,8 @@ describe('a person at the podium', () => {
     expect(result.stdout).toContain('=== Your turn at the podium ===');
     expect(result.stdout).toContain('Motion: Should cities ban cars from their centres?');
     expect(result.stdout).toContain('Feedback for Xavier, the person at the podium:');
+    // Position X is not scored in a knockout: its person is shown no criteria.
+    expect(result.stdout).not.toContain('The judges score your statement');
     const runDir = onlyRunDir(out);
     const events = readEvents(runDir);
     const xTurns = events.filter((event) => event.type === 'turn-end' && event.position === 'X');
@@ -108,6 +110,10 @@ describe('a person at the podium', () => {
     expect(votes.map((vote) => vote.judge)).not.toContain('Yara');
     expect(result.stdout).toContain('Feedback for Yara, the person at the podium:');
     expect(result.stdout.replace(/\s+/g, ' ')).toMatch(/argument strength \d/);
+    // Before speaking, the person is shown what the judges score, as the rules tell the models.
+    expect(result.stdout).toContain('The judges score your statement from 1 (poor) to 5 (excellent) on:');
+    expect(result.stdout).toMatch(/^- argument_strength \(weight 0\.4\).*\[1 = /m);
+    expect(result.stdout).toMatch(/^- clarity \(weight 0\.1\)/m);
   });
 
   it('refuses a seat the debate does not have, naming the seats it has', async () => {

@@ -30,6 +30,25 @@ describe('a person’s turn, written for a person', () => {
     expect(text).not.toContain('Speak as a debater');
   });
 
+  it('lists the criteria the rules give for the person’s side, and none for a side that is not scored', () => {
+    const rules = {
+      content:
+        'This is a knockout debate.\nMotion: Ban cars?\n\n## How the debating Position Y agent is judged\nEach criterion is scored from 1 (poor) to 5 (excellent):\n- clarity (weight 0.6): Clear.\n- relevance (weight 0.4)\n\n## Background\n- noise',
+    };
+    const card = (side: string) => ({
+      content: `Your name: Yara\nYou argue for: Car-friendly\nYour side: Position ${side}\n\n## Your task: round 1 of 2\nMake your case.`,
+    });
+    expect(personTask([rules, card('Y')]).judgedOn).toEqual([
+      'clarity (weight 0.6): Clear.',
+      'relevance (weight 0.4)',
+    ]);
+    expect(personTaskText(personTask([rules, card('Y')]), 300)).toContain(
+      'The judges score your statement from 1 (poor) to 5 (excellent) on:\n- clarity (weight 0.6): Clear.\n- relevance (weight 0.4)\n',
+    );
+    expect(personTask([rules, card('X')]).judgedOn).toBeUndefined();
+    expect(personTask(messages).judgedOn).toBeUndefined();
+  });
+
   it('has no opponent before anyone else has spoken', () => {
     expect(
       personTask([messages[0] as { content: string }, messages[2] as { content: string }]).opponent,
