@@ -51,6 +51,12 @@ function showTurn(turn, seatLink) {
       taskText.append(element('p', {}, line));
     parts.push(taskText);
   }
+  if (Array.isArray(task.judgedOn) && task.judgedOn.length > 0) {
+    parts.push(element('h3', {}, 'The judges score your statement from 1 (poor) to 5 (excellent) on'));
+    const criteria = element('ul', { class: 'podium-criteria' });
+    for (const criterion of task.judgedOn) criteria.append(element('li', {}, criterion));
+    parts.push(criteria);
+  }
   const form = element('form', { id: 'podium-form' });
   const label = element('label', { for: 'podium-text' }, 'Your statement');
   const box = element('textarea', { id: 'podium-text', name: 'text', rows: '10' });

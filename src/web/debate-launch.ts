@@ -60,7 +60,11 @@ export async function startDebate(parts: ViewerParts, fields: Record<string, unk
   for (let suffix = 2; existsSync(path.join(outDir, runId)) || readStartRecord(outDir, runId); suffix += 1) {
     runId = `${base}-${suffix}`;
   }
-  const args = [...request.args, '--run-id', runId, ...workerArgs(parts)];
+  // A person's seat, from the form or the scenario's own `human: true`, is taken from the run
+  // page's writing box: the worker has no terminal.
+  const seated = personSeats(request.scenario).length > 0;
+  const speakFrom = seated && !request.args.includes('--speak-from') ? ['--speak-from', 'viewer'] : [];
+  const args = [...request.args, ...speakFrom, '--run-id', runId, ...workerArgs(parts)];
   const logFile = workerLogFile(outDir, runId, 'run');
   const pid = options.launcher.launch(args, logFile);
   writeStartRecord(outDir, {
@@ -74,7 +78,7 @@ export async function startDebate(parts: ViewerParts, fields: Record<string, unk
   });
   options.logger.info({ runId, pid, args }, 'debate started');
   // The browser that starts a debate with a person's seat is the one that speaks for the person.
-  const seatToken = personSeats(request.scenario).length > 0 ? issueSeatToken(outDir, runId) : undefined;
+  const seatToken = seated ? issueSeatToken(outDir, runId) : undefined;
   return {
     runId,
     topic: request.scenario.topic,

@@ -4,12 +4,15 @@
  * statements enter the debate and the debate goes on; another browser, without the seat, gets no
  * box and is refused when it tries to speak.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { chromiumPath, launchChromium, mustRunBrowserTests } from '../helpers/browser.js';
 import { tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
+import { testScenario } from '../helpers/scenario.js';
 import { readEvents } from '../helpers/transcripts.js';
 import { readStream, runEnded, useViewers } from '../helpers/viewer.js';
 
@@ -94,6 +97,49 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a person at the podium, 
     ]);
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     expect(events.filter((event) => event.type === 'vote-cast')).toHaveLength(6);
+    await person.close();
+  });
+  it('shows a person in a Position Y seat the criteria the judges score, and takes the statement', async () => {
+    const server = await mock();
+    const outDir = tempDir();
+    // A scenario whose first Position Y agent is a person's seat (`human: true`).
+    const scenariosDir = path.join(tempDir(), 'scenarios');
+    mkdirSync(scenariosDir);
+    const data = testScenario({ rounds: 1 }) as { agents: Array<Record<string, unknown>> };
+    data.agents = data.agents.map((agent) => (agent.name === 'Yara' ? { ...agent, human: true } : agent));
+    writeFileSync(path.join(scenariosDir, 'y-seat.yaml'), stringify(data));
+    const web = await viewer({ outDir, ollamaHost: server.url, scenariosDir });
+    const person = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await person.newPage();
+    await page.goto(`${web.url}/new`);
+    await page.selectOption('#format', 'knockout');
+    await page.selectOption('#scenario', 'y-seat.yaml');
+    // The scenario's seed, with which Yara opens for Position Y (the viewer draws one otherwise).
+    await page.fill('#seed', '11');
+    await page.click('button[type=submit]');
+    await page.waitForURL(/\/runs\/[^/]+$/);
+    const runId = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) as string);
+
+    await page.waitForSelector('#podium-text', WAIT);
+    const shown = (await page.textContent('#podium')) ?? '';
+    expect(shown).toContain('The judges score your statement from 1 (poor) to 5 (excellent) on');
+    const criteria = await page.locator('.podium-criteria li').allTextContents();
+    expect(criteria.map((line) => line.split(' ')[0])).toEqual([
+      'argument_strength',
+      'relevance',
+      'persuasiveness',
+      'clarity',
+    ]);
+    expect(criteria[0]).toMatch(/^argument_strength \(weight 0\.4\).*\[1 = /);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+
+    await page.fill('#podium-text', FIRST);
+    await page.click('#podium-form button[type=submit]');
+    await readStream(web, runId, runEnded, { timeoutMs: 600_000 });
+    const events = readEvents(path.join(outDir, runId));
+    const yara = events.filter((event) => event.type === 'turn-end' && event.agent === 'Yara');
+    expect(yara.map((turn) => [turn.model, turn.text])).toEqual([['person', FIRST]]);
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
     await person.close();
   });
 });
