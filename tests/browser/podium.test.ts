@@ -9,7 +9,12 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { chromiumPath, launchChromium, mustRunBrowserTests } from '../helpers/browser.js';
+import {
+  chromiumPath,
+  launchChromium,
+  mustRunBrowserTests,
+  startKnockoutFromForm,
+} from '../helpers/browser.js';
 import { tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
 import { testScenario } from '../helpers/scenario.js';
@@ -42,14 +47,10 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a person at the podium, 
     const web = await viewer({ outDir, ollamaHost: server.url });
     const person = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await person.newPage();
-    await page.goto(`${web.url}/new`);
-    await page.selectOption('#format', 'knockout');
-    await page.fill('#topic', 'Should cities ban private cars?');
-    await page.fill('#rounds', '2');
-    await page.selectOption('#human', 'x');
-    await page.click('button[type=submit]');
-    await page.waitForURL(/\/runs\/[^/]+$/);
-    const runId = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) as string);
+    const runId = await startKnockoutFromForm(page, web.url, {
+      selects: { '#human': 'x' },
+      inputs: { '#topic': 'Should cities ban private cars?', '#rounds': '2' },
+    });
 
     // First turn: the task as a person reads it, and a live word count against the limit.
     await page.waitForSelector('#podium-text', WAIT);
@@ -111,14 +112,11 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a person at the podium, 
     const web = await viewer({ outDir, ollamaHost: server.url, scenariosDir });
     const person = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await person.newPage();
-    await page.goto(`${web.url}/new`);
-    await page.selectOption('#format', 'knockout');
-    await page.selectOption('#scenario', 'y-seat.yaml');
     // The scenario's seed, with which Yara opens for Position Y (the viewer draws one otherwise).
-    await page.fill('#seed', '11');
-    await page.click('button[type=submit]');
-    await page.waitForURL(/\/runs\/[^/]+$/);
-    const runId = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) as string);
+    const runId = await startKnockoutFromForm(page, web.url, {
+      selects: { '#scenario': 'y-seat.yaml' },
+      inputs: { '#seed': '11' },
+    });
 
     await page.waitForSelector('#podium-text', WAIT);
     const shown = (await page.textContent('#podium')) ?? '';
