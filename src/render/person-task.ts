@@ -80,8 +80,23 @@ function criteriaFor(text: string, position: string | undefined): string[] | und
   const lines = (section[2] ?? '')
     .split('\n')
     .filter((line) => line.startsWith('- '))
-    .map((line) => line.slice(2).trim());
+    .map((line) => criterionForPerson(line.slice(2).trim()));
   return lines.length > 0 ? lines : undefined;
+}
+
+/**
+ * A criterion line of the rules ("argument_strength (weight 0.4): What it is. [1 = ...; 5 = ...]")
+ * as a person reads it: "Argument strength (weight 0.4): What it is. Scores: 1 = ...; 5 = ...".
+ */
+function criterionForPerson(line: string): string {
+  const parts = /^([A-Za-z_][\w-]*) \(weight ([^)]+)\)(?:: (.*?))?(?: \[(.*)\])?$/.exec(line);
+  if (!parts) return line;
+  const [, key = '', weight, description, guide] = parts;
+  const name = key.replace(/_/g, ' ');
+  const title = `${name.charAt(0).toUpperCase()}${name.slice(1)} (weight ${weight})`;
+  return [`${title}${description ? `: ${description}` : ''}`, guide ? `Scores: ${guide}` : '']
+    .filter(Boolean)
+    .join(' ');
 }
 
 /** Where a statement of the debate begins in a message, and whose it is. */

@@ -122,13 +122,13 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a person at the podium, 
     const shown = (await page.textContent('#podium')) ?? '';
     expect(shown).toContain('The judges score your statement from 1 (poor) to 5 (excellent) on');
     const criteria = await page.locator('.podium-criteria li').allTextContents();
-    expect(criteria.map((line) => line.split(' ')[0])).toEqual([
-      'argument_strength',
-      'relevance',
-      'persuasiveness',
-      'clarity',
+    expect(criteria.map((line) => line.split(' (')[0])).toEqual([
+      'Argument strength',
+      'Relevance',
+      'Persuasiveness',
+      'Clarity',
     ]);
-    expect(criteria[0]).toMatch(/^argument_strength \(weight 0\.4\).*\[1 = /);
+    expect(criteria[0]).toMatch(/^Argument strength \(weight 0\.4\) Scores: 1 = /);
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
 
     await page.fill('#podium-text', FIRST);

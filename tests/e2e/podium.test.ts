@@ -112,8 +112,10 @@ describe('a person at the podium', () => {
     expect(result.stdout.replace(/\s+/g, ' ')).toMatch(/argument strength \d/);
     // Before speaking, the person is shown what the judges score, as the rules tell the models.
     expect(result.stdout).toContain('The judges score your statement from 1 (poor) to 5 (excellent) on:');
-    expect(result.stdout).toMatch(/^- argument_strength \(weight 0\.4\).*\[1 = /m);
-    expect(result.stdout).toMatch(/^- clarity \(weight 0\.1\)/m);
+    expect(result.stdout).toMatch(
+      /^- Argument strength \(weight 0\.4\) Scores: 1 = No substantial arguments/m,
+    );
+    expect(result.stdout).toMatch(/^- Clarity \(weight 0\.1\)/m);
   });
 
   it('refuses a seat the debate does not have, naming the seats it has', async () => {

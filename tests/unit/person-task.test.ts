@@ -39,11 +39,11 @@ describe('a person’s turn, written for a person', () => {
       content: `Your name: Yara\nYou argue for: Car-friendly\nYour side: Position ${side}\n\n## Your task: round 1 of 2\nMake your case.`,
     });
     expect(personTask([rules, card('Y')]).judgedOn).toEqual([
-      'clarity (weight 0.6): Clear.',
-      'relevance (weight 0.4)',
+      'Clarity (weight 0.6): Clear.',
+      'Relevance (weight 0.4)',
     ]);
     expect(personTaskText(personTask([rules, card('Y')]), 300)).toContain(
-      'The judges score your statement from 1 (poor) to 5 (excellent) on:\n- clarity (weight 0.6): Clear.\n- relevance (weight 0.4)\n',
+      'The judges score your statement from 1 (poor) to 5 (excellent) on:\n- Clarity (weight 0.6): Clear.\n- Relevance (weight 0.4)\n',
     );
     expect(personTask([rules, card('X')]).judgedOn).toBeUndefined();
     expect(personTask(messages).judgedOn).toBeUndefined();
