@@ -63,7 +63,7 @@ export async function startDebate(parts: ViewerParts, fields: Record<string, unk
   // A person's seat, from the form or the scenario's own `human: true`, is taken from the run
   // page's writing box: the worker has no terminal.
   const seated = personSeats(request.scenario).length > 0;
-  const speakFrom = seated && !request.args.includes('--speak-from') ? ['--speak-from', 'viewer'] : [];
+  const speakFrom = seated ? ['--speak-from', 'viewer'] : [];
   const args = [...request.args, ...speakFrom, '--run-id', runId, ...workerArgs(parts)];
   const logFile = workerLogFile(outDir, runId, 'run');
   const pid = options.launcher.launch(args, logFile);

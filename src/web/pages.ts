@@ -297,11 +297,11 @@ export function exportDocument(view: RunView, stylesheet: string): string {
  * browser holds the seat; nothing for a debate without a person's seat.
  */
 function podiumHtml(view: RunView, start: StartRecordView | null): SafeHtml | string {
-  // Before the run has started, its start record tells: a person's seat, from the form or the
-  // scenario, is started with `--speak-from viewer`.
+  // Before the run has started, its start record tells: a debate with a person's seat, from the
+  // form or the scenario, is started with `--speak-from viewer`.
   const seated = view.scenario
     ? personSeats(view.scenario).length > 0
-    : start?.args?.includes('--human') === true || start?.args?.includes('--speak-from') === true;
+    : start?.args?.includes('--speak-from') === true;
   if (!seated) return '';
   return html`<section class="panel" id="podium" aria-live="polite"><h2>At the podium</h2><div id="podium-body"><p class="muted">Waiting for the debate…</p></div></section>
 <script src="/assets/podium.js" defer></script>`;

@@ -177,9 +177,9 @@ export async function readStartRequest(
   }
   const human = field(input, 'human');
   if (human !== '') {
-    // The person speaks in the run page's writing box: the worker has no terminal.
+    // The launch has the person speak in the run page's writing box (see debate-launch.ts).
     scenario = seatPerson(scenario, human);
-    args.push('--human', human, '--speak-from', 'viewer');
+    args.push('--human', human);
   }
   return { scenario, args, notices, ...(givenModels ? { givenModels } : {}) };
 }
