@@ -28,6 +28,11 @@ export interface StandingsOptions {
   resamples?: number;
   /** Two-sided level of every interval. Default 0.95. */
   level?: number;
+  /**
+   * Work out the robustness line, which refits the model many times; false leaves it null (for a
+   * progress display refreshed after every debate, say). Default true.
+   */
+  robustness?: boolean;
 }
 
 /** An estimate with its bootstrap interval. */
@@ -163,17 +168,20 @@ export function computeStandings(
   });
 
   const separability = separabilityOf(standings, resamples);
-  const robustness = topModelRobustness(
-    players,
-    rated.map(
-      (match): RatedDebate => ({
-        first: indexOf.get(match.first) ?? 0,
-        second: indexOf.get(match.second) ?? 0,
-        score: match.score ?? 0.5,
-        runId: match.runId,
-      }),
-    ),
-  );
+  const robustness =
+    options.robustness === false
+      ? null
+      : topModelRobustness(
+          players,
+          rated.map(
+            (match): RatedDebate => ({
+              first: indexOf.get(match.first) ?? 0,
+              second: indexOf.get(match.second) ?? 0,
+              score: match.score ?? 0.5,
+              runId: match.runId,
+            }),
+          ),
+        );
   const warnings: string[] = [];
   let tooSmall = false;
   if (players.length < 2) {
