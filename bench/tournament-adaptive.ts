@@ -47,7 +47,10 @@ const started = performance.now();
 const settled = { adaptive: [] as number[], roundRobin: [] as number[] };
 const quarters = [0.25, 0.5, 0.75];
 const taus = { adaptive: quarters.map(() => [] as number[]), roundRobin: quarters.map(() => [] as number[]) };
-const trueTaus = { adaptive: quarters.map(() => [] as number[]), roundRobin: quarters.map(() => [] as number[]) };
+const trueTaus = {
+  adaptive: quarters.map(() => [] as number[]),
+  roundRobin: quarters.map(() => [] as number[]),
+};
 let full = 0;
 console.log('seed  round-robin  adaptive settled  round-robin settled');
 for (let seed = 1; seed <= SEEDS; seed++) {
