@@ -163,8 +163,9 @@ export function computeStandings(
     if (x.rating === null || y.rating === null) {
       return x.rating === y.rating ? compareText(x.model, y.model) : x.rating === null ? 1 : -1;
     }
+    // Ratings within a millionth of a point are equal, as the robustness line takes them.
     const gap = y.rating.value - x.rating.value;
-    return Math.abs(gap) > 1e-9 ? gap : compareText(x.model, y.model);
+    return Math.abs(gap) > 1e-6 ? gap : compareText(x.model, y.model);
   });
 
   const separability = separabilityOf(standings, resamples);

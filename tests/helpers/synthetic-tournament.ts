@@ -25,6 +25,11 @@ export interface SyntheticWorld {
   tokens?: Readonly<Record<string, number>>;
   /** Log-odds edge per doubling of the first side's length over the second's. Default 0. */
   lengthEdge?: number;
+  /**
+   * How far one debate's length strays from the model's habit: a factor of e^(±spread/2), drawn
+   * uniformly on the log scale. Default 0.5 (about ±25%).
+   */
+  lengthSpread?: number;
   /** Judge models reading each debate. Default none. */
   judges?: readonly string[];
   /** Share of a judge's readings that follow the order shown rather than the debate. Default 0.2. */
@@ -57,9 +62,9 @@ const logistic = (x: number) => 1 / (1 + Math.exp(-x));
 export function playDebate(world: SyntheticWorld, debate: ScheduledDebate): TournamentMatch {
   const random = keyedRandom(world, debate);
   const meanTokens = (model: string) => world.tokens?.[model] ?? 300;
-  // Lengths vary by about ±25% around the model's habit.
-  const firstTokens = meanTokens(debate.first) * Math.exp((random() - 0.5) * 0.5);
-  const secondTokens = meanTokens(debate.second) * Math.exp((random() - 0.5) * 0.5);
+  const spread = world.lengthSpread ?? 0.5;
+  const firstTokens = meanTokens(debate.first) * Math.exp((random() - 0.5) * spread);
+  const secondTokens = meanTokens(debate.second) * Math.exp((random() - 0.5) * spread);
   const edge =
     (world.strengths[debate.first] ?? 0) -
     (world.strengths[debate.second] ?? 0) +
