@@ -66,7 +66,10 @@ export interface Separability {
   /** Pairs of rated models. */
   pairs: number;
   separated: number;
-  /** separated / pairs; null with fewer than two rated models or without resamples. */
+  /**
+   * separated / pairs; null with fewer than two rated models, without resamples, or when a model
+   * has fewer than {@link FEWEST_DEBATES_FOR_INTERVALS} rated debates.
+   */
   share: number | null;
   styleControlledSeparated: number;
   styleControlledShare: number | null;
@@ -94,6 +97,13 @@ export interface TournamentStandings {
 }
 
 const compareText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * Rated debates a model needs for its intervals to mean anything: a bootstrap of a handful of
+ * debates hardly varies (of one, not at all), and its intervals would look far surer than they are.
+ * Below this for any model, separability is not given and the standings say the tournament is too small.
+ */
+export const FEWEST_DEBATES_FOR_INTERVALS = 5;
 
 /** The standings of `matches` (see the file's comment for every definition). */
 export function computeStandings(
@@ -168,7 +178,10 @@ export function computeStandings(
     return Math.abs(gap) > 1e-6 ? gap : compareText(x.model, y.model);
   });
 
-  const separability = separabilityOf(standings, resamples);
+  const fewest = Math.min(
+    ...standings.map((row) => (row.rating === null ? Infinity : row.wins + row.losses + row.ties)),
+  );
+  const separability = separabilityOf(standings, resamples, fewest >= FEWEST_DEBATES_FOR_INTERVALS);
   const robustness =
     options.robustness === false
       ? null
@@ -188,6 +201,11 @@ export function computeStandings(
   if (players.length < 2) {
     tooSmall = true;
     warnings.push('Fewer than two models have a debate with a result: there is no ranking to show.');
+  } else if (fewest < FEWEST_DEBATES_FOR_INTERVALS) {
+    tooSmall = true;
+    warnings.push(
+      `Too small for intervals: a model has only ${fewest} debate${fewest === 1 ? '' : 's'} with a result, and intervals from fewer than ${FEWEST_DEBATES_FOR_INTERVALS} look far surer than they are, so separability is not given.`,
+    );
   } else if (separability.share === 0) {
     tooSmall = true;
     warnings.push(
@@ -288,7 +306,11 @@ function byPairing(games: readonly CovariateGame[]): CovariateGame[] {
   }));
 }
 
-function separabilityOf(standings: readonly ModelStanding[], resamples: number): Separability {
+function separabilityOf(
+  standings: readonly ModelStanding[],
+  resamples: number,
+  enoughDebates: boolean,
+): Separability {
   let pairs = 0;
   let separated = 0;
   let styleSeparated = 0;
@@ -303,7 +325,7 @@ function separabilityOf(standings: readonly ModelStanding[], resamples: number):
       if (apart(x.styleControlled, y.styleControlled)) styleSeparated += 1;
     }
   }
-  const defined = pairs > 0 && resamples > 0;
+  const defined = pairs > 0 && resamples > 0 && enoughDebates;
   return {
     pairs,
     separated,

@@ -50,14 +50,27 @@ describe('tournamentTable', () => {
   it('warns in plain words when the tournament is too small to separate the models', () => {
     const close: SyntheticWorld = { strengths: { a: 0.05, b: 0, c: -0.05 }, seed: 3 };
     const small = computeStandings(
-      roundRobinPlan(modelsOf(close), motions(1)).map((debate) => playDebate(close, debate)),
+      roundRobinPlan(modelsOf(close), motions(2)).map((debate) => playDebate(close, debate)),
       { resamples: 100 },
     );
     expect(small.tooSmall).toBe(true);
+    expect(small.separability.share).toBe(0);
     expect(tournamentTable(small, { width: 80, borders: false })).toContain(
       'Warning: Too small to separate the models',
     );
+    expect(standings.tooSmall).toBe(false);
     expect(tournamentTable(standings, { width: 80, borders: false })).not.toContain('Too small');
+  });
+
+  it('gives no separability from a handful of debates, whose intervals hardly vary', () => {
+    // One debate: every resample is that debate, so the intervals collapse to points and would
+    // "separate" the two models completely.
+    const one = computeStandings(matches.slice(0, 1), { resamples: 100 });
+    expect(one.tooSmall).toBe(true);
+    expect(one.separability.share).toBeNull();
+    const text = tournamentTable(one, { width: 80, borders: false }).replace(/\n {2}/g, ' ');
+    expect(text).toContain('Separability: n/a');
+    expect(text).toContain('Warning: Too small for intervals: a model has only 1 debate with a result');
   });
 });
 
