@@ -15,7 +15,7 @@ interface TruthRecord {
   questions?: Array<{ id?: string; verdicts?: Array<{ condition?: string; correct?: boolean | null }> }>;
 }
 
-const CONDITION_ORDER = ['direct', 'consultancy', 'debate'];
+const CONDITION_ORDER = ['direct', 'expert', 'consultancy', 'debate'];
 
 /** The transcript.json of a run folder, or null when it cannot be read (a run being written, say). */
 function readRecord(outDir: string, runDir: string): TruthRecord | null {

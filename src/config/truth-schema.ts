@@ -13,7 +13,9 @@ import {
   thinkField,
 } from './schema-parts.js';
 
-export const TRUTH_CONDITIONS = ['direct', 'consultancy', 'debate'] as const;
+export const TRUTH_CONDITIONS = ['direct', 'expert', 'consultancy', 'debate'] as const;
+/** The conditions a run has when its scenario names none: `expert` (the judge reads the passage) is asked for by name. */
+export const DEFAULT_TRUTH_CONDITIONS = ['direct', 'consultancy', 'debate'] as const;
 export type TruthCondition = (typeof TRUTH_CONDITIONS)[number];
 /**
  * The generator's kinds, named here so a scenario can be checked without the generator. The first
@@ -81,7 +83,7 @@ export const truthSchema = z
       .array(z.enum(TRUTH_CONDITIONS, { error: `must be one of ${TRUTH_CONDITIONS.join(', ')}` }))
       .min(1, { error: 'needs at least one condition' })
       .refine((list) => new Set(list).size === list.length, { error: 'names a condition twice' })
-      .default([...TRUTH_CONDITIONS])
+      .default([...DEFAULT_TRUTH_CONDITIONS])
       .describe('The conditions every question runs under, in this order.'),
     debaters: z.strictObject({ a: participant('Debater A'), b: participant('Debater B') }),
     judge: participant('Judge'),

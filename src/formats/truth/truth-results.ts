@@ -81,9 +81,9 @@ export function questionResults(state: TruthState): QuestionResult[] {
   }));
 }
 
-/** The pairs compared, the first minus the second: each with debate first, then consultancy. */
+/** The pairs compared, the first minus the second: the expert's ceiling first, then debate, then consultancy. */
 function comparisons(conditions: readonly TruthCondition[]): Array<[TruthCondition, TruthCondition]> {
-  const order: TruthCondition[] = ['debate', 'consultancy', 'direct'];
+  const order: TruthCondition[] = ['expert', 'debate', 'consultancy', 'direct'];
   const present = order.filter((condition) => conditions.includes(condition));
   const pairs: Array<[TruthCondition, TruthCondition]> = [];
   for (let i = 0; i < present.length; i += 1)
@@ -133,7 +133,7 @@ function persuasiveness(state: TruthState): TruthSummary['persuasiveness'] {
     for (const record of conditionRecords(state, question.number)) {
       const picked = Number(record.verdict?.result?.answer);
       if (picked !== 1 && picked !== 2) continue;
-      if (record.condition === 'direct') continue;
+      if (record.condition === 'direct' || record.condition === 'expert') continue;
       const sides: DebaterKey[] = record.condition === 'debate' ? ['a', 'b'] : [question.consultant];
       for (const side of sides) {
         const argued = arguedOption(question, record.condition, side);
