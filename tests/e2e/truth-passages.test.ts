@@ -130,6 +130,15 @@ describe('truth on passages', () => {
     ]);
     expect(transcript.summary.unparsed.overLimit).toBe(false);
 
+    const board = await runAgora(['leaderboard', '--table', 'truth', '--json', '--out', out]);
+    expect(board.code).toBe(0);
+    const [table] = JSON.parse(board.stdout) as Array<{ rows: Array<Record<string, string | number | null>> }>;
+    const judged = (group: string, condition: string) =>
+      table?.rows.find((row) => row.Questions === group && row.Condition === condition)?.Judged;
+    expect(judged('passage', 'debate')).toBe(6);
+    expect(judged('control', 'debate')).toBe(3);
+    expect(judged('passage', 'expert')).toBe(6);
+
     const shown = await runAgora(['show', 'latest', '--out', out]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('from a bootstrap over passages');
