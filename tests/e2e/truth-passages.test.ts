@@ -3,9 +3,10 @@
  * always; quotes reach the judge marked as checked; `show` reports the passage-clustered differences,
  * the quotes per debater model and the unparsed share.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import type { MockOllama } from '../../src/mock-ollama/index.js';
 import { projectRoot, runAgora, tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
@@ -132,7 +133,9 @@ describe('truth on passages', () => {
 
     const board = await runAgora(['leaderboard', '--table', 'truth', '--json', '--out', out]);
     expect(board.code).toBe(0);
-    const [table] = JSON.parse(board.stdout) as Array<{ rows: Array<Record<string, string | number | null>> }>;
+    const [table] = JSON.parse(board.stdout) as Array<{
+      rows: Array<Record<string, string | number | null>>;
+    }>;
     const judged = (group: string, condition: string) =>
       table?.rows.find((row) => row.Questions === group && row.Condition === condition)?.Judged;
     expect(judged('passage', 'debate')).toBe(6);
@@ -168,5 +171,101 @@ describe('truth on passages', () => {
     ) as Transcript;
     expect(transcript.status).toBe('completed');
     expect(transcript.questions.length).toBe(4);
+  });
+});
+
+describe('your own passages', () => {
+  it('reads passages from text files beside the questions, shared by the questions that name them', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, 'lighthouse.txt'),
+      'The keeper, Ines Varga, lit the lamp at dusk. Her brother Oskar kept the boat.\n',
+    );
+    writeFileSync(
+      path.join(dir, 'questions.yaml'),
+      stringify([
+        {
+          id: 'keeper',
+          question: 'Who lit the lamp?',
+          answer: 'Ines Varga',
+          wrong_answer: 'Oskar',
+          passage_file: 'lighthouse.txt',
+        },
+        {
+          id: 'boat',
+          question: 'Who kept the boat?',
+          answer: 'Oskar',
+          wrong_answer: 'Ines Varga',
+          passage_file: 'lighthouse.txt',
+        },
+        { question: 'How many legs has a spider?', answer: 8, wrong_answer: 6 },
+      ]),
+    );
+    const out = path.join(dir, 'runs');
+    const result = await runAgora(
+      [
+        'demo',
+        '--format',
+        'truth',
+        '--questions',
+        'questions.yaml',
+        '--rounds',
+        '1',
+        '--out',
+        out,
+        '--quiet',
+      ],
+      { cwd: dir },
+    );
+    expect(result.code).toBe(0);
+    const transcript = JSON.parse(
+      readFileSync(path.join(onlyRunDir(out), 'transcript.json'), 'utf8'),
+    ) as Transcript;
+    expect(transcript.questions.map((q) => q.passageId)).toEqual(['lighthouse.txt', 'lighthouse.txt', null]);
+  });
+
+  it('refuses a passage file that is missing, and a passage longer than the debaters can read, naming the size that fits (exit 3)', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, 'long.txt'),
+      `${'The harbour was quiet that winter, and the boats stayed in. '.repeat(700)}\n`,
+    );
+    writeFileSync(
+      path.join(dir, 'questions.yaml'),
+      stringify([
+        { id: 'gone', question: 'Who?', answer: 'A', wrong_answer: 'B', passage_file: 'missing.txt' },
+      ]),
+    );
+    const missing = await runAgora(
+      ['demo', '--format', 'truth', '--questions', 'questions.yaml', '--out', path.join(dir, 'runs')],
+      { cwd: dir },
+    );
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain('questions.yaml');
+    expect(missing.stderr).toContain('passage_file');
+    expect(missing.stderr).toContain('missing.txt, which does not exist');
+    expect(missing.stderr).not.toMatch(/\n\s+at /);
+
+    writeFileSync(
+      path.join(dir, 'questions.yaml'),
+      stringify([
+        {
+          id: 'long',
+          question: 'Was it quiet?',
+          answer: 'yes',
+          wrong_answer: 'no',
+          passage_file: 'long.txt',
+        },
+      ]),
+    );
+    const long = await runAgora(
+      ['demo', '--format', 'truth', '--questions', 'questions.yaml', '--out', path.join(dir, 'runs')],
+      { cwd: dir },
+    );
+    expect(long.code).toBe(3);
+    expect(long.stderr).toMatch(
+      /its passage \(long\.txt\) comes to about \d+ tokens, more than the \d+ a debater's prompt has room for/,
+    );
+    expect(long.stderr).toMatch(/shorten the passage to about \d+ characters/);
   });
 });

@@ -104,11 +104,19 @@ function verdictOf(state: TruthState, question: PlannedQuestion): ConditionVerdi
 }
 
 export function questionResults(state: TruthState): QuestionResult[] {
+  // Questions about the same passage text share it, whether or not it was named.
+  const firstWith = new Map<string, string>();
+  const passageIdOf = (question: PlannedQuestion): string | null => {
+    if (question.passage_id) return question.passage_id;
+    if (!question.passage) return null;
+    if (!firstWith.has(question.passage)) firstWith.set(question.passage, question.id);
+    return firstWith.get(question.passage) ?? question.id;
+  };
   return recordedQuestions(state).map((question) => ({
     number: question.number,
     id: question.id,
     kind: question.kind ?? null,
-    passageId: question.passage_id ?? (question.passage ? question.id : null),
+    passageId: passageIdOf(question),
     question: question.question,
     answer: question.answer,
     wrongAnswer: question.wrong_answer,
