@@ -61,6 +61,13 @@ const RUNS: Array<{ format: string; file: string; args: string[]; patch?: Record
     patch: { concurrency: 1 },
   },
   { format: 'council', file: 'scenarios/council-billing-database.yaml', args: ['--seed', '7'] },
+  {
+    format: 'truth',
+    file: 'scenarios/truth-passages.yaml',
+    args: ['--seed', '7', '--rounds', '2'],
+    // One passage's questions: the requests of every condition about a passage the judge cannot see.
+    patch: { questions: 2, question_kinds: ['passage'] },
+  },
 ];
 
 /**
@@ -80,6 +87,7 @@ function scenarioFor(run: (typeof RUNS)[number]): { file: string; remove: () => 
 export function callKind(body: ChatBody): string {
   const last = body.messages.at(-1)?.content ?? '';
   const all = body.messages.map((message) => message.content).join('\n');
+  if (all.includes('a study of how well a judge can tell a right answer')) return truthCallKind(last);
   const heading = /## Your task: ([^\n]*)/.exec(all.slice(all.lastIndexOf('## Your task:')))?.[1] ?? '';
   if (/^evaluate round/.test(heading)) return 'judge (evaluation)';
   if (/^list the claims/.test(heading)) return 'claims extraction';
@@ -97,6 +105,17 @@ export function callKind(body: ChatBody): string {
   if (heading !== '') return heading.replace(/\s*\(.*$/, '');
   if (/^Check this statement/.test(last)) return 'moderation';
   return 'other';
+}
+
+/** A truth run's call kinds, from the task: who speaks, and under which condition. */
+function truthCallKind(task: string): string {
+  if (task.includes('You are Debater')) return 'debater statement';
+  if (task.includes('You are the consultant')) return 'consultant statement';
+  if (task.includes('Ask the consultant')) return "judge's question to the consultant";
+  if (task.includes('Debater A argues for Answer')) return 'verdict after the debate';
+  if (task.includes('The consultant argues for Answer')) return 'verdict after the consultancy';
+  if (task.includes('Read the passage and answer')) return 'verdict as expert (reads the passage)';
+  return 'verdict alone (direct)';
 }
 
 function show(body: ChatBody): string {

@@ -1,7 +1,9 @@
 /**
  * The truth table of the leaderboard: over every indexed truth run, each judge model's accuracy
  * per condition with its 95% Wilson interval, and its difference from the same judge alone
- * (`direct`) on the same questions, paired question by question (Newcombe's interval).
+ * (`direct`) on the same questions, paired question by question (Newcombe's interval); questions
+ * about a passage the judge cannot see apart from the control questions it can work out alone. A run
+ * whose verdicts could too often not be read is left out, and the note says how many were.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,10 +14,20 @@ import { accuracyInterval, type PairedDifference, pairedDifference } from './tru
 
 interface TruthRecord {
   judge?: { model?: string };
-  questions?: Array<{ id?: string; verdicts?: Array<{ condition?: string; correct?: boolean | null }> }>;
+  questions?: Array<{
+    id?: string;
+    kind?: string | null;
+    passageId?: string | null;
+    verdicts?: Array<{ condition?: string; correct?: boolean | null }>;
+  }>;
+  summary?: { unparsed?: { overLimit?: boolean } };
 }
 
-const CONDITION_ORDER = ['direct', 'consultancy', 'debate'];
+/** Which set a question belongs to: about a passage, or the control set. */
+const groupOf = (question: { kind?: string | null; passageId?: string | null }) =>
+  question.kind === 'passage' || (question.passageId ?? null) !== null ? 'passage' : 'control';
+
+const CONDITION_ORDER = ['direct', 'expert', 'consultancy', 'debate'];
 
 /** The transcript.json of a run folder, or null when it cannot be read (a run being written, say). */
 function readRecord(outDir: string, runDir: string): TruthRecord | null {
@@ -49,11 +61,18 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
   // Per judge model and condition: each verdict's correctness, keyed by run and question for pairing.
   const verdicts = new Map<string, Map<string, Map<string, boolean>>>();
   const runsPerJudge = new Map<string, Set<string>>();
+  let leftOut = 0;
   for (const [runId, runDir] of runs) {
     const record = readRecord(outDir, String(runDir ?? ''));
-    const judge = record?.judge?.model;
-    if (!record || !judge) continue;
+    const model = record?.judge?.model;
+    if (!record || !model) continue;
+    if (record.summary?.unparsed?.overLimit) {
+      leftOut += 1;
+      continue;
+    }
     for (const [at, question] of (record.questions ?? []).entries()) {
+      // Keyed by judge model and question set; split again for the rows.
+      const judge = `${model}\u0000${groupOf(question)}`;
       for (const verdict of question.verdicts ?? []) {
         if (typeof verdict.correct !== 'boolean' || !verdict.condition) continue;
         const byCondition = verdicts.get(judge) ?? new Map<string, Map<string, boolean>>();
@@ -67,8 +86,9 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
       }
     }
   }
-  const rows = [...verdicts.keys()].sort().flatMap((judge) => {
-    const byCondition = verdicts.get(judge) as Map<string, Map<string, boolean>>;
+  const rows = [...verdicts.keys()].sort().flatMap((key) => {
+    const [judge, group] = key.split('\u0000') as [string, string];
+    const byCondition = verdicts.get(key) as Map<string, Map<string, boolean>>;
     const direct = byCondition.get('direct');
     return [...byCondition.keys()]
       .sort((x, y) => CONDITION_ORDER.indexOf(x) - CONDITION_ORDER.indexOf(y))
@@ -85,8 +105,9 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
         }
         return [
           judge,
+          group,
           condition,
-          runsPerJudge.get(judge)?.size ?? 0,
+          runsPerJudge.get(key)?.size ?? 0,
           judged.size,
           right,
           accuracy ? Math.round(accuracy.rate * 100) : null,
@@ -99,6 +120,7 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
     title: 'Judges against the truth (truth runs): accuracy per judge model and condition',
     columns: [
       'Judge model',
+      'Questions',
       'Condition',
       'Runs',
       'Judged',
@@ -111,6 +133,6 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
     note:
       rows.length === 0
         ? 'No truth runs yet: `agora run --format truth --questions 20` makes one (simulator runs count only with --include-demo).'
-        : 'Intervals are 95%: Wilson for accuracy, Newcombe for the difference from the same judge alone on the same questions. With a few dozen questions they are wide; see docs/truth.md.',
+        : `Questions: "passage" for questions about a passage the judge cannot see, "control" for those it can work out alone. Intervals are 95%: Wilson for accuracy, Newcombe for the difference from the same judge alone on the same questions (not clustered by passage here; \`show\` gives a run's clustered differences). With a few dozen questions they are wide; see docs/truth.md.${leftOut > 0 ? ` Left out: ${leftOut} run${leftOut === 1 ? '' : 's'} with more than 20% of verdicts unread.` : ''}`,
   };
 }

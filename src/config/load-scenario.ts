@@ -10,6 +10,7 @@ import { checkBackgroundFits } from './background-fit.js';
 import { closestName } from './closest-name.js';
 import { DEFAULT_CRITIQUE_AGENTS } from './critique-schema.js';
 import { formatFieldPath } from './field-path.js';
+import { passagesThatDoNotFit } from './passage-fit.js';
 import { readQuestionFile } from './question-file.js';
 import { readTextFile } from './read-text-file.js';
 import { resolveRolePrompt } from './role-prompts.js';
@@ -147,6 +148,18 @@ export async function parseScenario(text: string, absolute: string, shown = abso
       shownFile,
     );
     data = { ...data, questions };
+  }
+  if (data.format === 'truth' && Array.isArray(data.questions)) {
+    const issues = passagesThatDoNotFit(
+      data.questions.map((item, at) => ({ ...item, id: item.id ?? `q${at + 1}` })),
+      {
+        contextWindow: data.model_options.context_window,
+        debaterMaxTokens: data.debater_max_tokens,
+        maxRounds: data.max_rounds,
+      },
+      data.questions_file ? path.join(path.dirname(shown), data.questions_file) : shown,
+    );
+    if (issues.length > 0) throw new ConfigError(issues);
   }
   const seed = data.seed === undefined ? { seed: BATCH_BASE_SEED, randomSeed: true } : { seed: data.seed };
   return { ...data, ...seed, file: absolute, contextFiles: files, warnings } as Scenario;

@@ -1,9 +1,12 @@
 /**
  * A user's own questions: a YAML list or JSONL (one JSON object a line), each with `question`,
- * `answer`, `wrong_answer`, and optionally `id` and `passage` (text the debaters see and the judge
- * does not). Every problem is reported at once, with the file, the field and the fix (exit 3).
+ * `answer`, `wrong_answer`, and optionally `id` and a passage (text the debaters see and the judge
+ * does not): written in as `passage`, or kept in a text file of its own named by `passage_file`
+ * (relative to the questions file; questions that name the same file share its passage). Every
+ * problem is reported at once, with the file, the field and the fix (exit 3).
  */
 
+import path from 'node:path';
 import { ConfigError, type ConfigIssue } from '../core/errors.js';
 import { readTextFile } from './read-text-file.js';
 import type { TruthQuestion } from './truth-question.js';
@@ -13,7 +16,16 @@ import { parseYamlSource } from './yaml-source.js';
 export const MAX_QUESTIONS = 500;
 const MAX_FIELD_CHARS = 4000;
 const REQUIRED = ['question', 'answer', 'wrong_answer'] as const;
-const ALLOWED = new Set(['id', 'question', 'answer', 'wrong_answer', 'passage']);
+const ALLOWED = new Set(['id', 'question', 'answer', 'wrong_answer', 'passage', 'passage_file']);
+/** A passage in a file of its own may be long; whether it fits the debaters' window is checked with the scenario. */
+const MAX_PASSAGE_FILE_BYTES = 256 * 1024;
+
+/** A question whose passage is in a file, and where in the questions file it says so. */
+interface PassageReference {
+  question: TruthQuestion;
+  file: string;
+  where: Omit<ConfigIssue, 'message'>;
+}
 
 interface Entry {
   value: unknown;
@@ -79,6 +91,14 @@ function entriesOf(text: string, file: string): Entry[] {
 
 /** The questions in `text` (the contents of `file`), checked; throws a ConfigError naming each problem. */
 export function parseQuestionFile(text: string, file: string): TruthQuestion[] {
+  return parseQuestions(text, file).questions;
+}
+
+function parseQuestions(
+  text: string,
+  file: string,
+): { questions: TruthQuestion[]; references: PassageReference[] } {
+  const references: PassageReference[] = [];
   const entries = entriesOf(text, file);
   const issues: ConfigIssue[] = [];
   const where = (entry: Entry, at: number, field?: string): Omit<ConfigIssue, 'message'> => ({
@@ -153,6 +173,15 @@ export function parseQuestionFile(text: string, file: string): TruthQuestion[] {
     const answer = text('answer', true);
     const wrong = text('wrong_answer', true);
     const passage = text('passage', false);
+    const passageFile = text('passage_file', false);
+    if (passage !== undefined && passageFile !== undefined) {
+      issues.push({
+        ...where(entry, at, 'passage_file'),
+        message:
+          'is given beside passage; keep one of them (the passage written in, or the file that holds it)',
+      });
+      return;
+    }
     const id = text('id', false) ?? `q${at + 1}`;
     if (answer !== undefined && wrong !== undefined && answer.toLowerCase() === wrong.toLowerCase()) {
       issues.push({
@@ -170,10 +199,57 @@ export function parseQuestionFile(text: string, file: string): TruthQuestion[] {
     }
     ids.add(id);
     if (question === undefined || answer === undefined || wrong === undefined) return;
-    questions.push({ id, question, answer, wrong_answer: wrong, ...(passage ? { passage } : {}) });
+    const made: TruthQuestion = {
+      id,
+      question,
+      answer,
+      wrong_answer: wrong,
+      ...(passage ? { passage } : {}),
+    };
+    questions.push(made);
+    if (passageFile !== undefined)
+      references.push({ question: made, file: passageFile, where: where(entry, at, 'passage_file') });
   });
   if (issues.length > 0) throw new ConfigError(issues);
-  return questions;
+  return { questions, references };
+}
+
+/** Reads the passage files the questions name, each once; questions naming one file share its passage. */
+async function readPassageFiles(references: PassageReference[], folder: string): Promise<void> {
+  const issues: ConfigIssue[] = [];
+  const texts = new Map<string, string | null>();
+  for (const reference of references) {
+    if (!texts.has(reference.file)) {
+      const result = await readTextFile(path.resolve(folder, reference.file), MAX_PASSAGE_FILE_BYTES);
+      if ('refusal' in result) {
+        const { reason, message } = result.refusal;
+        issues.push({
+          ...reference.where,
+          message:
+            reason === 'missing'
+              ? `names ${reference.file}, which does not exist; passage files are read relative to the questions file`
+              : reason === 'folder'
+                ? `names ${reference.file}, a folder; name the text file that holds the passage`
+                : `names ${reference.file}: ${message}; a passage file is a plain text file`,
+        });
+        texts.set(reference.file, null);
+        continue;
+      }
+      const passage = result.text.trim();
+      if (passage === '')
+        issues.push({
+          ...reference.where,
+          message: `names ${reference.file}, which is empty; put the passage in it`,
+        });
+      texts.set(reference.file, passage === '' ? null : passage);
+    }
+    const passage = texts.get(reference.file);
+    if (passage) {
+      reference.question.passage = passage;
+      reference.question.passage_id = reference.file;
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
 }
 
 const MAX_QUESTION_FILE_BYTES = 4 * 1024 * 1024;
@@ -191,5 +267,7 @@ export async function readQuestionFile(absolute: string, shown: string): Promise
           : `${message}; a question file is a YAML or JSONL text file`;
     throw new ConfigError([{ file: shown, path: '', message: fix }]);
   }
-  return parseQuestionFile(result.text, shown);
+  const { questions, references } = parseQuestions(result.text, shown);
+  await readPassageFiles(references, path.dirname(absolute));
+  return questions;
 }

@@ -11,6 +11,8 @@ export interface TruthQuestion {
   wrong_answer: string;
   /** Text the debaters see and the judge does not. */
   passage?: string;
+  /** Which passage it is, when several questions share one ("p1"); questions of one passage are not independent. */
+  passage_id?: string;
   /** The generator's kind, or absent for a question from a file. */
   kind?: QuestionKind;
 }

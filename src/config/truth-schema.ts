@@ -13,10 +13,17 @@ import {
   thinkField,
 } from './schema-parts.js';
 
-export const TRUTH_CONDITIONS = ['direct', 'consultancy', 'debate'] as const;
+export const TRUTH_CONDITIONS = ['direct', 'expert', 'consultancy', 'debate'] as const;
+/** The conditions a run has when its scenario names none: `expert` (the judge reads the passage) is asked for by name. */
+export const DEFAULT_TRUTH_CONDITIONS = ['direct', 'consultancy', 'debate'] as const;
 export type TruthCondition = (typeof TRUTH_CONDITIONS)[number];
-/** The generator's kinds, named here so a scenario can be checked without the generator. */
-export const TRUTH_QUESTION_KINDS = ['arithmetic', 'calendar', 'units', 'logic'] as const;
+/**
+ * The generator's kinds, named here so a scenario can be checked without the generator. The first
+ * four a judge can work out alone (the control set); `passage` questions are about a generated
+ * document that only the debaters read.
+ */
+export const TRUTH_CONTROL_KINDS = ['arithmetic', 'calendar', 'units', 'logic'] as const;
+export const TRUTH_QUESTION_KINDS = [...TRUTH_CONTROL_KINDS, 'passage'] as const;
 /** Most questions one run generates or takes from a file. */
 export const MAX_TRUTH_QUESTIONS = 500;
 
@@ -63,8 +70,10 @@ export const truthSchema = z
     question_kinds: z
       .array(z.enum(TRUTH_QUESTION_KINDS, { error: `must be one of ${TRUTH_QUESTION_KINDS.join(', ')}` }))
       .min(1, { error: 'needs at least one kind' })
-      .default([...TRUTH_QUESTION_KINDS])
-      .describe('The kinds of generated questions, taken in turn.'),
+      .default([...TRUTH_CONTROL_KINDS])
+      .describe(
+        'The kinds of generated questions, taken in turn; `passage` questions (four to a generated document the judge does not see) are not among the default ones.',
+      ),
     questions_file: nonBlank('a .yaml or .jsonl file of questions')
       .optional()
       .describe(
@@ -74,7 +83,7 @@ export const truthSchema = z
       .array(z.enum(TRUTH_CONDITIONS, { error: `must be one of ${TRUTH_CONDITIONS.join(', ')}` }))
       .min(1, { error: 'needs at least one condition' })
       .refine((list) => new Set(list).size === list.length, { error: 'names a condition twice' })
-      .default([...TRUTH_CONDITIONS])
+      .default([...DEFAULT_TRUTH_CONDITIONS])
       .describe('The conditions every question runs under, in this order.'),
     debaters: z.strictObject({ a: participant('Debater A'), b: participant('Debater B') }),
     judge: participant('Judge'),

@@ -8,8 +8,10 @@ import { makeCoherent, statedWeights } from './coherent-answer.js';
 import { jsonFromSchema } from './json-from-schema.js';
 import { levelSource, materialHash } from './judged-level.js';
 import { makeKeyedChoices } from './keyed-choice.js';
+import { passageQuote } from './passage-reading.js';
 import { extractHints, type PromptMessage, renderChat, renderGenerate } from './prompt-text.js';
 import { composeProse, composeThinking, fieldText, type SpeechLength } from './prose.js';
+import { QUOTE_ERROR_RATE } from './quote-copy.js';
 import { createRng, hashOf } from './random.js';
 import type { ScriptRule } from './script.js';
 import { TemplateChoice } from './template-choice.js';
@@ -222,7 +224,14 @@ function composeContent(
     );
   }
   if (request.format === 'json') return JSON.stringify({ answer: fieldText(hints, 'answer', rng) });
-  return composeProse(hints, rng, style.speech);
+  const prose = composeProse(hints, rng, style.speech);
+  // A debater given a passage to quote opens with a quote of it (passage-reading.ts).
+  const quoted = passageQuote(
+    request.messages,
+    createRng(seed, 'passage'),
+    style.quoteErrors ?? QUOTE_ERROR_RATE,
+  );
+  return quoted ? `${quoted}\n\n${prose}` : prose;
 }
 
 /**

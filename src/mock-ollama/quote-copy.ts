@@ -67,6 +67,17 @@ function mistake(kind: QuoteMistake, words: string[], rng: Rng): string[] | null
   }
 }
 
+/** The words with one small mistake in them (the kind drawn; another tried when it cannot be made), or as they were. */
+export function miscopy(words: string[], rng: Rng): string[] {
+  const kinds: QuoteMistake[] = ['comma', 'case', 'changed-word', 'missing-word'];
+  const start = rng.int(0, kinds.length - 1);
+  for (let step = 0; step < kinds.length; step += 1) {
+    const changed = mistake(kinds[(start + step) % kinds.length] as QuoteMistake, words, rng);
+    if (changed) return changed;
+  }
+  return words;
+}
+
 /**
  * The quote of `sentence` a note-taker writes: its first 6 to 10 words, with one mistake in a share
  * `errorRate` of quotes (when no mistake can be made on those words, another kind is tried).
@@ -75,11 +86,5 @@ export function copyQuote(sentence: string, rng: Rng, errorRate = QUOTE_ERROR_RA
   const words = sentence.split(/\s+/).filter((word) => word !== '');
   const copied = words.slice(0, rng.int(6, 10));
   if (!rng.chance(errorRate)) return copied.join(' ');
-  const kinds: QuoteMistake[] = ['comma', 'case', 'changed-word', 'missing-word'];
-  const start = rng.int(0, kinds.length - 1);
-  for (let step = 0; step < kinds.length; step += 1) {
-    const changed = mistake(kinds[(start + step) % kinds.length] as QuoteMistake, copied, rng);
-    if (changed) return changed.join(' ');
-  }
-  return copied.join(' ');
+  return miscopy(copied, rng).join(' ');
 }

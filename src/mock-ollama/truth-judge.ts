@@ -3,8 +3,12 @@
  * `confidence`). The simulator cannot work a question out, so it answers the way small judges lean
  * when they cannot either: alone, towards the answer listed first; with a consultant, towards the
  * consultant's answer; after a debate, towards the debater who spoke last. Its accuracy is about
- * chance, and its confidence does not know that.
+ * chance, and its confidence does not know that. On a question about a passage it also reads what
+ * the passage's words allow (passage-reading.ts): quotes marked verified that hold an answer, or,
+ * shown the passage itself, the sentences that hold each answer; where they favour one answer it
+ * mostly follows them.
  */
+import { passageLean } from './passage-reading.js';
 import type { PromptMessage } from './prompt-text.js';
 import type { Rng } from './random.js';
 
@@ -32,6 +36,15 @@ const REASONS = [
   'The argument for Answer {n} was the more concrete of the two, and I could not fault its steps.',
 ];
 
+const PASSAGE_REASONS = [
+  'The verified quotes bear out Answer {n}; the other side has nothing checked against the passage that does.',
+  'What the passage is quoted as saying, word for word, points to Answer {n}.',
+  'Reading the sentences that mention each answer, Answer {n} is the one they support.',
+];
+
+/** How often a judge follows what the passage's words favour. */
+const PASSAGE_TRUST = 0.85;
+
 /** The answer as JSON text, or null when the request is not a two-answer verdict. */
 export function truthJudgeAnswer(
   format: unknown,
@@ -56,6 +69,11 @@ export function truthJudgeAnswer(
     answer = rng.chance(0.6) ? '1' : '2';
     confidence = rng.int(60, 95);
   }
-  const reasoning = rng.pick(REASONS).replace('{n}', answer);
+  const lean = passageLean(messages);
+  if (lean) {
+    answer = rng.chance(PASSAGE_TRUST) ? lean : other(lean);
+    confidence = rng.int(70, 95);
+  }
+  const reasoning = rng.pick(lean ? PASSAGE_REASONS : REASONS).replace('{n}', answer);
   return JSON.stringify({ reasoning, answer, confidence });
 }

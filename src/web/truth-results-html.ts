@@ -8,6 +8,7 @@ import {
   accuracyTable,
   differencesTable,
   persuasivenessTable,
+  sharesPassages,
   type TruthTable,
 } from '../formats/truth/truth-tables.js';
 import { html, type SafeHtml } from './html.js';
@@ -57,8 +58,8 @@ export function truthResultsHtml(results: TruthResults): SafeHtml {
     summary.differences.length === 0
       ? ''
       : html`<h3>Paired differences</h3>
-<p class="notes">Same questions; the first condition's accuracy minus the second's, in percentage points, with a 95% interval (Newcombe).</p>
-${table('truth-differences', differencesTable(summary))}`;
+<p class="notes">Same questions; the first condition's accuracy minus the second's, in percentage points, with a 95% interval (${sharesPassages(summary.differences) ? 'a bootstrap over passages, as questions about one passage are not independent' : 'Newcombe'}).</p>
+${table('truth-differences', differencesTable(summary.differences))}`;
   const persuasiveness =
     summary.persuasiveness.length === 0
       ? ''

@@ -4,24 +4,15 @@
  * gives (a dropped step, an off-by-one), never equal to the right one. The same seed gives the same
  * questions.
  */
-import seedrandom from 'seedrandom';
 import type { QuestionKind, TruthQuestion } from '../../config/truth-question.js';
-import { TRUTH_QUESTION_KINDS } from '../../config/truth-schema.js';
+import { TRUTH_CONTROL_KINDS, TRUTH_QUESTION_KINDS } from '../../config/truth-schema.js';
+import type { PassageQuestion } from './passages/passage.js';
+import { generatePassage, QUESTIONS_PER_PASSAGE } from './passages/passage-generator.js';
+import { type Draw, dateText, draw } from './seeded-draw.js';
 
 export const QUESTION_KINDS = TRUTH_QUESTION_KINDS;
-
-interface Draw {
-  int(low: number, high: number): number;
-  pick<T>(items: readonly T[]): T;
-}
-
-function draw(seed: string): Draw {
-  const next = seedrandom(seed);
-  return {
-    int: (low, high) => low + Math.floor(next() * (high - low + 1)),
-    pick: (items) => items[Math.floor(next() * items.length)] as (typeof items)[number],
-  };
-}
+/** The kinds a judge can work out alone: the control set beside passage questions. */
+export const CONTROL_KINDS = TRUTH_CONTROL_KINDS;
 
 /** A number as a person writes it: no trailing zeros, at most two decimals. */
 export function numberText(value: number): string {
@@ -60,24 +51,6 @@ function arithmetic(d: Draw): Made {
 }
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-
-function dateText(date: Date): string {
-  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
-}
 
 const DAY_MS = 86_400_000;
 
@@ -175,20 +148,35 @@ function logic(d: Draw): Made {
   };
 }
 
-const MAKERS: Record<QuestionKind, (d: Draw) => Made> = { arithmetic, calendar, units, logic };
+const MAKERS: Record<Exclude<QuestionKind, 'passage'>, (d: Draw) => Made> = {
+  arithmetic,
+  calendar,
+  units,
+  logic,
+};
 
 /**
  * `count` questions for `seed`, the kinds taken in turn (from a seeded starting point), each
- * question drawn from its own seed so adding one does not change the others.
+ * question drawn from its own seed so adding one does not change the others. `passage` questions
+ * come from generated passages, QUESTIONS_PER_PASSAGE to a passage in the order the passage asks
+ * them; each carries its passage's text and id.
  */
 export function generateQuestions(
   seed: number,
   count: number,
-  kinds: readonly QuestionKind[] = QUESTION_KINDS,
+  kinds: readonly QuestionKind[] = CONTROL_KINDS,
 ): TruthQuestion[] {
   const offset = draw(`${seed}:truth-kinds`).int(0, kinds.length - 1);
+  let passageQuestions = 0;
   return Array.from({ length: count }, (_, at) => {
     const kind = kinds[(offset + at) % kinds.length] as QuestionKind;
+    if (kind === 'passage') {
+      const number = Math.floor(passageQuestions / QUESTIONS_PER_PASSAGE) + 1;
+      const passage = generatePassage(seed, number);
+      const asked = passage.questions[passageQuestions % QUESTIONS_PER_PASSAGE] as PassageQuestion;
+      passageQuestions += 1;
+      return { id: `q${at + 1}`, kind, ...asked, passage: passage.text, passage_id: `p${number}` };
+    }
     const made = MAKERS[kind](draw(`${seed}:truth-question-${at + 1}`));
     return { id: `q${at + 1}`, kind, ...made };
   });

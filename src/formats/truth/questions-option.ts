@@ -3,10 +3,11 @@
  * JSONL file of the user's own (read relative to the working folder).
  */
 import path from 'node:path';
+import { passagesThatDoNotFit } from '../../config/passage-fit.js';
 import { readQuestionFile } from '../../config/question-file.js';
 import type { Scenario } from '../../config/scenario.js';
 import { MAX_TRUTH_QUESTIONS } from '../../config/truth-schema.js';
-import { UsageError } from '../../core/errors.js';
+import { ConfigError, UsageError } from '../../core/errors.js';
 
 export async function applyQuestionsOption(
   scenario: Scenario,
@@ -29,6 +30,16 @@ export async function applyQuestionsOption(
     return { ...rest, questions: count };
   }
   const questions = await readQuestionFile(path.resolve(cwd, text), text);
+  const tooLong = passagesThatDoNotFit(
+    questions,
+    {
+      contextWindow: scenario.model_options.context_window,
+      debaterMaxTokens: scenario.debater_max_tokens,
+      maxRounds: scenario.max_rounds,
+    },
+    text,
+  );
+  if (tooLong.length > 0) throw new ConfigError(tooLong);
   const { questions_file: _file, ...rest } = scenario;
   return { ...rest, questions };
 }

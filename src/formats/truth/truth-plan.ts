@@ -50,6 +50,7 @@ function questionsOf(scenario: TruthScenario): TruthQuestion[] {
       answer: item.answer,
       wrong_answer: item.wrong_answer,
       ...(item.passage ? { passage: item.passage } : {}),
+      ...('passage_id' in item && typeof item.passage_id === 'string' ? { passage_id: item.passage_id } : {}),
       ...(item.kind ? { kind: item.kind as QuestionKind } : {}),
     }));
   }

@@ -10,12 +10,28 @@ import { fallbackNote } from '../shared/fallback-note.js';
 import { degradedNote, type RunEnding, unfinishedSentence } from '../shared/run-ending.js';
 import { modelCalls, sequenceFailures } from '../shared/sequence-state.js';
 import { conditionRecords, JUDGE_QUESTION, recordedQuestions, type TruthState } from './truth-plan.js';
-import { type QuestionResult, questionResults, type TruthSummary, truthSummary } from './truth-results.js';
-import { accuracyTable, differencesTable, persuasivenessTable, type TruthTable } from './truth-tables.js';
+import { quotesFollowed, quoteTallies, recordedQuotes } from './truth-quotes.js';
+import {
+  type DifferenceRow,
+  type GroupSummary,
+  type QuestionResult,
+  questionResults,
+  type TruthSummary,
+  truthSummary,
+  UNPARSED_LIMIT,
+} from './truth-results.js';
+import {
+  accuracyTable,
+  differencesTable,
+  persuasivenessTable,
+  quotesTable,
+  type TruthTable,
+} from './truth-tables.js';
 
 export function truthTranscript(state: TruthState) {
   const { scenario } = state;
   const questions = questionResults(state);
+  const quotes = recordedQuotes(state);
   return {
     runId: state.runId,
     format: 'truth' as const,
@@ -34,6 +50,9 @@ export function truthTranscript(state: TruthState) {
     error: state.end?.error ?? null,
     questions,
     summary: truthSummary(state),
+    quotes,
+    quoteTallies: quoteTallies(quotes),
+    quotesFollowed: quotesFollowed(state, quotes),
     stats: {
       verdicts: state.assessments.filter((item) => item.phase === 'verdict').length,
       outputTokens: state.outputTokens,
@@ -49,7 +68,13 @@ interface TruthRecord extends RunEnding {
   judge?: { model?: string };
   plannedQuestions?: number;
   questions?: Array<{ verdicts?: Array<{ correct?: boolean | null }> }>;
-  summary?: Pick<TruthSummary, 'conditions'>;
+  summary?: Pick<TruthSummary, 'conditions'> & Partial<Pick<TruthSummary, 'unparsed'>>;
+}
+
+/** The sentence that marks a run whose verdicts could too often not be read. */
+function unparsedWarning(unparsed: TruthSummary['unparsed'] | undefined): string | null {
+  if (!unparsed?.overLimit) return null;
+  return `${unparsed.count} of ${unparsed.of} verdicts could not be read (more than ${Math.round(UNPARSED_LIMIT * 100)}%), so this run's accuracy is not counted`;
 }
 
 /** The run's result in one sentence, from its transcript.json. */
@@ -67,7 +92,8 @@ export function truthOutcome(transcript: unknown): string {
   const unfinished = unfinishedSentence(record, progress, scored, 'there is no result');
   if (unfinished !== null) return unfinished;
   const judge = record.judge?.model ? `The judge (${record.judge.model}) was right` : 'The judge was right';
-  return `${judge}: ${scored || 'no verdict was usable'}${degradedNote(record)}.`;
+  const warning = unparsedWarning(record.summary?.unparsed);
+  return `${judge}: ${scored || 'no verdict was usable'}${degradedNote(record)}${warning ? `; but ${warning}` : ''}.`;
 }
 
 const mark = (correct: boolean | null) => (correct === true ? 'right' : correct === false ? 'WRONG' : '—');
@@ -84,13 +110,60 @@ function questionRows(questions: QuestionResult[], conditions: readonly string[]
   ]);
 }
 
-function summaryLines(summary: TruthSummary, layout: TextLayout): string[] {
+/** Debate against the judge alone, on passages and on the control set, and what that says. */
+function groupFinding(groups: GroupSummary[]): string | null {
+  const of = (group: GroupSummary): DifferenceRow | undefined =>
+    group.differences.find((row) => row.first === 'debate' && row.second === 'direct');
+  const passage = groups.find((group) => group.group === 'passage');
+  const control = groups.find((group) => group.group === 'control');
+  const onPassage = passage ? of(passage)?.clustered : null;
+  const onControl = control ? of(control)?.clustered : null;
+  if (!onPassage || !onControl) return null;
+  const points = (value: number) =>
+    `${value > 0 ? '+' : value < 0 ? '−' : ''}${Math.abs(Math.round(value * 100))}`;
+  const said = (d: NonNullable<typeof onPassage>) =>
+    `${points(d.difference)} points (${points(d.low)} to ${points(d.high)})`;
+  const helped = (d: NonNullable<typeof onPassage>) => d.low > 0;
+  const verdict =
+    helped(onPassage) && !helped(onControl)
+      ? 'debate helped on passages and not on the control questions, as the research predicts'
+      : helped(onPassage) && helped(onControl)
+        ? 'debate helped on both'
+        : helped(onControl)
+          ? 'debate helped on the control questions but not on passages, against what the research predicts'
+          : 'this run cannot tell debate from the judge alone on either (the intervals include zero)';
+  return `Debate against the judge alone: ${said(onPassage)} on passage questions, ${said(onControl)} on the control questions; ${verdict}.`;
+}
+
+function summaryLines(transcript: ReturnType<typeof truthTranscript>, layout: TextLayout): string[] {
+  const { summary } = transcript;
   const text = (table: TruthTable) => renderTextTable(table.headers, table.rows, layout);
-  const lines = ['Accuracy per condition:', text(accuracyTable(summary))];
+  const warning = unparsedWarning(summary.unparsed);
+  const flag = warning ? ` (not counted: ${warning})` : '';
+  const lines = [`Accuracy per condition${flag}:`, text(accuracyTable(summary))];
   if (summary.differences.length > 0) {
     lines.push(
-      'Paired differences (same questions; the first minus the second, 95% interval):',
-      text(differencesTable(summary)),
+      `Paired differences (same questions; the first minus the second, 95% interval${summary.differences.some((row) => row.clustered && row.clustered.clusters < row.clustered.n) ? ' from a bootstrap over passages' : ''})${flag}:`,
+      text(differencesTable(summary.differences)),
+    );
+  }
+  for (const group of summary.groups ?? []) {
+    const label = group.group === 'passage' ? 'passage questions' : 'control questions';
+    lines.push(
+      `On the ${plural(group.questions, label.replace(' questions', ' question'))}${flag}:`,
+      text(accuracyTable(group)),
+    );
+    if (group.differences.length > 0) lines.push(text(differencesTable(group.differences)));
+  }
+  const finding = summary.groups ? groupFinding(summary.groups) : null;
+  if (finding) lines.push(finding);
+  if (transcript.quoteTallies.length > 0) {
+    lines.push('Quotes of the passage per debater model:', text(quotesTable(transcript.quoteTallies)));
+    const { followed, of } = transcript.quotesFollowed;
+    lines.push(
+      of > 0
+        ? `In ${plural(of, 'debate')} where one side made more verified quotes, the judge chose that side's answer in ${followed}.`
+        : 'No debate had one side with more verified quotes than the other.',
     );
   }
   if (summary.persuasiveness.length > 0) {
@@ -111,7 +184,7 @@ export function truthReport(state: TruthState, layout: TextLayout): string {
     questionRows(transcript.questions, conditions),
     layout,
   );
-  return [outcome, table, ...summaryLines(transcript.summary, layout)].join('\n');
+  return [outcome, table, ...summaryLines(transcript, layout)].join('\n');
 }
 
 export function truthMarkdown(state: TruthState): string {

@@ -3,6 +3,8 @@
  * and whether it was right; per condition, accuracy with its interval; per pair of conditions, the
  * paired difference; per debater model, how often it won while arguing the wrong answer.
  */
+
+import { type ClusteredDifference, clusteredDifference } from '../../analytics/clustered-difference.js';
 import {
   type AccuracyInterval,
   accuracyInterval,
@@ -36,15 +38,47 @@ export interface QuestionResult {
   number: number;
   id: string;
   kind: string | null;
+  /** The passage the question is about, shared with other questions; null without one. */
+  passageId: string | null;
   question: string;
   answer: string;
   wrongAnswer: string;
   verdicts: ConditionVerdict[];
 }
 
+/** Share of verdicts above which a run's accuracy is not counted: the verdicts could not be read. */
+export const UNPARSED_LIMIT = 0.2;
+
+export interface DifferenceRow {
+  first: TruthCondition;
+  second: TruthCondition;
+  /** Question by question (Newcombe's interval). */
+  difference: PairedDifference | null;
+  /** With a bootstrap over passages (each question its own cluster when it has none). */
+  clustered: ClusteredDifference | null;
+}
+
+export interface ConditionRow {
+  condition: TruthCondition;
+  accuracy: AccuracyInterval | null;
+  noVerdict: number;
+}
+
+/** Results over one group of questions: those about passages, or the control set. */
+export interface GroupSummary {
+  group: 'passage' | 'control';
+  questions: number;
+  conditions: ConditionRow[];
+  differences: DifferenceRow[];
+}
+
 export interface TruthSummary {
-  conditions: Array<{ condition: TruthCondition; accuracy: AccuracyInterval | null; noVerdict: number }>;
-  differences: Array<{ first: TruthCondition; second: TruthCondition; difference: PairedDifference | null }>;
+  conditions: ConditionRow[];
+  differences: DifferenceRow[];
+  /** Verdicts asked for whose answer could not be read, of the verdicts given. */
+  unparsed: { count: number; of: number; share: number; overLimit: boolean };
+  /** For a run with passage and control questions both: each group apart; else null. */
+  groups: GroupSummary[] | null;
   /** Per debater model: verdicts it won while arguing the wrong answer, out of its wrong-answer turns judged. */
   persuasiveness: Array<{ model: string; condition: 'debate' | 'consultancy'; won: number; of: number }>;
 }
@@ -70,10 +104,19 @@ function verdictOf(state: TruthState, question: PlannedQuestion): ConditionVerdi
 }
 
 export function questionResults(state: TruthState): QuestionResult[] {
+  // Questions about the same passage text share it, whether or not it was named.
+  const firstWith = new Map<string, string>();
+  const passageIdOf = (question: PlannedQuestion): string | null => {
+    if (question.passage_id) return question.passage_id;
+    if (!question.passage) return null;
+    if (!firstWith.has(question.passage)) firstWith.set(question.passage, question.id);
+    return firstWith.get(question.passage) ?? question.id;
+  };
   return recordedQuestions(state).map((question) => ({
     number: question.number,
     id: question.id,
     kind: question.kind ?? null,
+    passageId: passageIdOf(question),
     question: question.question,
     answer: question.answer,
     wrongAnswer: question.wrong_answer,
@@ -81,9 +124,9 @@ export function questionResults(state: TruthState): QuestionResult[] {
   }));
 }
 
-/** The pairs compared, the first minus the second: each with debate first, then consultancy. */
+/** The pairs compared, the first minus the second: the expert's ceiling first, then debate, then consultancy. */
 function comparisons(conditions: readonly TruthCondition[]): Array<[TruthCondition, TruthCondition]> {
-  const order: TruthCondition[] = ['debate', 'consultancy', 'direct'];
+  const order: TruthCondition[] = ['expert', 'debate', 'consultancy', 'direct'];
   const present = order.filter((condition) => conditions.includes(condition));
   const pairs: Array<[TruthCondition, TruthCondition]> = [];
   for (let i = 0; i < present.length; i += 1)
@@ -92,29 +135,73 @@ function comparisons(conditions: readonly TruthCondition[]): Array<[TruthConditi
   return pairs;
 }
 
-export function truthSummary(state: TruthState): TruthSummary {
-  const results = questionResults(state);
-  const conditions = state.scenario.conditions;
-  const verdict = (result: QuestionResult, condition: TruthCondition) =>
-    result.verdicts.find((item) => item.condition === condition);
-  const summaryRows = conditions.map((condition) => {
+function conditionRows(results: QuestionResult[], conditions: readonly TruthCondition[]): ConditionRow[] {
+  return conditions.map((condition) => {
     const judged = results
-      .map((result) => verdict(result, condition))
+      .map((result) => verdictIn(result, condition))
       .filter((item) => item?.correct != null);
     const correct = judged.filter((item) => item?.correct === true).length;
-    const noVerdict = results.filter((result) => verdict(result, condition)?.noVerdict).length;
+    const noVerdict = results.filter((result) => verdictIn(result, condition)?.noVerdict).length;
     return { condition, accuracy: accuracyInterval(correct, judged.length), noVerdict };
   });
-  const differences = comparisons(conditions).map(([first, second]) => {
+}
+
+const verdictIn = (result: QuestionResult, condition: TruthCondition) =>
+  result.verdicts.find((item) => item.condition === condition);
+
+function differenceRows(
+  results: QuestionResult[],
+  conditions: readonly TruthCondition[],
+  seed: number,
+): DifferenceRow[] {
+  return comparisons(conditions).map(([first, second]) => {
     const pairs: Array<[boolean, boolean]> = [];
+    const clustered: Array<{ cluster: string; first: boolean; second: boolean }> = [];
     for (const result of results) {
-      const one = verdict(result, first)?.correct;
-      const two = verdict(result, second)?.correct;
-      if (one != null && two != null) pairs.push([one, two]);
+      const one = verdictIn(result, first)?.correct;
+      const two = verdictIn(result, second)?.correct;
+      if (one == null || two == null) continue;
+      pairs.push([one, two]);
+      clustered.push({ cluster: result.passageId ?? result.id, first: one, second: two });
     }
-    return { first, second, difference: pairedDifference(pairs) };
+    return {
+      first,
+      second,
+      difference: pairedDifference(pairs),
+      clustered: clusteredDifference(clustered, { seed }),
+    };
   });
-  return { conditions: summaryRows, differences, persuasiveness: persuasiveness(state) };
+}
+
+/** Verdicts given whose answer could not be read (a void verdict, for a debater that failed, is not one). */
+function unparsedOf(state: TruthState): TruthSummary['unparsed'] {
+  const verdicts = state.assessments.filter((item) => item.phase === 'verdict');
+  const count = verdicts.filter((item) => !item.result && !(item.reason ?? '').startsWith('void:')).length;
+  const share = verdicts.length > 0 ? count / verdicts.length : 0;
+  return { count, of: verdicts.length, share, overLimit: share > UNPARSED_LIMIT };
+}
+
+export function truthSummary(state: TruthState): TruthSummary {
+  const results = questionResults(state);
+  const { conditions, seed } = state.scenario;
+  const onPassage = results.filter((result) => result.passageId !== null);
+  const control = results.filter((result) => result.passageId === null);
+  const group = (name: GroupSummary['group'], members: QuestionResult[]): GroupSummary => ({
+    group: name,
+    questions: members.length,
+    conditions: conditionRows(members, conditions),
+    differences: differenceRows(members, conditions, seed),
+  });
+  return {
+    conditions: conditionRows(results, conditions),
+    differences: differenceRows(results, conditions, seed),
+    unparsed: unparsedOf(state),
+    groups:
+      onPassage.length > 0 && control.length > 0
+        ? [group('passage', onPassage), group('control', control)]
+        : null,
+    persuasiveness: persuasiveness(state),
+  };
 }
 
 function persuasiveness(state: TruthState): TruthSummary['persuasiveness'] {
@@ -133,7 +220,7 @@ function persuasiveness(state: TruthState): TruthSummary['persuasiveness'] {
     for (const record of conditionRecords(state, question.number)) {
       const picked = Number(record.verdict?.result?.answer);
       if (picked !== 1 && picked !== 2) continue;
-      if (record.condition === 'direct') continue;
+      if (record.condition === 'direct' || record.condition === 'expert') continue;
       const sides: DebaterKey[] = record.condition === 'debate' ? ['a', 'b'] : [question.consultant];
       for (const side of sides) {
         const argued = arguedOption(question, record.condition, side);

@@ -3,15 +3,17 @@
  * paired differences and persuasiveness. The report prints them as text and the viewer as HTML,
  * from these same cells.
  */
+import type { ClusteredDifference } from '../../analytics/clustered-difference.js';
 import { differenceText, percentWithInterval } from '../../analytics/truth-accuracy.js';
-import type { TruthSummary } from './truth-results.js';
+import type { QuoteTally } from './truth-quotes.js';
+import type { DifferenceRow, TruthSummary } from './truth-results.js';
 
 export interface TruthTable {
   headers: string[];
   rows: Array<Array<string | number>>;
 }
 
-export function accuracyTable(summary: TruthSummary): TruthTable {
+export function accuracyTable(summary: Pick<TruthSummary, 'conditions'>): TruthTable {
   return {
     headers: ['Condition', 'Right', 'Judged', 'Accuracy (95% interval)', 'No verdict'],
     rows: summary.conditions.map((row) => [
@@ -24,16 +26,42 @@ export function accuracyTable(summary: TruthSummary): TruthTable {
   };
 }
 
-export function differencesTable(summary: TruthSummary): TruthTable {
+/** Whether questions share passages, so that the clustered interval differs from the plain one. */
+export const sharesPassages = (rows: readonly DifferenceRow[]) =>
+  rows.some((row) => row.clustered !== null && row.clustered.clusters < row.clustered.n);
+
+/** "+12 points (−20 to +41)" from a clustered difference. */
+function clusteredText(clustered: ClusteredDifference | null): string {
+  if (!clustered) return '—';
+  return differenceText({ ...clustered, firstOnly: 0, secondOnly: 0 });
+}
+
+export function differencesTable(rows: readonly DifferenceRow[]): TruthTable {
+  const clustered = sharesPassages(rows);
   return {
-    headers: ['Comparison', 'Questions', 'Only first right', 'Only second right', 'Difference'],
-    rows: summary.differences.map((row) => [
+    headers: [
+      'Comparison',
+      'Questions',
+      'Only first right',
+      'Only second right',
+      clustered ? 'Difference (by passage)' : 'Difference',
+      ...(clustered ? ['Questions needed'] : []),
+    ],
+    rows: rows.map((row) => [
       `${row.first} − ${row.second}`,
       row.difference?.n ?? 0,
       row.difference?.firstOnly ?? 0,
       row.difference?.secondOnly ?? 0,
-      differenceText(row.difference),
+      clustered ? clusteredText(row.clustered) : differenceText(row.difference),
+      ...(clustered ? [row.clustered?.neededQuestions ?? '—'] : []),
     ]),
+  };
+}
+
+export function quotesTable(tallies: readonly QuoteTally[]): TruthTable {
+  return {
+    headers: ['Debater model', 'Quotes', 'Verified', 'One word off', 'Not in passage'],
+    rows: tallies.map((row) => [row.model, row.quotes, row.verified, row.nearMiss, row.unverified]),
   };
 }
 
