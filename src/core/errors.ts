@@ -3,7 +3,7 @@
  * top-level handler maps it to `process.exitCode` and prints one paragraph.
  */
 
-/** Documented exit codes (see README, "Exit codes"). */
+/** Documented exit codes (docs/commands.md, "Exit codes"). */
 export const ExitCode = {
   ok: 0,
   internal: 1,
