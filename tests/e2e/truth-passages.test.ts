@@ -147,6 +147,7 @@ describe('truth on passages', () => {
     expect(shown.stdout).toContain('from a bootstrap over passages');
     expect(shown.stdout).toContain('Questions needed');
     expect(shown.stdout).toContain('Quotes of the passage per debater model');
+    expect(shown.stdout).toMatch(/Verdicts whose answer could not be read: 0 of \d+ \(0%/);
     expect(shown.stdout).toMatch(
       /Debate against the judge alone: .* on passage questions, .* on the control questions/,
     );

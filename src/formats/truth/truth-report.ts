@@ -140,7 +140,12 @@ function summaryLines(transcript: ReturnType<typeof truthTranscript>, layout: Te
   const text = (table: TruthTable) => renderTextTable(table.headers, table.rows, layout);
   const warning = unparsedWarning(summary.unparsed);
   const flag = warning ? ` (not counted: ${warning})` : '';
-  const lines = [`Accuracy per condition${flag}:`, text(accuracyTable(summary))];
+  const { count, of, share } = summary.unparsed;
+  const lines = [
+    `Accuracy per condition${flag}:`,
+    text(accuracyTable(summary)),
+    `Verdicts whose answer could not be read: ${count} of ${of} (${Math.round(share * 100)}%; a run over ${Math.round(UNPARSED_LIMIT * 100)}% is not counted).`,
+  ];
   if (summary.differences.length > 0) {
     lines.push(
       `Paired differences (same questions; the first minus the second, 95% interval${summary.differences.some((row) => row.clustered && row.clustered.clusters < row.clustered.n) ? ' from a bootstrap over passages' : ''})${flag}:`,
