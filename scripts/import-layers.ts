@@ -20,7 +20,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['formats'],
   ['manager'],
   ['session'],
-  ['web', 'batch'],
+  ['web', 'batch', 'tournament'],
   ['cli'],
 ];
 
