@@ -31,25 +31,56 @@ const text = (what: string) =>
     .string({ error: `must be text (${what})` })
     .refine((value) => value.trim().length > 0, { error: `must not be empty (${what})` });
 
-const entrySchema = z.union([
-  text('a motion'),
-  z.strictObject({
-    motion: text('the motion, e.g. "Remote work is better than office work"'),
-    positions: z
-      .strictObject({ a: text('the first side’s label'), b: text('the second side’s label') })
-      .optional(),
-    background: text('text every debater and judge reads').optional(),
-    persona: z
-      .union([
-        text('text added to both debaters’ prompts'),
-        z.strictObject({
-          a: text('the first side’s persona').optional(),
-          b: text('the second side’s persona').optional(),
-        }),
-      ])
-      .optional(),
-  }),
-]);
+const motionText = text('a motion');
+const entryObject = z.strictObject({
+  motion: text('the motion, e.g. "Remote work is better than office work"'),
+  positions: z
+    .strictObject({ a: text('the first side’s label'), b: text('the second side’s label') })
+    .optional(),
+  background: text('text every debater and judge reads').optional(),
+  persona: z
+    .union([
+      text('text added to both debaters’ prompts'),
+      z.strictObject({
+        a: text('the first side’s persona').optional(),
+        b: text('the second side’s persona').optional(),
+      }),
+    ])
+    .optional(),
+});
+
+const ENTRY_FIELDS = ['motion', 'positions', 'background', 'persona'];
+
+type EntryReading =
+  | { ok: true; value: string | z.output<typeof entryObject> }
+  | { ok: false; path: Array<string | number>; key?: string; message: string };
+
+/** An entry read by its kind: a motion's text, or a mapping with one; a misspelt field named first. */
+function parseEntry(entry: unknown): EntryReading {
+  const isMapping = entry !== null && typeof entry === 'object' && !Array.isArray(entry);
+  if (isMapping) {
+    const unknown = Object.keys(entry).find((key) => !ENTRY_FIELDS.includes(key));
+    if (unknown !== undefined)
+      return {
+        ok: false,
+        path: [],
+        key: unknown,
+        message: `unknown field "${unknown}"; an entry has motion, positions, background and persona`,
+      };
+    if (!('motion' in entry))
+      return { ok: false, path: [], message: 'needs a motion: write "- motion: text"' };
+  }
+  const parsed = isMapping ? entryObject.safeParse(entry) : motionText.safeParse(entry);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  return {
+    ok: false,
+    path: (issue?.path ?? []).map((part) => (typeof part === 'number' ? part : String(part))),
+    message: isMapping
+      ? (issue?.message ?? 'is not a motion')
+      : 'must be a motion’s text, or a mapping with "motion:"',
+  };
+}
 
 /** Motions count as the same when they differ only in case, spacing or a final full stop. */
 const sameness = (motion: string) =>
@@ -170,31 +201,19 @@ export function parseYamlMotions(source: string, file: string): Motion[] {
   const motions: Motion[] = [];
   const found: Array<{ motion: string; line: number; column: number }> = [];
   yaml.data.forEach((entry: unknown, index: number) => {
-    const parsed = entrySchema.safeParse(entry);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const issuePath = (issue?.path ?? []).map((part) => (typeof part === 'symbol' ? String(part) : part));
-      const unknownKey = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-      const position = yaml.positionOf([index, ...issuePath], unknownKey ? { key: unknownKey } : {});
+    const parsed = parseEntry(entry);
+    if (!parsed.ok) {
+      const position = yaml.positionOf([index, ...parsed.path], parsed.key ? { key: parsed.key } : {});
       const field = [
         `[${index}]`,
-        ...issuePath.map((part) => (typeof part === 'number' ? `[${part}]` : `.${part}`)),
-        ...(unknownKey ? [`.${unknownKey}`] : []),
+        ...[...parsed.path, ...(parsed.key ? [parsed.key] : [])].map((part) =>
+          typeof part === 'number' ? `[${part}]` : `.${part}`,
+        ),
       ].join('');
-      issues.push({
-        file,
-        ...position,
-        path: field.replace(/^\./, ''),
-        message:
-          issue?.code === 'unrecognized_keys'
-            ? `unknown field "${unknownKey}"; an entry has motion, positions, background and persona`
-            : typeof entry === 'object' && entry !== null && !Array.isArray(entry) && issuePath.length === 0
-              ? 'needs a motion: write "- motion: text"'
-              : (issue?.message ?? 'is not a motion'),
-      });
+      issues.push({ file, ...position, path: field, message: parsed.message });
       return;
     }
-    const value = parsed.data;
+    const value = parsed.value;
     const position = yaml.positionOf(typeof value === 'string' ? [index] : [index, 'motion']) ?? {
       line: 1,
       column: 1,
