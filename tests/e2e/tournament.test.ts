@@ -81,6 +81,18 @@ describe('agora tournament', () => {
     for (const model of ['m1', 'm2', 'm3', 'm4'])
       expect(result.stdout).toMatch(new RegExp(`^\\s*${model}\\b`, 'm'));
     expect(result.stderr).toMatch(/24\/24 debates done, 0 in flight, 0 failed, \d+ tokens\/s/);
+    // The leaderboard prints the same standings from the tournament's folder; JSON and CSV too.
+    const board = await runAgora(['leaderboard', '--tournament', out], { cwd: dir });
+    expect(board.code).toBe(0);
+    expect(board.stdout).toBe(result.stdout);
+    const json = JSON.parse(
+      (await runAgora(['leaderboard', '--tournament', out, '--json'], { cwd: dir })).stdout,
+    );
+    expect(json.debates).toBe(24);
+    const csv = (await runAgora(['leaderboard', '--tournament', out, '--csv'], { cwd: dir })).stdout
+      .trim()
+      .split('\n');
+    expect(csv).toHaveLength(5);
   });
 
   it('runs against the mock server as a real host, and the same command again repeats nothing', async () => {
