@@ -12,9 +12,12 @@ export interface PairwiseTotals {
   pairs: ReadonlyArray<{ first: number; second: number; games: number }>;
 }
 
-// Virtual ties per player against a fixed opponent of strength 1: they keep unbeaten and winless players
-// finite and put groups that never met on one scale, while one game's weight barely moves busy players.
-const PRIOR_TIES = 1;
+/**
+ * Virtual ties per player against a fixed opponent of strength 1: they keep unbeaten and winless
+ * players finite and put groups that never met on one scale, while one game's weight barely moves
+ * busy players. The style-controlled fit uses the same prior, so the two agree when style is silent.
+ */
+export const PRIOR_TIES = 1;
 const MAX_CYCLES = 10_000;
 const TOLERANCE = 1e-10;
 

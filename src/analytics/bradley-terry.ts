@@ -177,8 +177,8 @@ function aggregate(
   return { playerCount, scores, pairs };
 }
 
-// Elo-like scale: 400 points per factor of ten in strength, shifted so the players average 1500.
-function toRatings(logStrengths: Float64Array): Float64Array {
+/** Elo-like scale: 400 points per factor of ten in strength, shifted so the players average 1500. */
+export function toRatings(logStrengths: Float64Array): Float64Array {
   const ratings = logStrengths.map((theta) => (RATING_SCALE * theta) / Math.LN10);
   let total = 0;
   for (const rating of ratings) total += rating;

@@ -49,3 +49,35 @@ export function bootstrapOverDebates<T>(
     resamples,
   };
 }
+
+/**
+ * Percentile intervals for every entry of a vector statistic (all models' ratings from one refit,
+ * say), each resample of the debates shared by all entries. Entries that are not finite on a
+ * resample are left out of that entry's percentiles; an entry finite on no resample gets NaN ends.
+ */
+export function bootstrapVectorOverDebates<T>(
+  debates: readonly T[],
+  statistic: (sample: T[]) => ArrayLike<number>,
+  options: { resamples?: number; seed?: number; level?: number } = {},
+): Array<{ low: number; high: number }> {
+  const resamples = options.resamples ?? DEBATE_RESAMPLES;
+  const tail = (1 - (options.level ?? 0.95)) / 2;
+  const random = createRandomStream(options.seed ?? 1);
+  const columns: number[][] = [];
+  for (let round = 0; round < resamples && debates.length > 0; round++) {
+    const sample = Array.from(
+      { length: debates.length },
+      () => debates[Math.floor(random() * debates.length)] as T,
+    );
+    const values = statistic(sample);
+    for (let at = 0; at < values.length; at++) {
+      const value = values[at] ?? Number.NaN;
+      columns[at] ??= [];
+      if (Number.isFinite(value)) columns[at]?.push(value);
+    }
+  }
+  return Array.from(columns, (column) => {
+    const sorted = Float64Array.from(column ?? []).sort();
+    return { low: sortedPercentile(sorted, tail), high: sortedPercentile(sorted, 1 - tail) };
+  });
+}

@@ -151,3 +151,18 @@ function assertProbability(p: number): void {
 function assertDegreesOfFreedom(df: number): void {
   if (!(df > 0)) throw new RangeError(`degrees of freedom must be positive, got ${df}`);
 }
+
+/**
+ * The standard normal distribution function, from the complementary error function's rational
+ * approximation (Abramowitz & Stegun 7.1.26, absolute error below 1.5e-7): ample for ranking
+ * probabilities, not for far tails.
+ */
+export function normalCdf(x: number): number {
+  if (Number.isNaN(x)) return Number.NaN;
+  const z = Math.abs(x) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * z);
+  const polynomial =
+    t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  const tail = 0.5 * polynomial * Math.exp(-z * z);
+  return x >= 0 ? 1 - tail : tail;
+}

@@ -18,6 +18,12 @@ export interface JudgeReading {
    * sides presented the other way round; null when the judge was asked once only.
    */
   swapped: SideChoice | null;
+  /**
+   * The judged unit within the debate (a duel round's number, say): readings that share it judged
+   * the same thing, which is what a judge's agreement with the panel compares. Absent: the whole
+   * debate is one unit.
+   */
+  unit?: string;
 }
 
 /** What a side's speech looked like, measured on its recorded statements. */

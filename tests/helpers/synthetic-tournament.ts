@@ -1,0 +1,88 @@
+/**
+ * A synthetic tournament world with a known true order, for testing the standings and the
+ * schedule without running a debate: each model has a true strength (natural log-odds), each debate's
+ * outcome is drawn from the Bradley-Terry probability of the two strengths (plus, when asked, a
+ * first-side edge and an edge for speaking longer), and its style and judge readings are drawn too.
+ * Every debate's draw is keyed by its models, side order and motion, so the same debate comes out the
+ * same whichever schedule asks for it: a round-robin and an adaptive schedule see the same world.
+ */
+import { createRandomStream } from '../../src/analytics/random-stream.js';
+import type { JudgeReading, SideChoice, TournamentMatch } from '../../src/analytics/tournament-match.js';
+import type { ScheduledDebate } from '../../src/tournament/round-robin.js';
+
+export interface SyntheticWorld {
+  /** True strength per model, natural log-odds (P(a beats b) = logistic(a − b)). */
+  strengths: Readonly<Record<string, number>>;
+  seed: number;
+  /** Share of debates that end tied. Default 0.08. */
+  tieRate?: number;
+  /** Log-odds edge of the first side. Default 0. */
+  firstSideEdge?: number;
+  /** Mean output tokens per statement per model. Default 300 for every model. */
+  tokens?: Readonly<Record<string, number>>;
+  /** Log-odds edge per doubling of the first side's length over the second's. Default 0. */
+  lengthEdge?: number;
+  /** Judge models reading each debate. Default none. */
+  judges?: readonly string[];
+  /** Share of a judge's readings that follow the order shown rather than the debate. Default 0.2. */
+  positionalReadings?: number;
+}
+
+/** The models of the world, in the order given. */
+export const modelsOf = (world: SyntheticWorld) => Object.keys(world.strengths);
+
+/** The true ratings on the standings' scale: 400 log10 strength, centred on 1500. */
+export function trueRatings(world: SyntheticWorld): Record<string, number> {
+  const models = modelsOf(world);
+  const elo = models.map((model) => (400 * (world.strengths[model] ?? 0)) / Math.LN10);
+  const mean = elo.reduce((sum, value) => sum + value, 0) / elo.length;
+  return Object.fromEntries(models.map((model, at) => [model, (elo[at] ?? 0) - mean + 1500]));
+}
+
+function keyedRandom(world: SyntheticWorld, debate: ScheduledDebate): () => number {
+  let hash = 0x811c9dc5;
+  for (const character of `${world.seed}|${debate.first}|${debate.second}|${debate.motionId}`) {
+    hash ^= character.charCodeAt(0);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return createRandomStream(hash);
+}
+
+const logistic = (x: number) => 1 / (1 + Math.exp(-x));
+
+/** The finished debate the world gives for `debate`. */
+export function playDebate(world: SyntheticWorld, debate: ScheduledDebate): TournamentMatch {
+  const random = keyedRandom(world, debate);
+  const meanTokens = (model: string) => world.tokens?.[model] ?? 300;
+  // Lengths vary by about ±25% around the model's habit.
+  const firstTokens = meanTokens(debate.first) * Math.exp((random() - 0.5) * 0.5);
+  const secondTokens = meanTokens(debate.second) * Math.exp((random() - 0.5) * 0.5);
+  const edge =
+    (world.strengths[debate.first] ?? 0) -
+    (world.strengths[debate.second] ?? 0) +
+    (world.firstSideEdge ?? 0) +
+    (world.lengthEdge ?? 0) * Math.log2(firstTokens / secondTokens);
+  const tie = random() < (world.tieRate ?? 0.08);
+  const score: 1 | 0.5 | 0 = tie ? 0.5 : random() < logistic(edge) ? 1 : 0;
+  const outcome: SideChoice = score === 1 ? 'first' : score === 0 ? 'second' : 'tie';
+  const readings: JudgeReading[] = (world.judges ?? []).map((judgeModel) => {
+    const positional = random() < (world.positionalReadings ?? 0.2);
+    // A positional judge picks the side shown first both times: the first side in order, the
+    // second side when swapped.
+    return positional
+      ? { judgeModel, inOrder: 'first', swapped: 'second' }
+      : { judgeModel, inOrder: outcome, swapped: outcome };
+  });
+  return {
+    runId: `run-${debate.motionId}-${debate.first}-${debate.second}`,
+    motionId: debate.motionId,
+    first: debate.first,
+    second: debate.second,
+    score,
+    style: {
+      first: { tokensPerStatement: firstTokens, markdownPerStatement: 2 + random() },
+      second: { tokensPerStatement: secondTokens, markdownPerStatement: 2 + random() },
+    },
+    readings,
+  };
+}
