@@ -39,7 +39,7 @@ interface TranscriptRecord {
   status?: string;
   debaters?: { a?: { model?: string }; b?: { model?: string } };
   sides?: { affirmative?: { model?: string }; negative?: { model?: string } };
-  rounds?: Array<{ statements?: Statement[]; judgement?: Judgement | null }>;
+  rounds?: Array<{ number?: number; statements?: Statement[]; judgement?: Judgement | null }>;
   statements?: Statement[];
   verdict?: Judgement | null;
   stats?: { roundsWon?: { a: number; b: number } };
@@ -95,9 +95,10 @@ function duelMatch(record: TranscriptRecord, runId: string, motionId: string): T
       first: style(statements.filter((each) => each.side === 'a')),
       second: style(statements.filter((each) => each.side === 'b')),
     },
-    readings: rounds.flatMap((round) => {
+    // Each round is a judged unit of its own.
+    readings: rounds.flatMap((round, at) => {
       const one = reading(round.judgement, (judgement) => judgement.stronger, choice);
-      return one ? [one] : [];
+      return one ? [{ ...one, unit: String(round.number ?? at + 1) }] : [];
     }),
   };
 }

@@ -4,10 +4,13 @@
  * swapped; a match's run id is fixed by the plan, so the same command finds the same runs again.
  */
 import { createHash } from 'node:crypto';
+import type { TournamentMatch } from '../analytics/tournament-match.js';
 import { UsageError } from '../core/errors.js';
 import { slugify } from '../store/run-id.js';
+import { nextAdaptiveBatch } from './adaptive-schedule.js';
 import { type JudgeRule, judgeCandidates, pickJudge } from './judge-rule.js';
 import type { Motion } from './motions-file.js';
+import { pairingKey, roundRobinPlan, roundRobinSize, type ScheduledDebate } from './round-robin.js';
 
 export const TOURNAMENT_FORMATS = ['duel', 'formal'] as const;
 export type TournamentFormat = (typeof TOURNAMENT_FORMATS)[number];
@@ -55,56 +58,91 @@ export function modelPairs(models: readonly string[]): Array<[string, string]> {
   return pairs;
 }
 
-/** Debates a full round-robin takes: every pair, on every motion, in both side orders. */
-export function roundRobinSize(models: number, motions: number): number {
-  return models * (models - 1) * motions;
-}
-
-/** A match's key regardless of its place in the plan: motion, then the two sides in order. */
-export const matchKey = (motionId: string, first: string, second: string) =>
-  `${motionId}\u0000${first}\u0000${second}`;
-
 /**
- * The two debates of one pairing on one motion (both side orders), with the one judge both get,
- * numbered from `nextIndex`.
+ * The scheduled debates as planned matches numbered from `nextIndex`, each with its judge: both side
+ * orders of a pairing on a motion get the same one, and the candidates are taken in turn by motion
+ * and pair, so the judging spreads over them.
  */
-export function pairingMatches(
+export function plannedMatches(
   spec: TournamentSpec,
   id: string,
-  motion: Motion,
-  pair: [string, string],
+  debates: readonly ScheduledDebate[],
   nextIndex: number,
 ): PlannedMatch[] {
-  const [x, y] = pair;
-  const { rule, candidates } = judgeCandidates(spec.judges ?? spec.models, x, y);
-  const pairIndex = modelPairs(spec.models).findIndex(([a, b]) => a === x && b === y);
-  const judge = pickJudge(candidates, Number(motion.id) + Math.max(0, pairIndex));
-  return [
-    [x, y],
-    [y, x],
-  ].map(([first, second], offset) => {
+  const pairs = modelPairs(spec.models).map(([a, b]) => pairingKey({ first: a, second: b, motionId: '' }));
+  return debates.map((debate, offset) => {
+    const { rule, candidates } = judgeCandidates(spec.judges ?? spec.models, debate.first, debate.second);
+    const pairIndex = pairs.indexOf(pairingKey({ ...debate, motionId: '' }));
+    const judge = pickJudge(candidates, Number(debate.motionId) + Math.max(0, pairIndex));
     const index = nextIndex + offset;
     return {
       index,
-      runId: `${id}-${String(index).padStart(3, '0')}-${slugify(first as string, 12)}-v-${slugify(second as string, 12)}`,
-      motionId: motion.id,
-      first: first as string,
-      second: second as string,
+      runId: `${id}-${String(index).padStart(3, '0')}-${slugify(debate.first, 12)}-v-${slugify(debate.second, 12)}`,
+      motionId: debate.motionId,
+      first: debate.first,
+      second: debate.second,
       judge,
       judgeRule: rule,
     };
   });
 }
 
-/** The round-robin: every motion, every pair, both side orders, motion by motion. */
+/** The two debates of one pairing on one motion, both side orders, numbered from `nextIndex`. */
+export function pairingMatches(
+  spec: TournamentSpec,
+  id: string,
+  motionId: string,
+  [x, y]: [string, string],
+  nextIndex: number,
+): PlannedMatch[] {
+  return plannedMatches(
+    spec,
+    id,
+    [
+      { first: x, second: y, motionId },
+      { first: y, second: x, motionId },
+    ],
+    nextIndex,
+  );
+}
+
+/** The round-robin: every motion, every pair, both side orders, motion by motion (round-robin.ts). */
 export function roundRobinMatches(spec: TournamentSpec, id: string): PlannedMatch[] {
-  const matches: PlannedMatch[] = [];
-  for (const motion of spec.motions) {
-    for (const pair of modelPairs(spec.models)) {
-      matches.push(...pairingMatches(spec, id, motion, pair, matches.length + 1));
-    }
-  }
-  return matches;
+  return plannedMatches(
+    spec,
+    id,
+    roundRobinPlan(
+      spec.models,
+      spec.motions.map((motion) => motion.id),
+    ),
+    1,
+  );
+}
+
+/**
+ * The next matches of an adaptive schedule (adaptive-schedule.ts: the pairs whose order is least
+ * certain given the results so far), at most `pairings` pairings and never past the budget. The
+ * first batch gives every pair one pairing, so the first fit has every model in it.
+ */
+export function adaptiveMatches(
+  spec: TournamentSpec,
+  id: string,
+  planned: readonly PlannedMatch[],
+  results: readonly TournamentMatch[],
+  pairings: number,
+): PlannedMatch[] {
+  const room = Math.floor((spec.budget - planned.length) / 2);
+  const wanted = Math.min(room, planned.length === 0 ? modelPairs(spec.models).length : pairings);
+  if (wanted <= 0) return [];
+  const debates = nextAdaptiveBatch({
+    models: spec.models,
+    motionIds: spec.motions.map((motion) => motion.id),
+    results,
+    scheduled: planned.map(({ first, second, motionId }) => ({ first, second, motionId })),
+    pairings: wanted,
+    seed: spec.seed,
+  });
+  return plannedMatches(spec, id, debates, planned.length + 1);
 }
 
 /**

@@ -86,11 +86,12 @@ describe('a tournament match from its transcript', () => {
     );
     expect(match?.readings).toHaveLength(judged.length);
     const asSide = (pick: string) => (pick === 'a' ? 'first' : pick === 'b' ? 'second' : 'tie');
-    judged.forEach((round: { judgement: { side_swap: { picks: string[] } } }, at: number) => {
+    judged.forEach((round: { number: number; judgement: { side_swap: { picks: string[] } } }, at: number) => {
       expect(match?.readings[at]).toEqual({
         judgeModel: 'qwen2.5',
         inOrder: asSide(round.judgement.side_swap.picks[0] as string),
         swapped: asSide(round.judgement.side_swap.picks[1] as string),
+        unit: String(round.number),
       });
     });
     const firstSide = transcript.rounds.flatMap(

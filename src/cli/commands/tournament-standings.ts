@@ -1,11 +1,14 @@
 /** The standings a tournament prints at its end, and `leaderboard --tournament DIR` prints too. */
 import type { TournamentMatch } from '../../analytics/tournament-match.js';
+import { computeStandings } from '../../analytics/tournament-standings.js';
+import { safeJson } from '../../render/terminal-safe.js';
+import { standingsCsv, tournamentTable } from '../../render/tournament-table.js';
 import type { TournamentState } from '../../tournament/tournament-log.js';
 import type { CliIo } from '../io.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
 
-/** The finished debates that count, as the standings read them. */
+/** The finished debates the standings read: every debate that ended, failed ones apart. */
 export function finishedMatches(state: TournamentState): TournamentMatch[] {
   return [...state.ended.values()].flatMap((end) =>
     end.status !== 'failed' && end.match ? [end.match] : [],
@@ -19,32 +22,20 @@ export function printStandings(
   io: CliIo,
 ): void {
   const matches = finishedMatches(state);
-  const models = state.start.spec.models;
-  const rows = models.map((model) => {
-    const played = matches.filter((match) => match.first === model || match.second === model);
-    const scored = played.filter((match) => match.score !== null);
-    const points = (match: TournamentMatch) =>
-      match.first === model ? (match.score as number) : 1 - (match.score as number);
-    return {
-      model,
-      debates: played.length,
-      wins: scored.filter((match) => points(match) === 1).length,
-      losses: scored.filter((match) => points(match) === 0).length,
-      ties: scored.filter((match) => points(match) === 0.5).length,
-    };
-  });
+  // Seeded by the tournament: the same debates give the same intervals every time they are printed.
+  const standings = computeStandings(matches, { seed: state.start.spec.seed });
   if (values.json) {
     io.stdout.write(
-      `${JSON.stringify({ tournament: state.start.id, folder, debates: matches.length, standings: rows }, null, 2)}\n`,
+      `${safeJson({ tournament: state.start.id, folder, planned: state.planned.length, standings }, 2)}\n`,
     );
     return;
   }
+  if (values.csv) {
+    const { columns, rows } = standingsCsv(standings);
+    io.stdout.write(renderTable(columns, rows, 'csv', terminalLayout(io.stdout, io.env)));
+    return;
+  }
   io.stdout.write(
-    renderTable(
-      ['Model', 'Debates', 'Wins', 'Losses', 'Ties'],
-      rows.map((row) => [row.model, row.debates, row.wins, row.losses, row.ties]),
-      values.csv ? 'csv' : 'table',
-      terminalLayout(io.stdout, io.env),
-    ),
+    `\nTournament ${state.start.id}: ${matches.length} of ${state.planned.length} planned debates finished\n${tournamentTable(standings, terminalLayout(io.stdout, io.env))}\n`,
   );
 }

@@ -10,17 +10,17 @@ import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { openHostPool } from '../../session/host-pool.js';
 import { matchScenario } from '../../tournament/match-scenario.js';
 import { readMotionsFile } from '../../tournament/motions-file.js';
+import { roundRobinSize } from '../../tournament/round-robin.js';
 import { runTournament } from '../../tournament/run-tournament.js';
 import { claimTournamentFolder } from '../../tournament/tournament-folder.js';
 import { holdsTournament } from '../../tournament/tournament-log.js';
 import {
+  adaptiveMatches,
   checkJudges,
   checkSpec,
   modelPairs,
-  type PlannedMatch,
   pairingMatches,
   roundRobinMatches,
-  roundRobinSize,
   SCHEDULES,
   type Schedule,
   TOURNAMENT_FORMATS,
@@ -37,7 +37,7 @@ import type { CliIo } from '../io.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { listenForStopSignals } from '../stop-signals.js';
 import { startDemoServer } from './demo.js';
-import { printStandings } from './tournament-standings.js';
+import { finishedMatches, printStandings } from './tournament-standings.js';
 
 const RESUME_HINT = 'Run the same command again, or `agora tournament --resume DIR`, to continue it.';
 const DEFAULT_ROUNDS = 3;
@@ -184,25 +184,13 @@ export async function runTournamentCommand(
       firstMatches: (planned, plannedId) =>
         planned.schedule === 'round-robin'
           ? roundRobinMatches(planned, plannedId)
-          : firstAdaptive(planned, plannedId),
+          : adaptiveMatches(planned, plannedId, [], [], 0),
     };
   }
   const known = request ?? loadTournament(folder).start;
   if (values.resume !== undefined && known.simulated && values.host?.length)
     throw new UsageError(`${values.resume} is a tournament on the built-in simulator: leave out --host`);
   return onServers(folder, request, known, values, io);
-}
-
-/** An adaptive schedule starts with each pairing once on the first motion, both side orders. */
-function firstAdaptive(spec: TournamentSpec, id: string): PlannedMatch[] {
-  const matches: PlannedMatch[] = [];
-  const motion = spec.motions[0];
-  if (!motion) return matches;
-  for (const pair of modelPairs(spec.models)) {
-    if (matches.length + 2 > spec.budget) break;
-    matches.push(...pairingMatches(spec, id, motion, pair, matches.length + 1));
-  }
-  return matches;
 }
 
 async function onServers(
@@ -218,7 +206,7 @@ async function onServers(
     modelPairs(spec.models).flatMap((pair) => {
       const motion = spec.motions[0];
       if (!motion) return [];
-      return pairingMatches(spec, 'check', motion, pair, 1).map((match) =>
+      return pairingMatches(spec, 'check', motion.id, pair, 1).map((match) =>
         matchScenario(spec, match, known.motionsFile),
       );
     }),
@@ -307,7 +295,19 @@ async function play(
           env: io.env,
           concurrency,
           scenarioFor: (match) => matchScenario(spec, match, state.start.motionsFile),
-          ...(spec.schedule === 'adaptive' ? { nextMatches: nextAdaptive } : {}),
+          ...(spec.schedule === 'adaptive'
+            ? {
+                // Each batch fills the debates at a time: two debates per pairing.
+                nextMatches: (now: typeof state) =>
+                  adaptiveMatches(
+                    spec,
+                    now.start.id,
+                    now.planned,
+                    finishedMatches(now),
+                    Math.max(1, Math.ceil(concurrency / 2)),
+                  ),
+              }
+            : {}),
           counts,
           onEvent: (message) => reporter.event(message),
           stopRequested: () => stopRequested,
@@ -333,9 +333,4 @@ async function play(
   } finally {
     release();
   }
-}
-
-/** Placeholder until the adaptive rule is in: no more matches after the first batch. */
-function nextAdaptive(): PlannedMatch[] {
-  return [];
 }
