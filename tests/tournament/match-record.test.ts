@@ -63,13 +63,7 @@ async function play(tournament: TournamentSpec, match: PlannedMatch) {
 describe('a tournament match from its transcript', () => {
   it('reads a duel: sides, the result, each round’s two readings and the style of each side', async () => {
     const tournament = spec('duel');
-    const [, swapped] = pairingMatches(
-      tournament,
-      't',
-      tournament.motions[0] as never,
-      ['llama3', 'mistral'],
-      1,
-    );
+    const [, swapped] = pairingMatches(tournament, 't', '1', ['llama3', 'mistral'], 1);
     const transcript = await play(tournament, swapped as PlannedMatch);
     // The second order of the pairing: mistral on the first side, the motion's persona with its side.
     expect(transcript.debaters.a.model).toBe('mistral');
@@ -109,13 +103,7 @@ describe('a tournament match from its transcript', () => {
   it('reads a formal debate with the first model on the affirmative, whatever the seed draws', async () => {
     for (const seed of [1, 2, 3]) {
       const tournament = { ...spec('formal'), seed };
-      const [match] = pairingMatches(
-        tournament,
-        't',
-        tournament.motions[0] as never,
-        ['llama3', 'mistral'],
-        1,
-      );
+      const [match] = pairingMatches(tournament, 't', '1', ['llama3', 'mistral'], 1);
       const transcript = await play(tournament, match as PlannedMatch);
       expect(transcript.sides.affirmative.model, `seed ${seed}`).toBe('llama3');
       const record = tournamentMatch(transcript, '1');
