@@ -50,7 +50,7 @@ describe('the tournament’s progress line', () => {
       expect(
         [
           ...line
-            .split(escape)
+            .split(esc)
             .map((part) => part.replace(/^\[[0-9;]*[A-Za-z]/, ''))
             .join(''),
         ].length,
