@@ -88,7 +88,15 @@ describe('agora tournament', () => {
     const json = JSON.parse(
       (await runAgora(['leaderboard', '--tournament', out, '--json'], { cwd: dir })).stdout,
     );
-    expect(json.debates).toBe(24);
+    expect(json.standings.debates).toBe(24);
+    expect(json.standings.models.map((model: { model: string }) => model.model).sort()).toEqual([
+      'm1',
+      'm2',
+      'm3',
+      'm4',
+    ]);
+    for (const line of ['Rating', 'Style', 'Separability:', 'Judge m1: order flips', 'Robustness:'])
+      expect(result.stdout).toContain(line);
     const csv = (await runAgora(['leaderboard', '--tournament', out, '--csv'], { cwd: dir })).stdout
       .trim()
       .split('\n');
