@@ -121,4 +121,49 @@ describe('agora tournament after kill -9', () => {
     expect(ends).toContain(inFlight);
     expect(last.stdout).toMatch(/^\s*m1\b/m);
   });
+
+  it('stops after the steps in flight on Ctrl-C, exit 130, and the same command finishes it', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'motions.txt'), 'Tea is better than coffee\n');
+    const out = path.join(dir, 'cup');
+    const args = [
+      'tournament',
+      '--demo',
+      '--models',
+      'm1,m2,m3',
+      '--motions',
+      'motions.txt',
+      '--rounds',
+      '2',
+      '--concurrency',
+      '1',
+      '--out',
+      out,
+    ];
+    const running = startAgora(args, { cwd: dir });
+    // Once a debate is under way, Ctrl-C.
+    await whenLog(
+      out,
+      (log) => endsIn(log).length >= 1 && log.filter((entry) => entry.type === 'debate-start').length >= 2,
+    );
+    running.child.kill('SIGINT');
+    const stopped = await running.result;
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('stopping after the steps in flight');
+    expect(stopped.stderr).toContain('--resume');
+    const log = entries(out);
+    // The debate in flight was stopped, not ended, and no other debate was started after the stop.
+    const started = log.filter((entry) => entry.type === 'debate-start').map((entry) => entry.runId);
+    expect(endsIn(log).length).toBeLessThan(6);
+    expect(new Set(started).size).toBeLessThan(6);
+    const done = await runAgora(args, { cwd: dir });
+    expect([0, 9]).toContain(done.code);
+    expect(endsIn(entries(out)).sort()).toEqual(
+      entries(out)
+        .flatMap((entry) =>
+          entry.type === 'matches-planned' ? entry.matches.map((match) => match.runId) : [],
+        )
+        .sort(),
+    );
+  });
 });
