@@ -65,7 +65,9 @@ interface Pairing {
   ties: RatedDebate[];
 }
 
-const RATING_EPSILON = 1e-9;
+// Ratings closer than this are equal (and listed by name): a refit converges to about 1e-8 points,
+// and a lead of a millionth of a point is no lead.
+const RATING_EPSILON = 1e-6;
 
 /**
  * The robustness of the top of the plain fit to changed outcomes; null with fewer than two players.

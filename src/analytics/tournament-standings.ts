@@ -28,6 +28,11 @@ export interface StandingsOptions {
   resamples?: number;
   /** Two-sided level of every interval. Default 0.95. */
   level?: number;
+  /**
+   * Work out the robustness line, which refits the model many times; false leaves it null (for a
+   * progress display refreshed after every debate, say). Default true.
+   */
+  robustness?: boolean;
 }
 
 /** An estimate with its bootstrap interval. */
@@ -61,7 +66,10 @@ export interface Separability {
   /** Pairs of rated models. */
   pairs: number;
   separated: number;
-  /** separated / pairs; null with fewer than two rated models or without resamples. */
+  /**
+   * separated / pairs; null with fewer than two rated models, without resamples, or when a model
+   * has fewer than {@link FEWEST_DEBATES_FOR_INTERVALS} rated debates.
+   */
   share: number | null;
   styleControlledSeparated: number;
   styleControlledShare: number | null;
@@ -89,6 +97,13 @@ export interface TournamentStandings {
 }
 
 const compareText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+
+/**
+ * Rated debates a model needs for its intervals to mean anything: a bootstrap of a handful of
+ * debates hardly varies (of one, not at all), and its intervals would look far surer than they are.
+ * Below this for any model, separability is not given and the standings say the tournament is too small.
+ */
+export const FEWEST_DEBATES_FOR_INTERVALS = 5;
 
 /** The standings of `matches` (see the file's comment for every definition). */
 export function computeStandings(
@@ -158,27 +173,39 @@ export function computeStandings(
     if (x.rating === null || y.rating === null) {
       return x.rating === y.rating ? compareText(x.model, y.model) : x.rating === null ? 1 : -1;
     }
+    // Ratings within a millionth of a point are equal, as the robustness line takes them.
     const gap = y.rating.value - x.rating.value;
-    return Math.abs(gap) > 1e-9 ? gap : compareText(x.model, y.model);
+    return Math.abs(gap) > 1e-6 ? gap : compareText(x.model, y.model);
   });
 
-  const separability = separabilityOf(standings, resamples);
-  const robustness = topModelRobustness(
-    players,
-    rated.map(
-      (match): RatedDebate => ({
-        first: indexOf.get(match.first) ?? 0,
-        second: indexOf.get(match.second) ?? 0,
-        score: match.score ?? 0.5,
-        runId: match.runId,
-      }),
-    ),
+  const fewest = Math.min(
+    ...standings.map((row) => (row.rating === null ? Infinity : row.wins + row.losses + row.ties)),
   );
+  const separability = separabilityOf(standings, resamples, fewest >= FEWEST_DEBATES_FOR_INTERVALS);
+  const robustness =
+    options.robustness === false
+      ? null
+      : topModelRobustness(
+          players,
+          rated.map(
+            (match): RatedDebate => ({
+              first: indexOf.get(match.first) ?? 0,
+              second: indexOf.get(match.second) ?? 0,
+              score: match.score ?? 0.5,
+              runId: match.runId,
+            }),
+          ),
+        );
   const warnings: string[] = [];
   let tooSmall = false;
   if (players.length < 2) {
     tooSmall = true;
     warnings.push('Fewer than two models have a debate with a result: there is no ranking to show.');
+  } else if (fewest < FEWEST_DEBATES_FOR_INTERVALS) {
+    tooSmall = true;
+    warnings.push(
+      `Too small for intervals: a model has only ${fewest} debate${fewest === 1 ? '' : 's'} with a result, and intervals from fewer than ${FEWEST_DEBATES_FOR_INTERVALS} look far surer than they are, so separability is not given.`,
+    );
   } else if (separability.share === 0) {
     tooSmall = true;
     warnings.push(
@@ -279,7 +306,11 @@ function byPairing(games: readonly CovariateGame[]): CovariateGame[] {
   }));
 }
 
-function separabilityOf(standings: readonly ModelStanding[], resamples: number): Separability {
+function separabilityOf(
+  standings: readonly ModelStanding[],
+  resamples: number,
+  enoughDebates: boolean,
+): Separability {
   let pairs = 0;
   let separated = 0;
   let styleSeparated = 0;
@@ -294,7 +325,7 @@ function separabilityOf(standings: readonly ModelStanding[], resamples: number):
       if (apart(x.styleControlled, y.styleControlled)) styleSeparated += 1;
     }
   }
-  const defined = pairs > 0 && resamples > 0;
+  const defined = pairs > 0 && resamples > 0 && enoughDebates;
   return {
     pairs,
     separated,

@@ -50,7 +50,7 @@ function notes(standings: TournamentStandings): string[] {
   const level = levelText(standings);
   const lines: string[] = [];
   lines.push(
-    `Rating: Bradley-Terry, Elo-like scale (the models average 1500), ties as half wins; ${level} intervals from ${standings.resamples} bootstrap resamples of the ${standings.rated} debates with a result. W-L-T: wins, losses, ties.`,
+    `Rating: Bradley-Terry, Elo-like scale (the models average 1500), ties as half wins; ${level} intervals from ${standings.resamples} bootstrap resamples of the ${standings.rated} debate${standings.rated === 1 ? '' : 's'} with a result. W-L-T: wins, losses, ties.`,
   );
   const coefficients = standings.styleCoefficients
     .map(
@@ -59,12 +59,12 @@ function notes(standings: TournamentStandings): string[] {
     )
     .join('; ');
   lines.push(
-    `Style: the style-controlled rating, the same fit with the sides' differences in length and markdown as covariates. Coefficients: ${coefficients}.`,
+    `Style: the style-controlled rating, the same fit with the sides' differences in length and markdown as covariates. Coefficients: ${standings.rated === 0 ? 'n/a (no debate with a result)' : coefficients}.`,
   );
   const { separability } = standings;
   lines.push(
     separability.share === null
-      ? 'Separability: n/a (fewer than two rated models, or no resamples).'
+      ? 'Separability: n/a (fewer than two rated models, too few debates for intervals, or no resamples).'
       : `Separability: ${separability.separated} of ${separability.pairs} model pairs (${share(separability.share)}) have ${level} intervals that do not overlap; style-controlled ${separability.styleControlledSeparated} of ${separability.pairs} (${share(separability.styleControlledShare)}).`,
   );
   for (const judge of standings.judges) {

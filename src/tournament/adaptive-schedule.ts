@@ -11,10 +11,13 @@
  *    P = Φ(−|θa − θb| / sd), where sd comes from the fit's curvature (the Laplace approximation).
  *    Debates already scheduled whose results are not in yet count as information on its way: they
  *    narrow sd as their games would, without moving θ.
- * 3. Give the next pairing to the pair with the highest P; add its two debates to the information
- *    on its way, which lowers that pair's P, and repeat until the batch is full. Pairs the fit cannot
- *    yet tell apart are neighbours in the ranking, so this pairs models of like strength, as a Swiss
- *    system does, and stops spending debates on pairs whose order is already clear.
+ * 3. Give the next pairing to the pair with the highest P among the pairs whose two models have
+ *    not played yet in this round of the batch (Swiss-like rounds: each model once per round; when
+ *    every open pair has a model that already played, a new round starts). Add its two debates to
+ *    the information on its way, which lowers that pair's P, and repeat until the batch is full.
+ *    Pairs the fit cannot yet tell apart are neighbours in the ranking, so this pairs models of
+ *    like strength, as a Swiss system does, keeps every model playing, and stops spending debates
+ *    on pairs whose order is already clear.
  * 4. A pair never plays a motion it has already been scheduled on (in either side order); a pair
  *    with no motion left is out. Equal P: the pair with fewer debates scheduled first, then a
  *    seeded draw.
@@ -112,6 +115,7 @@ export function nextAdaptiveBatch(request: AdaptiveBatchRequest): ScheduledDebat
   for (let a = 0; a < n; a++) for (let b = a + 1; b < n; b++) draws.set(pairIndex(a, b), random());
 
   const batch: ScheduledDebate[] = [];
+  let busy = new Set<number>();
   for (let pick = 0; pick < request.pairings; pick++) {
     const open = pairOrderUncertainty(theta, asPairs(allGames)).filter(({ first, second }) =>
       motions.some(
@@ -122,7 +126,14 @@ export function nextAdaptiveBatch(request: AdaptiveBatchRequest): ScheduledDebat
       ),
     );
     if (open.length === 0) break;
-    open.sort((x, y) => {
+    // Swiss-like rounds: a model plays once per round; when every open pair has a model that
+    // already played in this round, a new round starts.
+    let free = open.filter((pair) => !busy.has(pair.first) && !busy.has(pair.second));
+    if (free.length === 0) {
+      busy = new Set();
+      free = open;
+    }
+    free.sort((x, y) => {
       const gap = y.probabilityWrong - x.probabilityWrong;
       if (Math.abs(gap) > 1e-12) return gap;
       const xKey = pairIndex(x.first, x.second);
@@ -130,7 +141,7 @@ export function nextAdaptiveBatch(request: AdaptiveBatchRequest): ScheduledDebat
       const fewer = (pairDebates.get(xKey) ?? 0) - (pairDebates.get(yKey) ?? 0);
       return fewer !== 0 ? fewer : (draws.get(xKey) ?? 0) - (draws.get(yKey) ?? 0);
     });
-    const chosen = open[0];
+    const chosen = free[0];
     if (!chosen) break;
     const a = models[chosen.first] as string;
     const b = models[chosen.second] as string;
@@ -141,6 +152,8 @@ export function nextAdaptiveBatch(request: AdaptiveBatchRequest): ScheduledDebat
       { first: second, second: first, motionId },
     ];
     batch.push(...debates);
+    busy.add(chosen.first);
+    busy.add(chosen.second);
     const key = pairIndex(chosen.first, chosen.second);
     allGames.set(key, (allGames.get(key) ?? 0) + 2);
     pairDebates.set(key, (pairDebates.get(key) ?? 0) + 2);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   logGamma,
+  normalCdf,
   normalQuantile,
   regularizedIncompleteBeta,
   studentTCdf,
@@ -92,5 +93,16 @@ describe('special functions', () => {
     );
     expect(regularizedIncompleteBeta(0, 2, 3)).toBe(0);
     expect(regularizedIncompleteBeta(1, 2, 3)).toBe(1);
+  });
+});
+
+describe('normalCdf', () => {
+  it('matches reference values and inverts normalQuantile', () => {
+    expect(normalCdf(0)).toBeCloseTo(0.5, 7);
+    expect(normalCdf(1.959963985)).toBeCloseTo(0.975, 6);
+    expect(normalCdf(-1)).toBeCloseTo(0.158655254, 6);
+    expect(normalCdf(-3)).toBeCloseTo(0.001349898, 6);
+    for (const p of [0.01, 0.2, 0.5, 0.9, 0.999]) expect(normalCdf(normalQuantile(p))).toBeCloseTo(p, 6);
+    expect(normalCdf(2) + normalCdf(-2)).toBeCloseTo(1, 12);
   });
 });

@@ -6,9 +6,12 @@
  * Every debate's draw is keyed by its models, side order and motion, so the same debate comes out the
  * same whichever schedule asks for it: a round-robin and an adaptive schedule see the same world.
  */
+import { bradleyTerry } from '../../src/analytics/bradley-terry.js';
 import { createRandomStream } from '../../src/analytics/random-stream.js';
+import { kendallTauB } from '../../src/analytics/rank-correlation.js';
 import type { JudgeReading, SideChoice, TournamentMatch } from '../../src/analytics/tournament-match.js';
-import type { ScheduledDebate } from '../../src/tournament/round-robin.js';
+import { nextAdaptiveBatch } from '../../src/tournament/adaptive-schedule.js';
+import { roundRobinPlan, type ScheduledDebate } from '../../src/tournament/round-robin.js';
 
 export interface SyntheticWorld {
   /** True strength per model, natural log-odds (P(a beats b) = logistic(a − b)). */
@@ -22,6 +25,11 @@ export interface SyntheticWorld {
   tokens?: Readonly<Record<string, number>>;
   /** Log-odds edge per doubling of the first side's length over the second's. Default 0. */
   lengthEdge?: number;
+  /**
+   * How far one debate's length strays from the model's habit: a factor of e^(±spread/2), drawn
+   * uniformly on the log scale. Default 0.5 (about ±25%).
+   */
+  lengthSpread?: number;
   /** Judge models reading each debate. Default none. */
   judges?: readonly string[];
   /** Share of a judge's readings that follow the order shown rather than the debate. Default 0.2. */
@@ -54,9 +62,9 @@ const logistic = (x: number) => 1 / (1 + Math.exp(-x));
 export function playDebate(world: SyntheticWorld, debate: ScheduledDebate): TournamentMatch {
   const random = keyedRandom(world, debate);
   const meanTokens = (model: string) => world.tokens?.[model] ?? 300;
-  // Lengths vary by about ±25% around the model's habit.
-  const firstTokens = meanTokens(debate.first) * Math.exp((random() - 0.5) * 0.5);
-  const secondTokens = meanTokens(debate.second) * Math.exp((random() - 0.5) * 0.5);
+  const spread = world.lengthSpread ?? 0.5;
+  const firstTokens = meanTokens(debate.first) * Math.exp((random() - 0.5) * spread);
+  const secondTokens = meanTokens(debate.second) * Math.exp((random() - 0.5) * spread);
   const edge =
     (world.strengths[debate.first] ?? 0) -
     (world.strengths[debate.second] ?? 0) +
@@ -85,4 +93,82 @@ export function playDebate(world: SyntheticWorld, debate: ScheduledDebate): Tour
     },
     readings,
   };
+}
+
+/** Plain Bradley-Terry ratings of the models (the standings' fit, no bootstrap), in `models` order. */
+export function fittedRatings(models: readonly string[], matches: readonly TournamentMatch[]): number[] {
+  const rated = bradleyTerry(
+    matches
+      .filter((match) => match.score !== null)
+      .map((match) => ({
+        a: match.first,
+        b: match.second,
+        winner: match.score === 1 ? ('a' as const) : match.score === 0 ? ('b' as const) : ('tie' as const),
+      })),
+    { bootstrap: 0 },
+  );
+  const byModel = new Map(rated.map((row) => [row.player, row.rating]));
+  return models.map((model) => byModel.get(model) ?? 1500);
+}
+
+/** Where a schedule stood after each batch: debates played and Kendall's tau-b against a reference. */
+export interface ScheduleStep {
+  debates: number;
+  tau: number;
+}
+
+/**
+ * The debates after which a schedule's order matched the reference (tau-b = 1) and kept matching it
+ * to the end; null when it never settled.
+ */
+export function settledAt(steps: readonly ScheduleStep[]): number | null {
+  let settled: number | null = null;
+  for (const step of steps) {
+    if (step.tau >= 1 - 1e-12) settled ??= step.debates;
+    else settled = null;
+  }
+  return settled;
+}
+
+/** How an adaptive tournament goes in `world`: its order against `reference` after every batch. */
+export function adaptiveSteps(
+  world: SyntheticWorld,
+  motionIds: readonly string[],
+  reference: readonly number[],
+  options: { pairings: number; seed: number; budget?: number },
+): ScheduleStep[] {
+  const models = modelsOf(world);
+  const results: TournamentMatch[] = [];
+  const steps: ScheduleStep[] = [];
+  const budget = options.budget ?? Number.POSITIVE_INFINITY;
+  while (results.length < budget) {
+    const batch = nextAdaptiveBatch({
+      models,
+      motionIds,
+      results,
+      pairings: options.pairings,
+      seed: options.seed,
+    });
+    if (batch.length === 0) break;
+    results.push(...batch.map((debate) => playDebate(world, debate)));
+    steps.push({ debates: results.length, tau: kendallTauB(fittedRatings(models, results), reference) ?? 0 });
+  }
+  return steps;
+}
+
+/** The same for the round-robin played in its plan's order, `pairings` pairings at a time. */
+export function roundRobinSteps(
+  world: SyntheticWorld,
+  motionIds: readonly string[],
+  reference: readonly number[],
+  pairings: number,
+): ScheduleStep[] {
+  const models = modelsOf(world);
+  const plan = roundRobinPlan(models, motionIds);
+  const steps: ScheduleStep[] = [];
+  for (let end = 2 * pairings; end < plan.length + 2 * pairings; end += 2 * pairings) {
+    const played = plan.slice(0, Math.min(end, plan.length)).map((debate) => playDebate(world, debate));
+    steps.push({ debates: played.length, tau: kendallTauB(fittedRatings(models, played), reference) ?? 0 });
+  }
+  return steps;
 }
