@@ -138,4 +138,49 @@ describe('agora tournament', () => {
     expect(readdirSync(out).filter((name) => name.startsWith('tournament-'))).toHaveLength(6);
     expect(again.stdout).toBe(first.stdout);
   });
+
+  it('plays an adaptive schedule within --budget, each pairing in both side orders and never twice on a motion', async () => {
+    const dir = tempDir();
+    const motions = motionsFile(dir, [
+      'Tea is better than coffee',
+      'Trains beat planes',
+      'Homework does more harm than good',
+    ]);
+    const out = path.join(dir, 'cup');
+    const result = await runAgora(
+      [
+        'tournament',
+        '--demo',
+        '--models',
+        'm1,m2,m3,m4',
+        '--motions',
+        motions,
+        '--rounds',
+        '1',
+        '--budget',
+        '16',
+        '--concurrency',
+        '4',
+        '--out',
+        out,
+      ],
+      { cwd: dir },
+    );
+    expect([0, 9]).toContain(result.code);
+    // 36 debates would make the round-robin: the budget makes the schedule adaptive.
+    expect(result.stderr).toContain('adaptive (16 debates)');
+    const log = entries(out);
+    const start = log[0];
+    expect(start?.type === 'tournament-start' && start.spec.schedule).toBe('adaptive');
+    const batches = log.flatMap((entry) => (entry.type === 'matches-planned' ? [entry.matches] : []));
+    // The first batch meets every pair once; the rest come in batches planned from the results.
+    expect(batches[0]).toHaveLength(12);
+    expect(batches.length).toBeGreaterThan(1);
+    const planned = batches.flat();
+    expect(planned).toHaveLength(16);
+    const orders = planned.map((match) => `${match.motionId}:${match.first}>${match.second}`);
+    expect(new Set(orders).size).toBe(16);
+    for (const match of planned) expect(orders).toContain(`${match.motionId}:${match.second}>${match.first}`);
+    expect(log.filter((entry) => entry.type === 'debate-end')).toHaveLength(16);
+  });
 });
