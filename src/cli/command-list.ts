@@ -17,6 +17,7 @@ import { runsCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
 import { showCommand } from './commands/show.js';
 import { stopCommand } from './commands/stop.js';
+import { tournamentCommand } from './commands/tournament.js';
 import { validateCommand } from './commands/validate.js';
 import { verifyCommand } from './commands/verify.js';
 import { workerCommand } from './commands/worker.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   runsCommand,
   showCommand,
   batchCommand,
+  tournamentCommand,
   leaderboardCommand,
   queryCommand,
   reindexCommand,

@@ -1,6 +1,7 @@
 /** The viewer's pages: the runs, one run, its export, the new-debate form, the leaderboard and the assets. */
 
 import { Hono } from 'hono';
+import { computeStandings } from '../analytics/tournament-standings.js';
 import { FORMAT_NAMES } from '../config/scenario-schema.js';
 import { AgoraError } from '../core/errors.js';
 import { isSimulated } from '../core/events.js';
@@ -11,6 +12,7 @@ import { newRunForm, startDebate } from './debate-launch.js';
 import {
   exportDocument,
   leaderboardPage,
+  messagePage,
   page,
   runPage,
   runsPage,
@@ -20,6 +22,8 @@ import {
 import { giveSeat } from './podium-seat.js';
 import type { ViewerEnv } from './request-guards.js';
 import { readStartRecord } from './start-record.js';
+import { tournamentPage } from './tournament-html.js';
+import { readTournamentView } from './tournament-view.js';
 import type { ViewerParts } from './viewer-options.js';
 import { leaderboardOptions, leaderboardTables, listBatches } from './viewer-runs.js';
 
@@ -58,6 +62,23 @@ export function pageRoutes(parts: ViewerParts) {
           pageOptions,
         ),
       );
+    })
+    .get('/tournament', (c) => {
+      const view = readTournamentView(runs.outDir);
+      if (!view)
+        return c.html(
+          page(
+            'Tournament',
+            messagePage(
+              'No tournament here',
+              `${runs.outDir} holds no tournament.jsonl: start the viewer on a tournament's folder (agora serve --out DIR).`,
+            ),
+            pageOptions,
+          ),
+          404,
+        );
+      const standings = computeStandings(view.matches, { seed: view.seed });
+      return c.html(page('Tournament', tournamentPage(view, standings), pageOptions));
     })
     .get('/runs/:runId', (c) => {
       const runId = c.req.param('runId');

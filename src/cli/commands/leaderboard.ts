@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { csvTable, leaderboard } from '../../analytics/leaderboard.js';
 import { truthTable } from '../../analytics/truth-leaderboard.js';
 import { UsageError } from '../../core/errors.js';
@@ -7,12 +8,15 @@ import { openRunIndex } from '../../manager/indexing.js';
 import { safeJson } from '../../render/terminal-safe.js';
 import { fitLines } from '../../render/wrap-text.js';
 import { runPlaces, runSearchFolders } from '../../store/run-places.js';
+import { holdsTournament } from '../../tournament/tournament-log.js';
+import { loadTournament } from '../../tournament/tournament-setup.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
 import { requireBatch } from '../filter-values.js';
 import type { CliIo } from '../io.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
+import { printStandings } from './tournament-standings.js';
 
 const TABLES = [
   'models',
@@ -29,6 +33,7 @@ const TABLES = [
 
 const LEADERBOARD_OPTIONS = {
   batch: { value: 'ID', help: 'only the runs of this batch' },
+  tournament: { value: 'DIR', help: 'the standings of the tournament in DIR, as it printed them' },
   'include-demo': { help: 'also count runs on the built-in simulator (left out by default)' },
   table: {
     value: 'NAME',
@@ -49,7 +54,7 @@ export const leaderboardCommand = defineCommand({
       "models, agents, a Bradley-Terry ranking, judge agreement, argument scores, people's ranking",
       'judges against people, the two rankings compared, judges against known answers (--batch ID,',
       '--json, --csv --table NAME: models|agents|ranking|judges|reliability|arguments|people|',
-      'calibration|rankings|truth)',
+      'calibration|rankings|truth); --tournament DIR: a tournament’s standings',
     ],
   },
   description:
@@ -63,6 +68,7 @@ async function showLeaderboard(
   { values }: CommandInput<typeof LEADERBOARD_OPTIONS>,
   io: CliIo,
 ): Promise<number> {
+  if (values.tournament !== undefined) return tournamentStandings(values.tournament, values, io);
   const picked = values.table ? TABLES.indexOf(values.table as (typeof TABLES)[number]) : -1;
   if (values.table && picked === -1) throw new UsageError(`--table must be one of ${TABLES.join(', ')}`);
   const places = runPlaces(io.cwd, values.out);
@@ -117,6 +123,23 @@ async function showLeaderboard(
   } finally {
     index.close();
   }
+}
+
+/** `--tournament DIR`: the tournament's own standings, from its log. */
+function tournamentStandings(
+  dir: string,
+  values: { json?: boolean; csv?: boolean; batch?: string; table?: string },
+  io: CliIo,
+): number {
+  if (values.batch !== undefined || values.table !== undefined)
+    throw new UsageError('--tournament prints the tournament’s standings: leave out --batch and --table');
+  const folder = path.resolve(io.cwd, dir);
+  if (!holdsTournament(folder))
+    throw new UsageError(
+      `${dir} holds no tournament (no tournament.jsonl there); name a tournament's folder`,
+    );
+  printStandings(loadTournament(folder), folder, values, io);
+  return 0;
 }
 
 function renderJsonRows(table: { columns: string[]; rows: Array<Array<string | number | null>> }) {
