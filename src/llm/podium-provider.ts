@@ -30,6 +30,25 @@ export function wordsInSeconds(seconds: number, tokensPerSecond = PERSON_TOKENS_
   return Math.floor((seconds * tokensPerSecond) / TOKENS_PER_WORD + 1e-9);
 }
 
+/** How many of a person's words a cap of `tokens` holds. */
+export function wordsInTokens(tokens: number): number {
+  return Math.floor(tokens / TOKENS_PER_WORD + 1e-9);
+}
+
+/** The first `limit` words of `text`, its spacing kept. */
+export function firstWords(text: string, limit: number): string {
+  let kept = 0;
+  let out = '';
+  for (const piece of text.trim().split(/(\s+)/)) {
+    if (piece.trim() !== '') {
+      if (kept === limit) break;
+      kept += 1;
+    }
+    out += piece;
+  }
+  return out.trimEnd();
+}
+
 export function personTokens(text: string): number {
   const words = text.split(/\s+/).filter((word) => word !== '').length;
   return Math.ceil(words * TOKENS_PER_WORD);
@@ -80,7 +99,10 @@ export class PodiumProvider implements ModelProvider {
     if (spoken === undefined || spoken.text.trim() === '') {
       throw new PersonAbsent("the person's input ended before their statement");
     }
-    const text = spoken.text.trim();
+    // A model stops at its cap (`num_predict`): the person's statement ends there too, and what is
+    // counted against the debate's budgets is what is recorded, not what was typed.
+    const whole = spoken.text.trim();
+    const text = firstWords(whole, wordsInTokens(request.maxTokens));
     // The statement reaches the live view as a model's streamed text does.
     options.onDelta?.(text);
     const totalMs = Date.now() - started;
@@ -88,7 +110,7 @@ export class PodiumProvider implements ModelProvider {
       text,
       promptTokens: 0,
       outputTokens: personTokens(text),
-      stopReason: 'stop',
+      stopReason: text.length < whole.length ? 'length' : 'stop',
       timings: { totalMs, loadMs: 0, promptEvalMs: 0, evalMs: totalMs },
       model: PERSON_MODEL,
     };

@@ -137,6 +137,28 @@ describe('a person at the podium in a duel', () => {
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
   });
 
+  it('counts a pasted statement as it is recorded, cut at the cap, so the opponent still speaks', async () => {
+    const server = await start();
+    const { file, out } = scenarioFile(duel());
+    // 7,000 words: counted whole (9,334 tokens) they would spend the duel's 8,000-token budget.
+    const paste = Array.from({ length: 7000 }, (_, index) => `word${index % 50}`).join(' ');
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--human', 'a'], {
+      input: piped([paste, DUEL_WORDS[1] as string]),
+    });
+    expect(result.code).toBe(0);
+    const runDir = onlyRunDir(out);
+    const statements = readEvents(runDir).filter((event) => event.type === 'statement');
+    const first = statements.find((event) => event.side === 'a' && event.round === 1);
+    // The cap is 600 tokens: 450 words at 4/3 tokens a word, counted as the 600 tokens they are.
+    expect(String(first?.text).split(/\s+/)).toHaveLength(450);
+    expect(first).toMatchObject({ model: 'person', outputTokens: 600, truncated: true });
+    expect(statements.filter((event) => event.side === 'b').map((event) => event.model)).toEqual([
+      'mistral',
+      'mistral',
+    ]);
+    expect(transcriptOf(runDir)).toMatchObject({ status: 'completed', stopReason: 'max_rounds' });
+  });
+
   it('refuses the judge’s seat and a seat the duel does not have, naming the seats it has', async () => {
     const { file, out } = scenarioFile(duel());
     for (const seat of ['Judge', 'c']) {
