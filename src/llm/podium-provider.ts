@@ -73,9 +73,15 @@ export class PodiumProvider implements ModelProvider {
   readonly servesAnyModel?: ModelProvider['servesAnyModel'];
   readonly load?: ModelProvider['load'];
 
+  /**
+   * `stopRequested` is asked while the person has not spoken yet, every `stopCheckMs`: a stop asked
+   * for then (Ctrl-C, `agora stop`, the viewer's Stop) ends the wait at once and pauses the run at
+   * the person's turn, since the step in flight is the person's and would otherwise never end.
+   */
   constructor(
     private readonly inner: ModelProvider,
     private readonly person: PersonInput,
+    private readonly waiting: { stopRequested?: () => boolean; stopCheckMs?: number } = {},
   ) {
     this.host = inner.host;
     if (inner.contextWindow) this.contextWindow = inner.contextWindow.bind(inner);
@@ -91,11 +97,10 @@ export class PodiumProvider implements ModelProvider {
       );
     }
     const started = Date.now();
-    const spoken = await this.person.statement({
-      messages: request.messages,
-      maxTokens: request.maxTokens,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const spoken = await this.listen(request, options.signal);
+    if (spoken === 'stopped') {
+      throw new PersonAbsent("the run was stopped while it waited for the person's statement");
+    }
     if (spoken === undefined || spoken.text.trim() === '') {
       throw new PersonAbsent("the person's input ended before their statement");
     }
@@ -114,6 +119,44 @@ export class PodiumProvider implements ModelProvider {
       timings: { totalMs, loadMs: 0, promptEvalMs: 0, evalMs: totalMs },
       model: PERSON_MODEL,
     };
+  }
+
+  /** The person's statement, or `stopped` when a stop was asked for before they gave it. */
+  private async listen(
+    request: ChatRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<{ text: string } | undefined | 'stopped'> {
+    const stopRequested = this.waiting.stopRequested;
+    const turn = new AbortController();
+    const follow = () => turn.abort(signal?.reason);
+    if (signal?.aborted) follow();
+    signal?.addEventListener('abort', follow, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = new Promise<'stopped'>((resolve) => {
+      if (!stopRequested) return;
+      const check = () => {
+        if (!stopRequested()) return;
+        clearInterval(timer);
+        resolve('stopped');
+      };
+      timer = setInterval(check, this.waiting.stopCheckMs ?? 200);
+      check();
+    });
+    try {
+      return await Promise.race([
+        this.person.statement({
+          messages: request.messages,
+          maxTokens: request.maxTokens,
+          signal: turn.signal,
+        }),
+        stopped,
+      ]);
+    } finally {
+      clearInterval(timer);
+      signal?.removeEventListener('abort', follow);
+      // The person's input stops waiting too: a viewer's turn is withdrawn, a terminal stops reading.
+      turn.abort();
+    }
   }
 
   listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]> {

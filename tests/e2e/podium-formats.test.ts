@@ -3,11 +3,12 @@
  * its statements are recorded under the model name `person` and judged like any debater's, input
  * that ends early pauses the run at the person's turn, and the judge's seat is never a person's.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runAgora, tempDir } from '../helpers/cli.js';
+import { agoraCommandLine, projectRoot, runAgora, tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
@@ -157,6 +158,60 @@ describe('a person at the podium in a duel', () => {
       'mistral',
     ]);
     expect(transcriptOf(runDir)).toMatchObject({ status: 'completed', stopReason: 'max_rounds' });
+  });
+
+  it('pauses at once at the person’s turn when `agora stop` is asked while it waits, and resumes there', async () => {
+    const server = await start();
+    const { file, out } = scenarioFile(duel());
+    const [command = process.execPath, ...rest] = agoraCommandLine([
+      'run',
+      file,
+      '--host',
+      server.url,
+      '--out',
+      out,
+      '--human',
+      'a',
+    ]);
+    // Standard input stays open and silent: the run waits for the person, as at a terminal.
+    const child = spawn(command, rest, {
+      cwd: projectRoot,
+      env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stderr.resume();
+    const asked = new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: string) => {
+        stdout += chunk;
+        if (stdout.includes('=== Your turn at the podium ===')) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      await asked;
+      const runDir = onlyRunDir(out);
+      const stop = await runAgora(['stop', runDir]);
+      expect(stop.code).toBe(0);
+      expect(stop.stdout).toContain('Asked process');
+      expect(await exited).toBe(130);
+      expect(readEvents(runDir).at(-1)).toMatchObject({
+        type: 'run-end',
+        status: 'stopped',
+        stopReason: 'awaiting-person',
+      });
+      expect(stdout).toContain(`resume ${runDir}`);
+      const resumed = await runAgora(['resume', runDir, '--host', server.url], {
+        input: piped(DUEL_WORDS),
+      });
+      expect(resumed.code).toBe(0);
+      const mine = readEvents(runDir).filter((event) => event.type === 'statement' && event.side === 'a');
+      expect(mine.map((event) => event.text)).toEqual(DUEL_WORDS);
+      expect(transcriptOf(runDir)).toMatchObject({ status: 'completed' });
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('refuses the judge’s seat and a seat the duel does not have, naming the seats it has', async () => {

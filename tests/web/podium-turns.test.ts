@@ -94,4 +94,38 @@ describe('the person’s turn in the viewer', () => {
     await expect.poll(() => readEvents(runDir).at(-1)?.type, WAIT).toBe('run-end');
     expect(readEvents(runDir).at(-1)).toMatchObject({ status: 'completed' });
   });
+
+  it('pauses at once when Stop is pressed while the debate waits for the person, and Resume asks again', async () => {
+    const server = await mock();
+    const outDir = tempDir();
+    const web = await viewer({ outDir, ollamaHost: server.url });
+    const token = await pageToken(web);
+    const { runId, cookie } = await startSeated(web, token, 1);
+    const runDir = path.join(outDir, runId);
+    const first = await waitingTurn(web, runId, cookie);
+    const stop = await postJson(web, `/api/runs/${runId}/stop`, {}, token);
+    expect(stop.status).toBe(202);
+    // The worker stops waiting: the log says where the run paused, and no process holds it.
+    await expect.poll(() => readEvents(runDir).at(-1)?.type, WAIT).toBe('run-end');
+    expect(readEvents(runDir).at(-1)).toMatchObject({ status: 'stopped', stopReason: 'awaiting-person' });
+    await expect
+      .poll(
+        async () => ((await (await fetch(`${web.url}/api/runs/${runId}`)).json()) as { live: boolean }).live,
+        WAIT,
+      )
+      .toBe(false);
+    expect(await podium(web, runId, cookie)).toMatchObject({ waiting: false });
+    expect((await speak(web, token, runId, cookie, first, 'Too late.')).status).toBe(409);
+    // Resume goes on from the person's turn: a new turn, and the statement sent for it is taken.
+    const resume = await postJson(web, `/api/runs/${runId}/resume`, {}, token);
+    expect(resume.status).toBe(202);
+    const again = await waitingTurn(web, runId, cookie, first);
+    const text = 'Cars out of the centre: fewer injuries, cleaner air.';
+    expect((await speak(web, token, runId, cookie, again, text)).status).toBe(202);
+    await expect
+      .poll(() => readEvents(runDir).filter((event) => event.type === 'run-end').length, WAIT)
+      .toBe(2);
+    expect(personTurns(runDir)).toEqual([text]);
+    expect(readEvents(runDir).at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  });
 });
