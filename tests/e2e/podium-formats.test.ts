@@ -160,6 +160,27 @@ describe('a person at the podium in a duel', () => {
     expect(transcriptOf(runDir)).toMatchObject({ status: 'completed', stopReason: 'max_rounds' });
   });
 
+  it('reads only so much of a never-ending line, says what was dropped, and goes on to the next statement', async () => {
+    const server = await start();
+    const { file, out } = scenarioFile(duel());
+    // 32 MB on one line: the old reader held it all (700 MB of it crashed the run).
+    const endless = 'a'.repeat(32 * 1024 * 1024);
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--human', 'a'], {
+      input: piped([`${DUEL_WORDS[0]}\n${endless}`, DUEL_WORDS[1] as string]),
+    });
+    expect(result.code).toBe(0);
+    // The cap is 600 tokens, so 9,600 characters are read: the first line whole, then the long one's start.
+    const kept = 9600 - (DUEL_WORDS[0] as string).length - 1;
+    expect(result.stdout).toContain(
+      `(Your statement is longer than the 9,600 characters read of it: the other ${(endless.length - kept).toLocaleString('en-US')}, up to the line holding only ".", were dropped.`,
+    );
+    const statements = readEvents(onlyRunDir(out)).filter((event) => event.type === 'statement');
+    const mine = statements.filter((event) => event.side === 'a');
+    expect(mine[0]?.text).toBe(`${DUEL_WORDS[0]}\n${'a'.repeat(kept)}`);
+    expect(mine[1]?.text).toBe(DUEL_WORDS[1]);
+    expect(statements.filter((event) => event.side === 'b')).toHaveLength(2);
+  });
+
   it('pauses at once at the person’s turn when `agora stop` is asked while it waits, and resumes there', async () => {
     const server = await start();
     const { file, out } = scenarioFile(duel());
