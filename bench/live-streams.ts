@@ -5,7 +5,7 @@
  * streams come from ten client addresses (127.0.0.2 to .11), twenty each, within the bound per
  * address. Debates run in worker processes against the built-in simulator, as `agora serve --demo`.
  *
- * Usage: npm run bench:streams [-- STREAMS]   (default 200; about a minute)
+ * Usage: npm run bench:streams [-- STREAMS [ROUNDS]]   (default 200 streams, 2-round knockouts; about a minute)
  */
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,6 +19,7 @@ import { startViewer } from '../src/web/server.js';
 import { processLauncher } from '../src/web/workers.js';
 
 const STREAMS = Number(process.argv[2] ?? 200);
+const ROUNDS = Number(process.argv[3] ?? 2);
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = mkdtempSync(path.join(tmpdir(), 'agora-bench-streams-'));
 const mock = await startMockOllama({
@@ -85,7 +86,7 @@ const addresses = Array.from({ length: STREAMS }, (_, index) => `127.0.0.${2 + (
 const rows: string[][] = [];
 try {
   const finished = (await (
-    await api('/api/runs', { format: 'knockout', topic: 'Finished streams', rounds: 2 })
+    await api('/api/runs', { format: 'knockout', topic: 'Finished streams', rounds: ROUNDS })
   ).json()) as { runId: string };
   await until(async () => {
     const run = (await (await api(`/api/runs/${finished.runId}`)).json()) as {
@@ -93,7 +94,12 @@ try {
     };
     return run.events?.at(-1)?.type === 'run-end';
   });
-  const seated = await api('/api/runs', { format: 'knockout', topic: 'Live streams', rounds: 2, human: 'x' });
+  const seated = await api('/api/runs', {
+    format: 'knockout',
+    topic: 'Live streams',
+    rounds: ROUNDS,
+    human: 'x',
+  });
   const live = (await seated.json()) as { runId: string };
   const cookie = (seated.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   await until(async () => {

@@ -213,6 +213,8 @@ function followRun(root) {
           voter: voterId(),
         });
         message.textContent = result.message;
+        // A finished run's stream has closed: opened again, it brings the scoreboard with the vote.
+        if (source.readyState === EventSource.CLOSED) follow();
       } catch (error) {
         message.textContent = error.message;
       }

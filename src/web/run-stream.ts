@@ -41,7 +41,7 @@ export class OpenStreams {
   }
 }
 
-/** More open streams than this from one client address are refused (429); see docs/viewer.md. */
+/** More open streams than this from one client address are refused (429); docs/faults.md says why. */
 export const STREAMS_PER_CLIENT = 32;
 
 export function streamRun(
