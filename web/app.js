@@ -78,91 +78,116 @@ function followRun(root) {
     clearTail();
   };
 
-  const source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/stream`);
-  source.addEventListener('run-event', (message) => {
-    const data = JSON.parse(message.data);
-    if (!document.getElementById(`e-${data.seq}`)) transcript.insertAdjacentHTML('beforeend', data.html);
-    if (data.agent) clearBox(data.agent);
-    if (data.type === 'round-end' || data.type === 'run-end' || data.type === 'run-resume') clearAll();
-    if (data.type === 'run-end') activity.textContent = '';
-  });
-  source.addEventListener('view', (message) => {
-    const data = JSON.parse(message.data);
-    replace('run-header', data.header);
-    replace('result', data.result);
-    replace('scoreboard', data.scoreboard);
-    replace('charts', data.charts);
-    replace('controls', data.controls);
-    replace('spectators', data.spectators);
-    root.dataset.status = data.status;
-    if (!data.live) {
-      clearAll();
-      activity.textContent = '';
-    }
-  });
-  source.addEventListener('map', (message) => {
-    const data = JSON.parse(message.data);
-    replace('argument-map', data.map);
-    replace('argument-scores', data.argumentScores);
-  });
-  source.addEventListener('live', (message) => {
-    const notice = JSON.parse(message.data);
-    switch (notice.type) {
-      case 'turn-start': {
-        const element = box(notice.agent);
-        element.querySelector('.who').textContent =
-          `${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model} is generating…`;
-        element.querySelector('.text').textContent = '';
-        // The statement streams after the transcript, at the foot of a long page: the line near
-        // the top says who is speaking, shows its newest words and leads there.
-        const follow = document.createElement('a');
-        follow.href = '#generating';
-        follow.className = 'follow-live';
-        follow.textContent = 'follow it live ↓';
-        activity.replaceChildren(`${notice.agent} is generating on ${notice.model} · `, follow);
-        break;
+  // The stream of a finished run sends `end` and closes; the page then stops following it (an
+  // EventSource would otherwise reconnect), and follows it again once it is resumed from here.
+  let lastSeq = -1;
+  let source = null;
+  const follow = () => {
+    const after = lastSeq >= 0 ? `?after=${lastSeq}` : '';
+    source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/stream${after}`);
+    source.addEventListener('end', () => source.close());
+    source.addEventListener('run-event', (message) => {
+      lastSeq = Math.max(lastSeq, JSON.parse(message.data).seq);
+    });
+    source.addEventListener('run-event', (message) => {
+      const data = JSON.parse(message.data);
+      if (!document.getElementById(`e-${data.seq}`)) transcript.insertAdjacentHTML('beforeend', data.html);
+      if (data.agent) clearBox(data.agent);
+      if (data.type === 'round-end' || data.type === 'run-end' || data.type === 'run-resume') clearAll();
+      if (data.type === 'run-end') activity.textContent = '';
+    });
+    source.addEventListener('view', (message) => {
+      const data = JSON.parse(message.data);
+      replace('run-header', data.header);
+      replace('result', data.result);
+      replace('scoreboard', data.scoreboard);
+      replace('charts', data.charts);
+      replace('controls', data.controls);
+      replace('spectators', data.spectators);
+      root.dataset.status = data.status;
+      if (!data.live) {
+        clearAll();
+        activity.textContent = '';
       }
-      case 'turn-delta': {
-        // A reader already at the foot of the page stays there as the text grows; one reading
-        // further up is left where they are.
-        const atFoot = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
-        box(notice.agent).querySelector('.text').append(document.createTextNode(notice.text));
-        showTail(notice.agent);
-        if (atFoot) window.scrollTo(0, document.documentElement.scrollHeight);
-        break;
+    });
+    source.addEventListener('map', (message) => {
+      const data = JSON.parse(message.data);
+      replace('argument-map', data.map);
+      replace('argument-scores', data.argumentScores);
+    });
+    source.addEventListener('live', (message) => {
+      const notice = JSON.parse(message.data);
+      switch (notice.type) {
+        case 'turn-start': {
+          const element = box(notice.agent);
+          element.querySelector('.who').textContent =
+            `${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model} is generating…`;
+          element.querySelector('.text').textContent = '';
+          // The statement streams after the transcript, at the foot of a long page: the line near
+          // the top says who is speaking, shows its newest words and leads there.
+          const follow = document.createElement('a');
+          follow.href = '#generating';
+          follow.className = 'follow-live';
+          follow.textContent = 'follow it live ↓';
+          activity.replaceChildren(`${notice.agent} is generating on ${notice.model} · `, follow);
+          break;
+        }
+        case 'turn-delta': {
+          // A reader already at the foot of the page stays there as the text grows; one reading
+          // further up is left where they are.
+          const atFoot = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 80;
+          box(notice.agent).querySelector('.text').append(document.createTextNode(notice.text));
+          showTail(notice.agent);
+          if (atFoot) window.scrollTo(0, document.documentElement.scrollHeight);
+          break;
+        }
+        case 'parallel-start':
+          activity.textContent = `${notice.heading}: generating ${notice.who.join(', ')}`;
+          break;
+        case 'judging-start':
+          activity.textContent = `Judges scoring ${notice.subject}: ${notice.judges.join(', ')}`;
+          break;
+        case 'summary-start':
+          activity.textContent = `Summarising rounds 1–${notice.throughRound} with ${notice.model}`;
+          break;
+        case 'judge-retry':
+          activity.textContent = `${notice.judge}'s answer was unusable (${notice.reason}); asking again`;
+          break;
+        case 'moderation':
+          activity.textContent = `Moderator on ${notice.agent}: ${notice.passed ? 'passes' : `objects (${notice.reason})`}`;
+          break;
+        case 'retry':
+          activity.textContent = `${notice.what} failed (${notice.reason}); retry ${notice.attempt}`;
+          break;
+        default:
+          break;
       }
-      case 'parallel-start':
-        activity.textContent = `${notice.heading}: generating ${notice.who.join(', ')}`;
-        break;
-      case 'judging-start':
-        activity.textContent = `Judges scoring ${notice.subject}: ${notice.judges.join(', ')}`;
-        break;
-      case 'summary-start':
-        activity.textContent = `Summarising rounds 1–${notice.throughRound} with ${notice.model}`;
-        break;
-      case 'judge-retry':
-        activity.textContent = `${notice.judge}'s answer was unusable (${notice.reason}); asking again`;
-        break;
-      case 'moderation':
-        activity.textContent = `Moderator on ${notice.agent}: ${notice.passed ? 'passes' : `objects (${notice.reason})`}`;
-        break;
-      case 'retry':
-        activity.textContent = `${notice.what} failed (${notice.reason}); retry ${notice.attempt}`;
-        break;
-      default:
-        break;
+    });
+    source.addEventListener('log-damaged', (message) => {
+      const data = JSON.parse(message.data);
+      activity.textContent = data.message;
+      activity.classList.add('error');
+    });
+    source.addEventListener('worker-failed', (message) => {
+      const data = JSON.parse(message.data);
+      activity.textContent = `The debate could not start: ${data.message}`;
+      activity.classList.add('error');
+    });
+  };
+  follow();
+  // After Resume, the stream reopens once the run goes on (its worker takes a moment to start).
+  const followWhenResumed = async () => {
+    for (let tries = 0; tries < 120; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const response = await fetch(`/api/runs/${encodeURIComponent(runId)}`).catch(() => null);
+      if (!response?.ok) continue;
+      const run = await response.json();
+      if (run.live || (run.events.at(-1)?.seq ?? -1) > lastSeq) {
+        if (source.readyState === EventSource.CLOSED) follow();
+        return;
+      }
     }
-  });
-  source.addEventListener('log-damaged', (message) => {
-    const data = JSON.parse(message.data);
-    activity.textContent = data.message;
-    activity.classList.add('error');
-  });
-  source.addEventListener('worker-failed', (message) => {
-    const data = JSON.parse(message.data);
-    activity.textContent = `The debate could not start: ${data.message}`;
-    activity.classList.add('error');
-  });
+  };
 
   root.addEventListener('click', async (event) => {
     const button = event.target.closest('button');
@@ -173,6 +198,7 @@ function followRun(root) {
       try {
         const result = await post(`/api/runs/${encodeURIComponent(runId)}/${button.dataset.action}`);
         status.textContent = result.message;
+        if (button.dataset.action === 'resume') followWhenResumed();
       } catch (error) {
         status.textContent = error.message;
         button.disabled = false;
@@ -187,6 +213,8 @@ function followRun(root) {
           voter: voterId(),
         });
         message.textContent = result.message;
+        // A finished run's stream has closed: opened again, it brings the scoreboard with the vote.
+        if (source.readyState === EventSource.CLOSED) follow();
       } catch (error) {
         message.textContent = error.message;
       }

@@ -5,7 +5,12 @@
  * statement is timed at (see `PERSON_TOKENS_PER_SECOND`); a duel has only the cap.
  */
 import type { Scenario } from '../config/scenario.js';
-import { PERSON_TOKENS_PER_SECOND, TOKENS_PER_WORD, wordsInSeconds } from '../llm/podium-provider.js';
+import {
+  PERSON_TOKENS_PER_SECOND,
+  TOKENS_PER_WORD,
+  wordsInSeconds,
+  wordsInTokens,
+} from '../llm/podium-provider.js';
 
 export interface PersonPace {
   /** Seconds of speaking time one word uses, when the debate times its speakers. */
@@ -31,7 +36,7 @@ export function personPace(scenario: Scenario): PersonPace {
  * time limit leaves, and the word limit the task states, whichever is least.
  */
 export function turnLimitWords(maxTokens: number, pace: PersonPace, wordLimit?: number): number {
-  const limits = [Math.floor(maxTokens / TOKENS_PER_WORD)];
+  const limits = [wordsInTokens(maxTokens)];
   if (pace.limitSeconds !== undefined) limits.push(wordsInSeconds(pace.limitSeconds));
   if (wordLimit !== undefined) limits.push(wordLimit);
   return Math.max(1, Math.min(...limits));

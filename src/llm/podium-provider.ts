@@ -30,6 +30,25 @@ export function wordsInSeconds(seconds: number, tokensPerSecond = PERSON_TOKENS_
   return Math.floor((seconds * tokensPerSecond) / TOKENS_PER_WORD + 1e-9);
 }
 
+/** How many of a person's words a cap of `tokens` holds. */
+export function wordsInTokens(tokens: number): number {
+  return Math.floor(tokens / TOKENS_PER_WORD + 1e-9);
+}
+
+/** The first `limit` words of `text`, its spacing kept. */
+export function firstWords(text: string, limit: number): string {
+  let kept = 0;
+  let out = '';
+  for (const piece of text.trim().split(/(\s+)/)) {
+    if (piece.trim() !== '') {
+      if (kept === limit) break;
+      kept += 1;
+    }
+    out += piece;
+  }
+  return out.trimEnd();
+}
+
 export function personTokens(text: string): number {
   const words = text.split(/\s+/).filter((word) => word !== '').length;
   return Math.ceil(words * TOKENS_PER_WORD);
@@ -54,9 +73,15 @@ export class PodiumProvider implements ModelProvider {
   readonly servesAnyModel?: ModelProvider['servesAnyModel'];
   readonly load?: ModelProvider['load'];
 
+  /**
+   * `stopRequested` is asked while the person has not spoken yet, every `stopCheckMs`: a stop asked
+   * for then (Ctrl-C, `agora stop`, the viewer's Stop) ends the wait at once and pauses the run at
+   * the person's turn, since the step in flight is the person's and would otherwise never end.
+   */
   constructor(
     private readonly inner: ModelProvider,
     private readonly person: PersonInput,
+    private readonly waiting: { stopRequested?: () => boolean; stopCheckMs?: number } = {},
   ) {
     this.host = inner.host;
     if (inner.contextWindow) this.contextWindow = inner.contextWindow.bind(inner);
@@ -72,15 +97,17 @@ export class PodiumProvider implements ModelProvider {
       );
     }
     const started = Date.now();
-    const spoken = await this.person.statement({
-      messages: request.messages,
-      maxTokens: request.maxTokens,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const spoken = await this.listen(request, options.signal);
+    if (spoken === 'stopped') {
+      throw new PersonAbsent("the run was stopped while it waited for the person's statement");
+    }
     if (spoken === undefined || spoken.text.trim() === '') {
       throw new PersonAbsent("the person's input ended before their statement");
     }
-    const text = spoken.text.trim();
+    // A model stops at its cap (`num_predict`): the person's statement ends there too, and what is
+    // counted against the debate's budgets is what is recorded, not what was typed.
+    const whole = spoken.text.trim();
+    const text = firstWords(whole, wordsInTokens(request.maxTokens));
     // The statement reaches the live view as a model's streamed text does.
     options.onDelta?.(text);
     const totalMs = Date.now() - started;
@@ -88,10 +115,48 @@ export class PodiumProvider implements ModelProvider {
       text,
       promptTokens: 0,
       outputTokens: personTokens(text),
-      stopReason: 'stop',
+      stopReason: text.length < whole.length ? 'length' : 'stop',
       timings: { totalMs, loadMs: 0, promptEvalMs: 0, evalMs: totalMs },
       model: PERSON_MODEL,
     };
+  }
+
+  /** The person's statement, or `stopped` when a stop was asked for before they gave it. */
+  private async listen(
+    request: ChatRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<{ text: string } | undefined | 'stopped'> {
+    const stopRequested = this.waiting.stopRequested;
+    const turn = new AbortController();
+    const follow = () => turn.abort(signal?.reason);
+    if (signal?.aborted) follow();
+    signal?.addEventListener('abort', follow, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = new Promise<'stopped'>((resolve) => {
+      if (!stopRequested) return;
+      const check = () => {
+        if (!stopRequested()) return;
+        clearInterval(timer);
+        resolve('stopped');
+      };
+      timer = setInterval(check, this.waiting.stopCheckMs ?? 200);
+      check();
+    });
+    try {
+      return await Promise.race([
+        this.person.statement({
+          messages: request.messages,
+          maxTokens: request.maxTokens,
+          signal: turn.signal,
+        }),
+        stopped,
+      ]);
+    } finally {
+      clearInterval(timer);
+      signal?.removeEventListener('abort', follow);
+      // The person's input stops waiting too: a viewer's turn is withdrawn, a terminal stops reading.
+      turn.abort();
+    }
   }
 
   listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]> {

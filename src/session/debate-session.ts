@@ -34,6 +34,7 @@ import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import type { CassetteRecorder } from '../mock-ollama/index.js';
 import { type LiveLogWriter, openLiveLog } from '../store/live-log.js';
 import { folderFor, indexFolderFor, type RunPlaces, singlePlace } from '../store/run-places.js';
+import { stopWasRequested } from '../store/stop-request.js';
 import { openCassetteFolder } from './cassette-folder.js';
 import { fitContextWindow } from './context-window-fit.js';
 import { checkGivenModels, type GivenModels } from './given-models.js';
@@ -184,9 +185,14 @@ function checkPersonSeat(request: SessionRequest): void {
 }
 
 /** The provider with the person at the podium seated, when the scenario has a person's seat. */
-function seatedProvider(provider: ModelProvider, scenario: Scenario, person: PersonInput | undefined) {
+function seatedProvider(
+  provider: ModelProvider,
+  scenario: Scenario,
+  person: PersonInput | undefined,
+  stopRequested: () => boolean,
+) {
   if (personSeats(scenario).length === 0 || !person) return provider;
-  return new PodiumProvider(provider, person);
+  return new PodiumProvider(provider, person, { stopRequested });
 }
 
 /**
@@ -260,6 +266,8 @@ export async function runSession(
     providerFor(scenario, servers, { logger, ...(recorder ? { recorder } : {}) }),
     scenario,
     request.person ?? request.personFor?.(paths.runDir),
+    // A stop asked for while the person has not spoken pauses the run at their turn at once.
+    () => request.stopRequested() || stopWasRequested(paths.runDir),
   );
   let lease: ReturnType<typeof leaseSession> | undefined;
   let liveLog: LiveLogWriter | undefined;

@@ -11,12 +11,20 @@ import { giveSeat } from './podium-seat.js';
 import { HttpError, type ViewerEnv } from './request-guards.js';
 import { type OpenStreams, streamRun } from './run-stream.js';
 import { currentRound, spectatorChoices } from './run-view.js';
+import { SharedFeeds } from './shared-feeds.js';
 import type { ViewerParts } from './viewer-options.js';
 import { leaderboardOptions, leaderboardTables } from './viewer-runs.js';
 
 export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
   const { runs, options } = parts;
   const query = (url: string) => new URL(url).searchParams;
+  // Every page following a run shares its feed: one poll of its files per interval, however many.
+  const feeds = new SharedFeeds(
+    (runId) => runs.feed(runId),
+    options.pollMs ?? 200,
+    options.logger,
+    (runId) => runs.resuming(runId),
+  );
   return new Hono<ViewerEnv>()
     .get('/runs', async (c) => c.json((await runs.filtered(query(c.req.url))).runs))
     .get('/runs/:runId', (c) => {
@@ -36,7 +44,12 @@ export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
       const runId = c.req.param('runId');
       runs.runDir(runId);
       noteNamesShown(c, parts, runId, 'data');
-      return streamRun(c, runId, { runs, open, pollMs: options.pollMs ?? 200, logger: options.logger });
+      return streamRun(c, runId, {
+        feeds,
+        open,
+        logger: options.logger,
+        ...(options.streamsPerClient === undefined ? {} : { streamsPerClient: options.streamsPerClient }),
+      });
     })
     .get('/models', async (c) => c.json(await modelNames(parts)))
     .get('/leaderboard', (c) => {

@@ -103,6 +103,7 @@ export function resumeDebate(parts: ViewerParts, runId: string) {
     ['resume', runId, ...workerArgs(parts), ...(seated ? ['--speak-from', 'viewer'] : [])],
     logFile,
   );
+  runs.resumed(runId, pid);
   options.logger.info({ runId, pid }, 'debate resumed');
   // A debate that seated a person at a terminal gets its seat token when first resumed here.
   const seatToken =

@@ -59,7 +59,13 @@ export function podiumRoutes(parts: ViewerParts) {
           'that statement was written for an earlier turn; reload the page for this one',
         );
       }
-      writePodiumAnswer(runDir, { id: waiting.id, text: text.trim() });
+      // Of two statements for one turn, exactly one is taken: the other is refused, not lost unseen.
+      if (!writePodiumAnswer(runDir, { id: waiting.id, text: text.trim() })) {
+        throw new HttpError(
+          409,
+          'this turn has its statement already (sent a moment ago, perhaps from another tab); the debate goes on with that one',
+        );
+      }
       return c.json({ message: 'Sent: the debate goes on with your statement.' }, 202);
     })
     .get('/runs/:runId/seat', (c) => {

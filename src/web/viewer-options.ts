@@ -26,6 +26,8 @@ export interface ViewerOptions {
   simulator?: { banner: string };
   /** How often a live page's run is polled; default 200 ms. */
   pollMs?: number;
+  /** The most live streams one client address may hold open (`STREAMS_PER_CLIENT` by default). */
+  streamsPerClient?: number;
   /**
    * Where a scenario's own model servers (`providers:`) and their keys are found, as the debates
    * started here find them; default this process's environment.

@@ -16,7 +16,28 @@ import { RunFeed } from './run-feed.js';
 import { readStartRecord } from './start-record.js';
 
 export class ViewerRuns {
+  /** The worker processes this viewer resumed runs in, by run id. */
+  private readonly resumedIn = new Map<string, number>();
+
   constructor(readonly outDir: string) {}
+
+  /** Notes that run `runId` was resumed in process `pid`: until it ends, the run is about to go on. */
+  resumed(runId: string, pid: number | null): void {
+    if (pid !== null) this.resumedIn.set(runId, pid);
+  }
+
+  /** Whether a worker this viewer resumed the run in is still running (it may not have written yet). */
+  resuming(runId: string): boolean {
+    const pid = this.resumedIn.get(runId);
+    if (pid === undefined) return false;
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      this.resumedIn.delete(runId);
+      return false;
+    }
+  }
 
   /** The folder of a run this viewer knows (it ran, or the viewer started it); 400 or 404 otherwise. */
   runDir(runId: string): string {

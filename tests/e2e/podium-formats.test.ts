@@ -3,11 +3,12 @@
  * its statements are recorded under the model name `person` and judged like any debater's, input
  * that ends early pauses the run at the person's turn, and the judge's seat is never a person's.
  */
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { runAgora, tempDir } from '../helpers/cli.js';
+import { agoraCommandLine, projectRoot, runAgora, tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
@@ -135,6 +136,103 @@ describe('a person at the podium in a duel', () => {
       DUEL_WORDS.map((text) => ['person', text]),
     );
     expect(events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+  });
+
+  it('counts a pasted statement as it is recorded, cut at the cap, so the opponent still speaks', async () => {
+    const server = await start();
+    const { file, out } = scenarioFile(duel());
+    // 7,000 words: counted whole (9,334 tokens) they would spend the duel's 8,000-token budget.
+    const paste = Array.from({ length: 7000 }, (_, index) => `word${index % 50}`).join(' ');
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--human', 'a'], {
+      input: piped([paste, DUEL_WORDS[1] as string]),
+    });
+    expect(result.code).toBe(0);
+    const runDir = onlyRunDir(out);
+    const statements = readEvents(runDir).filter((event) => event.type === 'statement');
+    const first = statements.find((event) => event.side === 'a' && event.round === 1);
+    // The cap is 600 tokens: 450 words at 4/3 tokens a word, counted as the 600 tokens they are.
+    expect(String(first?.text).split(/\s+/)).toHaveLength(450);
+    expect(first).toMatchObject({ model: 'person', outputTokens: 600, truncated: true });
+    expect(statements.filter((event) => event.side === 'b').map((event) => event.model)).toEqual([
+      'mistral',
+      'mistral',
+    ]);
+    expect(transcriptOf(runDir)).toMatchObject({ status: 'completed', stopReason: 'max_rounds' });
+  });
+
+  it('reads only so much of a never-ending line, says what was dropped, and goes on to the next statement', async () => {
+    const server = await start();
+    const { file, out } = scenarioFile(duel());
+    // 32 MB on one line: the old reader held it all (700 MB of it crashed the run).
+    const endless = 'a'.repeat(32 * 1024 * 1024);
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--human', 'a'], {
+      input: piped([`${DUEL_WORDS[0]}\n${endless}`, DUEL_WORDS[1] as string]),
+    });
+    expect(result.code).toBe(0);
+    // The cap is 600 tokens, so 9,600 characters are read: the first line whole, then the long one's start.
+    const kept = 9600 - (DUEL_WORDS[0] as string).length - 1;
+    expect(result.stdout).toContain(
+      `(Your statement is longer than the 9,600 characters read of it: the other ${(endless.length - kept).toLocaleString('en-US')}, up to the line holding only ".", were dropped.`,
+    );
+    const statements = readEvents(onlyRunDir(out)).filter((event) => event.type === 'statement');
+    const mine = statements.filter((event) => event.side === 'a');
+    expect(mine[0]?.text).toBe(`${DUEL_WORDS[0]}\n${'a'.repeat(kept)}`);
+    expect(mine[1]?.text).toBe(DUEL_WORDS[1]);
+    expect(statements.filter((event) => event.side === 'b')).toHaveLength(2);
+  });
+
+  it('pauses at once at the person’s turn when `agora stop` is asked while it waits, and resumes there', async () => {
+    const server = await start();
+    const { file, out } = scenarioFile(duel());
+    const [command = process.execPath, ...rest] = agoraCommandLine([
+      'run',
+      file,
+      '--host',
+      server.url,
+      '--out',
+      out,
+      '--human',
+      'a',
+    ]);
+    // Standard input stays open and silent: the run waits for the person, as at a terminal.
+    const child = spawn(command, rest, {
+      cwd: projectRoot,
+      env: { ...process.env, NO_COLOR: '1', OLLAMA_HOST: 'http://127.0.0.1:1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8');
+    child.stderr.resume();
+    const asked = new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: string) => {
+        stdout += chunk;
+        if (stdout.includes('=== Your turn at the podium ===')) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      await asked;
+      const runDir = onlyRunDir(out);
+      const stop = await runAgora(['stop', runDir]);
+      expect(stop.code).toBe(0);
+      expect(stop.stdout).toContain('Asked process');
+      expect(await exited).toBe(130);
+      expect(readEvents(runDir).at(-1)).toMatchObject({
+        type: 'run-end',
+        status: 'stopped',
+        stopReason: 'awaiting-person',
+      });
+      expect(stdout).toContain(`resume ${runDir}`);
+      const resumed = await runAgora(['resume', runDir, '--host', server.url], {
+        input: piped(DUEL_WORDS),
+      });
+      expect(resumed.code).toBe(0);
+      const mine = readEvents(runDir).filter((event) => event.type === 'statement' && event.side === 'a');
+      expect(mine.map((event) => event.text)).toEqual(DUEL_WORDS);
+      expect(transcriptOf(runDir)).toMatchObject({ status: 'completed' });
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('refuses the judge’s seat and a seat the duel does not have, naming the seats it has', async () => {

@@ -11,7 +11,7 @@ import type { StatementEvent } from '../../core/events.js';
 import { PERSON_MODEL } from '../../core/person-seat.js';
 import { addUsage, NO_USAGE, recordedTokens } from '../../llm/call-usage.js';
 import { ProviderError } from '../../llm/errors.js';
-import { personTokens, wordsInSeconds } from '../../llm/podium-provider.js';
+import { firstWords, personTokens, wordsInSeconds } from '../../llm/podium-provider.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import { ModelCallFailed, type RetryPolicy, type SafeCallResult } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
@@ -55,21 +55,6 @@ export function countWords(text: string): number {
 
 export function cutToWords(text: string, limit: number): string {
   return `${firstWords(text, limit)} ${WORD_LIMIT_MARKER}`;
-}
-
-/** The first `limit` words of `text`, its spacing kept. */
-function firstWords(text: string, limit: number): string {
-  const words = text.trim().split(/(\s+)/);
-  let kept = 0;
-  let out = '';
-  for (const piece of words) {
-    if (piece.trim() !== '') {
-      if (kept === limit) break;
-      kept += 1;
-    }
-    out += piece;
-  }
-  return out.trimEnd();
 }
 
 export function emergencyText(speaker: string, reason: string): string {
