@@ -17,6 +17,12 @@ import type { ModelProvider } from '../llm/provider.js';
 import { derivedFilesStale } from '../store/derived-files.js';
 import type { ChainReport } from '../store/event-chain.js';
 import { dropTornTail, readEventLog } from '../store/event-log.js';
+import {
+  JSON_POSITION_MEMBER,
+  type LogPosition,
+  markdownPositionNote,
+  positionAfter,
+} from '../store/log-position.js';
 import { inspectRunFolder } from '../store/run-folder.js';
 import { makeCouncilRunId, makeRunId, startAdvice } from '../store/run-id.js';
 import { acquireRunLock, lockOwner } from '../store/run-lock.js';
@@ -190,7 +196,10 @@ export function loadRun(
   let refreshedFiles = false;
   if (derivedFilesStale(runDir)) {
     try {
-      writeTranscripts(format, paths, state);
+      writeTranscripts(format, paths, state, {
+        simulated: isSimulated(events),
+        position: positionAfter(events.at(-1)),
+      });
       refreshedFiles = true;
     } catch {
       // A folder this reader cannot write to (read-only, full): it still reads the run from the log.
@@ -251,13 +260,15 @@ export const SIMULATED_NOTE =
 
 /**
  * Writes transcript.json and transcript.md. Whatever the format, both say which stop conditions
- * were in force and list the failed steps that stand in the record.
+ * were in force and list the failed steps that stand in the record; both end with the log
+ * position they were made from (`position`: the last event folded into `state`), which is how a
+ * reader knows whether they are behind the log.
  */
 export function writeTranscripts(
   format: AnyFormat,
   paths: RunPaths,
   state: unknown,
-  options: { simulated?: boolean } = {},
+  options: { simulated?: boolean; position: LogPosition | null },
 ) {
   const transcript = format.transcript(state);
   const scenario = (state as { scenario: Scenario }).scenario;
@@ -265,7 +276,7 @@ export function writeTranscripts(
   const stopConditions = stopConditionsText(scenario);
   writeFileAtomic(
     paths.transcriptJson,
-    `${JSON.stringify({ ...transcript, ...(options.simulated ? { simulated: true } : {}), stopConditions, failedSteps: failures.length, failures }, null, 2)}\n`,
+    `${JSON.stringify({ ...transcript, ...(options.simulated ? { simulated: true } : {}), stopConditions, failedSteps: failures.length, failures, ...(options.position ? { [JSON_POSITION_MEMBER]: options.position } : {}) }, null, 2)}\n`,
   );
   const failureSection =
     failures.length === 0
@@ -273,7 +284,7 @@ export function writeTranscripts(
       : `\n## Failed steps (${failures.length})\n\nThese steps failed; what stands in their place is not a model's answer.\n\n${failures.map((line) => `- ${line}`).join('\n')}\n`;
   writeFileAtomic(
     paths.transcriptMarkdown,
-    `${options.simulated ? `${SIMULATED_NOTE}\n\n` : ''}${format.markdown(state).trimEnd()}\n\n_${stopConditions}._\n${failureSection}`,
+    `${options.simulated ? `${SIMULATED_NOTE}\n\n` : ''}${format.markdown(state).trimEnd()}\n\n_${stopConditions}._\n${failureSection}${options.position ? `\n${markdownPositionNote(options.position)}` : ''}`,
   );
   return transcript;
 }
@@ -306,9 +317,11 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
     // not rendered and written again.
     let written: { state: unknown; transcript: ReturnType<AnyFormat['transcript']> } | undefined;
     const simulated = options.simulated === true || isSimulated(options.existing ?? []);
+    // The last event folded into the state the transcripts are made from.
+    let last = options.existing?.at(-1);
     const refresh = (state: unknown) => {
       if (written !== undefined && written.state === state) return written.transcript;
-      const transcript = writeTranscripts(format, paths, state, { simulated });
+      const transcript = writeTranscripts(format, paths, state, { simulated, position: positionAfter(last) });
       written = { state, transcript };
       return transcript;
     };
@@ -340,6 +353,7 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
           }
         : {}),
       onEvent: (event, state) => {
+        last = event;
         options.onEvent?.(event);
         if (event.type === 'run-end' || format.checkpoints.includes(event.type)) refresh(state);
       },
