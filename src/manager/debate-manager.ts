@@ -16,7 +16,7 @@ import type { AnyFormat, FormatLookup } from '../formats/format-definition.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { derivedFilesStale } from '../store/derived-files.js';
 import type { ChainReport } from '../store/event-chain.js';
-import { dropTornTail, readEventLog } from '../store/event-log.js';
+import { dropTornTail, endLastLine, readEventLog } from '../store/event-log.js';
 import {
   JSON_POSITION_MEMBER,
   type LogPosition,
@@ -143,6 +143,8 @@ export interface LoadedRun {
   scenario: Scenario;
   /** A torn last line (a write cut off by a crash) was found and dropped. */
   repairedTornLine: boolean;
+  /** The last line was a whole event without its final newline, and was ended (only when repairing). */
+  endedLastLine: boolean;
   /** transcript.json and transcript.md were behind the log (or missing) and were written anew from it. */
   refreshedFiles: boolean;
   /** How many events the log's hash chain covers, and how many were written before it. */
@@ -176,9 +178,11 @@ export function loadRun(
       exitCode: ExitCode.usage,
     });
   }
-  const { events, droppedTornLine, chain } = readEventLog(paths.events);
-  // Only the lock's holder may cut the file; a reader just ignores the torn line.
+  const { events, droppedTornLine, unendedLastLine, chain } = readEventLog(paths.events);
+  // Only the lock's holder may cut or end the file's last line; a reader reads past it.
   if (droppedTornLine && options.repair) dropTornTail(paths.events);
+  const endedLastLine = unendedLastLine && options.repair === true;
+  if (endedLastLine) endLastLine(paths.events);
   const start = events[0];
   if (start?.type !== 'run-start') {
     throw new RunError(`${paths.events} does not begin with a run-start event`, {
@@ -213,6 +217,7 @@ export function loadRun(
     runId: start.runId,
     scenario: start.scenario,
     repairedTornLine: droppedTornLine,
+    endedLastLine,
     refreshedFiles,
     chain,
   };
