@@ -58,7 +58,8 @@ export function commandHelp(name: string): string | undefined {
       : usage.split(/ {2,}(?=\()/).map((part, at) => (at === 0 ? part : `       ${part}`))),
     ...(definition.moreUsage ?? []).map((line) => `       agora ${definition.name} ${line}`),
     '',
-    ...wrapLine(definition.description, HELP_WIDTH),
+    // Each line of a description is a paragraph of its own, wrapped on its own.
+    ...definition.description.split('\n').flatMap((paragraph) => wrapLine(paragraph, HELP_WIDTH)),
     '',
     'Options',
     ...options.map(([option, spec]) => helpLine(optionTerm(option, spec), spec.help)),

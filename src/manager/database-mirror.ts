@@ -14,6 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { isSimulated } from '../core/events.js';
 import { formatNamed } from '../formats/index.js';
+import { positionAfter } from '../store/log-position.js';
 import { type DatabaseRunRow, EVENTS_CHANNEL, type RunDatabase } from '../store/postgres/run-database.js';
 import { LOCK_FILE, lockOwner } from '../store/run-lock.js';
 import { writeFileAtomic } from '../store/write-files.js';
@@ -61,7 +62,10 @@ export async function mirrorRun(
     }
     if (existsSync(paths.events)) {
       const loaded = loadRun(paths.runDir, formatNamed);
-      writeTranscripts(loaded.format, paths, loaded.state, { simulated: isSimulated(loaded.events) });
+      writeTranscripts(loaded.format, paths, loaded.state, {
+        simulated: isSimulated(loaded.events),
+        position: positionAfter(loaded.events.at(-1)),
+      });
     }
     changed = true;
   }

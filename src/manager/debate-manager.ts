@@ -16,7 +16,13 @@ import type { AnyFormat, FormatLookup } from '../formats/format-definition.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { derivedFilesStale } from '../store/derived-files.js';
 import type { ChainReport } from '../store/event-chain.js';
-import { dropTornTail, readEventLog } from '../store/event-log.js';
+import { dropTornTail, endLastLine, readEventLog } from '../store/event-log.js';
+import {
+  JSON_POSITION_MEMBER,
+  type LogPosition,
+  markdownPositionNote,
+  positionAfter,
+} from '../store/log-position.js';
 import { inspectRunFolder } from '../store/run-folder.js';
 import { makeCouncilRunId, makeRunId, startAdvice } from '../store/run-id.js';
 import { acquireRunLock, lockOwner } from '../store/run-lock.js';
@@ -137,6 +143,8 @@ export interface LoadedRun {
   scenario: Scenario;
   /** A torn last line (a write cut off by a crash) was found and dropped. */
   repairedTornLine: boolean;
+  /** The last line was a whole event without its final newline, and was ended (only when repairing). */
+  endedLastLine: boolean;
   /** transcript.json and transcript.md were behind the log (or missing) and were written anew from it. */
   refreshedFiles: boolean;
   /** How many events the log's hash chain covers, and how many were written before it. */
@@ -170,9 +178,11 @@ export function loadRun(
       exitCode: ExitCode.usage,
     });
   }
-  const { events, droppedTornLine, chain } = readEventLog(paths.events);
-  // Only the lock's holder may cut the file; a reader just ignores the torn line.
+  const { events, droppedTornLine, unendedLastLine, chain } = readEventLog(paths.events);
+  // Only the lock's holder may cut or end the file's last line; a reader reads past it.
   if (droppedTornLine && options.repair) dropTornTail(paths.events);
+  const endedLastLine = unendedLastLine && options.repair === true;
+  if (endedLastLine) endLastLine(paths.events);
   const start = events[0];
   if (start?.type !== 'run-start') {
     throw new RunError(`${paths.events} does not begin with a run-start event`, {
@@ -190,7 +200,10 @@ export function loadRun(
   let refreshedFiles = false;
   if (derivedFilesStale(runDir)) {
     try {
-      writeTranscripts(format, paths, state);
+      writeTranscripts(format, paths, state, {
+        simulated: isSimulated(events),
+        position: positionAfter(events.at(-1)),
+      });
       refreshedFiles = true;
     } catch {
       // A folder this reader cannot write to (read-only, full): it still reads the run from the log.
@@ -204,6 +217,7 @@ export function loadRun(
     runId: start.runId,
     scenario: start.scenario,
     repairedTornLine: droppedTornLine,
+    endedLastLine,
     refreshedFiles,
     chain,
   };
@@ -251,13 +265,15 @@ export const SIMULATED_NOTE =
 
 /**
  * Writes transcript.json and transcript.md. Whatever the format, both say which stop conditions
- * were in force and list the failed steps that stand in the record.
+ * were in force and list the failed steps that stand in the record; both end with the log
+ * position they were made from (`position`: the last event folded into `state`), which is how a
+ * reader knows whether they are behind the log.
  */
 export function writeTranscripts(
   format: AnyFormat,
   paths: RunPaths,
   state: unknown,
-  options: { simulated?: boolean } = {},
+  options: { simulated?: boolean; position: LogPosition | null },
 ) {
   const transcript = format.transcript(state);
   const scenario = (state as { scenario: Scenario }).scenario;
@@ -265,7 +281,7 @@ export function writeTranscripts(
   const stopConditions = stopConditionsText(scenario);
   writeFileAtomic(
     paths.transcriptJson,
-    `${JSON.stringify({ ...transcript, ...(options.simulated ? { simulated: true } : {}), stopConditions, failedSteps: failures.length, failures }, null, 2)}\n`,
+    `${JSON.stringify({ ...transcript, ...(options.simulated ? { simulated: true } : {}), stopConditions, failedSteps: failures.length, failures, ...(options.position ? { [JSON_POSITION_MEMBER]: options.position } : {}) }, null, 2)}\n`,
   );
   const failureSection =
     failures.length === 0
@@ -273,7 +289,7 @@ export function writeTranscripts(
       : `\n## Failed steps (${failures.length})\n\nThese steps failed; what stands in their place is not a model's answer.\n\n${failures.map((line) => `- ${line}`).join('\n')}\n`;
   writeFileAtomic(
     paths.transcriptMarkdown,
-    `${options.simulated ? `${SIMULATED_NOTE}\n\n` : ''}${format.markdown(state).trimEnd()}\n\n_${stopConditions}._\n${failureSection}`,
+    `${options.simulated ? `${SIMULATED_NOTE}\n\n` : ''}${format.markdown(state).trimEnd()}\n\n_${stopConditions}._\n${failureSection}${options.position ? `\n${markdownPositionNote(options.position)}` : ''}`,
   );
   return transcript;
 }
@@ -306,9 +322,11 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
     // not rendered and written again.
     let written: { state: unknown; transcript: ReturnType<AnyFormat['transcript']> } | undefined;
     const simulated = options.simulated === true || isSimulated(options.existing ?? []);
+    // The last event folded into the state the transcripts are made from.
+    let last = options.existing?.at(-1);
     const refresh = (state: unknown) => {
       if (written !== undefined && written.state === state) return written.transcript;
-      const transcript = writeTranscripts(format, paths, state, { simulated });
+      const transcript = writeTranscripts(format, paths, state, { simulated, position: positionAfter(last) });
       written = { state, transcript };
       return transcript;
     };
@@ -340,6 +358,7 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
           }
         : {}),
       onEvent: (event, state) => {
+        last = event;
         options.onEvent?.(event);
         if (event.type === 'run-end' || format.checkpoints.includes(event.type)) refresh(state);
       },

@@ -30,6 +30,7 @@ import {
   type RunPaths,
 } from '../manager/debate-manager.js';
 import { indexRuns } from '../manager/indexing.js';
+import { lastLineRepair } from '../manager/last-line-repair.js';
 import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import type { CassetteRecorder } from '../mock-ollama/index.js';
 import { type LiveLogWriter, openLiveLog } from '../store/live-log.js';
@@ -241,11 +242,10 @@ export async function runSession(
   const recorder = request.record ? openCassetteFolder(request.record) : undefined;
   const { runId, paths } = place(request, scenario);
   const logger = createRunLogger(paths.log, { verbose: request.verbose === true });
-  if (resume?.loaded.repairedTornLine) {
-    logger.warn({ file: paths.events }, 'dropped a torn last line from the event log');
-    listener.warning(
-      `the last line of ${paths.events} was cut off by a crash; it was dropped and that step will be redone`,
-    );
+  const repair = resume ? lastLineRepair(resume.loaded) : null;
+  if (repair !== null) {
+    logger.warn({ file: paths.events }, repair);
+    listener.warning(repair);
   }
   // A shared run goes on from the database, wherever its folder is; a run on the built-in
   // simulator goes on only on the simulator again.

@@ -7,13 +7,21 @@ import path from 'node:path';
 import type { RunProgress } from '../core/run-progress.js';
 import { formatNamed } from '../formats/index.js';
 import { type LoadedRun, loadRun, namedRunDir } from '../manager/debate-manager.js';
+import { lastLineRepair } from '../manager/last-line-repair.js';
+import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import { inspectRunFolder } from '../store/run-folder.js';
 import { acquireRunLock } from '../store/run-lock.js';
 import type { ResumeTarget } from './debate-session.js';
 
 /** A started run's folder, taken: ended (and left unlocked), or locked for this process to drive on. */
 export type FolderClaim =
-  | { kind: 'ended'; loaded: LoadedRun; progress: RunProgress }
+  | {
+      kind: 'ended';
+      loaded: LoadedRun;
+      progress: RunProgress;
+      /** What was done to the log's last line on the way (see lastLineRepair), for the user. */
+      repair: string | null;
+    }
   | { kind: 'resume'; resume: ResumeTarget; release: () => void };
 
 /** A folder a batch cannot use: its log is lost, or it holds something else. */
@@ -40,8 +48,15 @@ export function claimRunFolder(runDir: string): FolderClaim {
     const loaded = loadRun(runDir, formatNamed, { repair: true });
     const progress = loaded.format.progress(loaded.state);
     if (progress.status === 'completed' || progress.status === 'degraded') {
+      const repair = lastLineRepair(loaded);
+      // No segment runs to log it: the run's log is told here.
+      if (repair !== null) {
+        const logger = createRunLogger(loaded.paths.log, { verbose: false });
+        logger.warn({ file: loaded.paths.events }, repair);
+        closeRunLogger(logger);
+      }
       release();
-      return { kind: 'ended', loaded, progress };
+      return { kind: 'ended', loaded, progress, repair };
     }
     return { kind: 'resume', resume: { loaded, lockHeld: true }, release };
   } catch (error) {

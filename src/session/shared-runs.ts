@@ -12,8 +12,15 @@ import { type LoadedRun, loadRun } from '../manager/debate-manager.js';
 import type { RunDatabase, RunLease } from '../store/postgres/run-database.js';
 import { WorkQueue } from '../store/postgres/work-queue.js';
 
+/**
+ * How long a hold on a run lasts unrenewed, by default: a worker's (`agora worker --lease`) and this
+ * process's. It is renewed every third of its length by a timer, during a model call as between
+ * steps, so it bounds how long a dead holder's run waits, not how long a call may take.
+ */
+export const DEFAULT_LEASE_SECONDS = 15;
+
 /** How long this process's hold on a run lasts unrenewed (the same default as a worker's). */
-export const SESSION_LEASE_SECONDS = 45;
+export const SESSION_LEASE_SECONDS = DEFAULT_LEASE_SECONDS;
 
 export interface SharedRun {
   database: RunDatabase;

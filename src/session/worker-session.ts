@@ -11,6 +11,21 @@ import { WorkQueue } from '../store/postgres/work-queue.js';
 import { openHostPool } from './host-pool.js';
 import { settleForServers } from './prepare-scenario.js';
 
+/** How often a worker looks for runs whose lease ran out: a quarter of the lease, from 1 s to 10 s. */
+export function sweepSecondsFor(leaseSeconds: number): number {
+  return Math.max(1, Math.min(10, leaseSeconds / 4));
+}
+
+/**
+ * The longest a dead worker's run waits for a worker with a free slot: the lease it had left (a
+ * whole lease, at worst: it was renewed just before the death), then a sweep of a live worker,
+ * which comes at most a sweep interval and a poll later and takes the run in the same pass. When
+ * every live worker is busy, the run waits on top of that for the first slot that frees.
+ */
+export function takeoverBound(leaseSeconds: number, pollSeconds: number): number {
+  return leaseSeconds + sweepSecondsFor(leaseSeconds) + pollSeconds;
+}
+
 export interface WorkerSessionOptions {
   /** The shared database. */
   url: string;
@@ -62,7 +77,7 @@ export async function startWorkerSession(options: WorkerSessionOptions): Promise
       parallel,
       leaseSeconds,
       pollSeconds: options.pollSeconds,
-      sweepSeconds: Math.max(1, Math.min(10, leaseSeconds / 4)),
+      sweepSeconds: sweepSecondsFor(leaseSeconds),
       workDir: options.workDir,
       provider: pool.provider,
       providerFor: pool.providerFor,

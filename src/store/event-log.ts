@@ -17,6 +17,7 @@ import {
 import path from 'node:path';
 import { ExitCode, RunError } from '../core/errors.js';
 import type { RunEvent, RunEventBody } from '../core/events.js';
+import { editorDamage, editorDamageText } from './editor-damage.js';
 import { ChainCheck, type ChainReport, linkAfter, sealEvent } from './event-chain.js';
 import { startAdvice } from './run-id.js';
 import { guardStorage, storageFailure } from './storage-failure.js';
@@ -32,23 +33,36 @@ export interface ReadLogResult {
   events: RunEvent[];
   /** A torn last line (power loss mid-write) that was dropped, if any. */
   droppedTornLine: boolean;
+  /**
+   * The last line is a whole event that lost its final newline (an editor, a copy cut short by
+   * one byte): it is read, but an append must first end it.
+   */
+  unendedLastLine: boolean;
   /** How many lines the hash chain covers, and how many were written before it. */
   chain: ChainReport;
 }
 
 /**
  * Reads a log. A torn last line is dropped; any other bad line, or the first line that does not
- * match the hash chain, is refused with its line number.
+ * match the hash chain, is refused with its line number. A log an editor saved with Windows line
+ * endings or a byte-order mark is refused saying so, and how to undo it.
  */
 export function readEventLog(file: string): ReadLogResult {
   if (!existsSync(file)) throw new RunError(`no event log at ${file}`, { exitCode: ExitCode.runCorrupt });
   const text = guardStorage(file, 'read', () => readFileSync(file, 'utf8'));
+  const damage = editorDamage(text);
+  if (damage !== null) {
+    throw new RunError(`${file}: ${editorDamageText(damage, file, path.dirname(file))}`, {
+      exitCode: ExitCode.runCorrupt,
+    });
+  }
   const lines = text.split('\n');
   const endsClean = text.endsWith('\n') || text === '';
   if (lines.at(-1) === '') lines.pop();
   const events: RunEvent[] = [];
   const chain = new ChainCheck();
   let droppedTornLine = false;
+  let unendedLastLine = false;
   for (const [index, line] of lines.entries()) {
     const isLast = index === lines.length - 1;
     let event: RunEvent;
@@ -84,8 +98,9 @@ export function readEventLog(file: string): ReadLogResult {
       );
     }
     events.push(event);
+    if (isLast && !endsClean) unendedLastLine = true;
   }
-  return { events, droppedTornLine, chain: chain.report };
+  return { events, droppedTornLine, unendedLastLine, chain: chain.report };
 }
 
 /** Cuts a torn last line off the file, so that appending starts on a clean line. */
@@ -93,6 +108,19 @@ export function dropTornTail(file: string): void {
   const text = guardStorage(file, 'read', () => readFileSync(file, 'utf8'));
   const end = text.lastIndexOf('\n') + 1;
   guardStorage(file, 'repair', () => truncateSync(file, Buffer.byteLength(text.slice(0, end))));
+}
+
+/** Ends a last line that is a whole event but lost its newline, so that appending starts on a clean line. */
+export function endLastLine(file: string): void {
+  guardStorage(file, 'repair', () => {
+    const descriptor = openSync(file, 'a');
+    try {
+      writeSync(descriptor, '\n');
+      fsyncSync(descriptor);
+    } finally {
+      closeSync(descriptor);
+    }
+  });
 }
 
 /**

@@ -11,8 +11,8 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** Fields of a transcript that are real time, not content. */
-const CLOCK_FIELDS = new Set(['realMs', 'startedAt', 'updatedAt']);
+/** Fields of a transcript that are real time, not content (the log position is a hash of lines with their times). */
+const CLOCK_FIELDS = new Set(['realMs', 'startedAt', 'updatedAt', 'logPosition']);
 
 /** Each run's transcript.json without its real-time fields, by the run's seed. */
 function transcripts(out: string): Map<number, string> {

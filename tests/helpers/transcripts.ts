@@ -23,12 +23,24 @@ export function readEvents(runDir: string): Array<Record<string, unknown> & { ty
     .map((line) => JSON.parse(line));
 }
 
-/** The transcript without what legitimately differs between two identical runs: times and ids. */
+/**
+ * The transcript without what legitimately differs between two identical runs: times and ids, and
+ * the log position it was made from (the hash of a log whose lines carry their times).
+ */
 export function comparable(transcript: KnockoutTranscript | undefined): unknown {
   if (!transcript) throw new Error('no transcript was written');
   return JSON.parse(
     JSON.stringify(transcript, (key, value) =>
-      ['runId', 'startedAt', 'updatedAt', 'realMs', 'slow', 'slowRounds', 'active_seconds'].includes(key)
+      [
+        'runId',
+        'startedAt',
+        'updatedAt',
+        'realMs',
+        'slow',
+        'slowRounds',
+        'active_seconds',
+        'logPosition',
+      ].includes(key)
         ? undefined
         : value,
     ),

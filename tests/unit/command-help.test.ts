@@ -17,4 +17,13 @@ describe('command help', () => {
     // Wrapped help keeps its words: an option's text hangs under its own column.
     expect(commandHelp('run')).toMatch(/\n {2}--topic "TEXT" +debate another motion[^\n]*\n {24}\S/);
   });
+
+  it('verify says what the chain does not catch: a rewritten folder, a cut-off tail', () => {
+    const text = (commandHelp('verify') ?? '').replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'anyone who can write the run folder can rewrite a line and every line after it, hashes included, and the log checks again',
+    );
+    expect(text).toContain('lines cut off the end leave a shorter log that checks');
+    expect(text).toContain('`agora resume` redoes those steps');
+  });
 });

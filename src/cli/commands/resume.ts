@@ -4,6 +4,7 @@ import { ExitCode, UsageError } from '../../core/errors.js';
 import { isSimulated } from '../../core/events.js';
 import type { RunProgress } from '../../core/run-progress.js';
 import { stopReasonText } from '../../core/stop-reason-text.js';
+import { printable } from '../../render/terminal-safe.js';
 import { claimRunFolder } from '../../session/run-folder-claim.js';
 import { claimSharedRun } from '../../session/shared-runs.js';
 import type { RunDatabase } from '../../store/postgres/run-database.js';
@@ -70,7 +71,10 @@ async function resumeRun(
   }
   const places = runPlaces(io.cwd, values.out);
   const claim = claimRunFolder(findRunDir(positionals[0], places, 'resume'));
-  if (claim.kind === 'ended') return alreadyEnded(claim.loaded.runId, claim.progress, io);
+  if (claim.kind === 'ended') {
+    if (claim.repair !== null) io.stderr.write(`warning: ${printable(claim.repair)}\n`);
+    return alreadyEnded(claim.loaded.runId, claim.progress, io);
+  }
   try {
     const { scenario } = claim.resume.loaded;
     // A run begun with `demo` goes on against the simulator, its text simulated to the end, unless

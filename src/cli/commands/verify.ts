@@ -7,13 +7,16 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { printable } from '../../render/terminal-safe.js';
+import { editorDamage, editorDamageText, logLines } from '../../store/editor-damage.js';
 import { chainSummary, checkLines, type LinesCheck } from '../../store/event-chain.js';
 import { redactedUrl } from '../../store/postgres/database-url.js';
 import type { RunDatabase } from '../../store/postgres/run-database.js';
 import { EVENTS_FILE } from '../../store/run-folder.js';
 import { runFolders } from '../../store/run-index.js';
+import { acquireRunLock } from '../../store/run-lock.js';
 import { runPlaces, runSearchFolders } from '../../store/run-places.js';
 import { guardStorage } from '../../store/storage-failure.js';
+import { writeFileAtomic } from '../../store/write-files.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { JSON_OUTPUT, OUT, SHARED_DATABASE } from '../common-options.js';
 import { openDatabaseOption } from '../database-option.js';
@@ -25,6 +28,9 @@ const VERIFY_OPTIONS = {
   out: OUT,
   database: SHARED_DATABASE,
   json: JSON_OUTPUT,
+  repair: {
+    help: 'undo what an editor did to a log (Windows line endings, a byte-order mark) when its events are otherwise intact',
+  },
 } as const satisfies OptionSpecs;
 
 export const verifyCommand = defineCommand({
@@ -37,8 +43,13 @@ export const verifyCommand = defineCommand({
       'folder) or, with --database, the shared database; names the first line that differs',
     ],
   },
-  description:
+  description: [
     'Checks that event logs are as they were written (each event carries the hash of the one before it), and names the first line that does not match.',
+    '',
+    'What it cannot catch: the chain is not signed, so anyone who can write the run folder can rewrite a line and every line after it, hashes included, and the log checks again; and lines cut off the end leave a shorter log that checks, read as a run interrupted there: `agora resume` redoes those steps with the same seeds, so nothing shows they were ever written.',
+    '',
+    'A log an editor saved with Windows line endings or a byte-order mark is named as such; --repair undoes that when every event is otherwise intact.',
+  ].join('\n'),
   options: VERIFY_OPTIONS,
   run: verify,
 });
@@ -47,12 +58,14 @@ interface Verdict {
   run: string;
   /** Where the log is: its file, or the database's run id. */
   log: string;
-  status: 'chained' | 'unchained' | 'partly-chained' | 'damaged';
+  status: 'chained' | 'unchained' | 'partly-chained' | 'damaged' | 'repaired';
   events: number;
   chained: number;
   unchained: number;
   /** The first line that does not match, with what is wrong. */
   problem: string | null;
+  /** What an editor did to the log (Windows line endings, a byte-order mark), undone or to undo. */
+  editor?: string[];
 }
 
 function verdict(run: string, log: string, check: LinesCheck, inFile = true): Verdict {
@@ -78,25 +91,45 @@ function verdict(run: string, log: string, check: LinesCheck, inFile = true): Ve
   };
 }
 
-/** A log file's lines; a torn last line (a write cut off) is left out, as every reader leaves it out. */
-function fileLines(file: string): string[] {
-  const text = guardStorage(file, 'read', () => readFileSync(file, 'utf8'));
-  const lines = text.split('\n');
-  const last = lines.pop();
-  if (last !== undefined && last !== '') {
-    try {
-      JSON.parse(last);
-      lines.push(last);
-    } catch {
-      // Torn: never written whole.
-    }
-  }
-  return lines;
-}
-
-function verifyFolder(runDir: string): Verdict {
+/**
+ * A run folder's log checked. A log an editor saved with Windows line endings or a byte-order mark
+ * is named as such, apart from a broken chain; with `repair`, it is written back as Agora wrote it
+ * (under the run's lock, in one rename), but only when every event then matches the chain.
+ */
+function verifyFolder(runDir: string, repair: boolean): Verdict {
   const log = path.join(runDir, EVENTS_FILE);
-  return verdict(path.basename(runDir), log, checkLines(fileLines(log)));
+  const text = guardStorage(log, 'read', () => readFileSync(log, 'utf8'));
+  const damage = editorDamage(text);
+  if (damage === null) return verdict(path.basename(runDir), log, checkLines(logLines(text)));
+  if (repair && damage.beyond === null) {
+    const release = acquireRunLock(runDir);
+    try {
+      // Read again under the lock: what is written back is what was checked.
+      const held = guardStorage(log, 'read', () => readFileSync(log, 'utf8'));
+      const again = editorDamage(held);
+      if (again !== null && again.beyond === null) {
+        writeFileAtomic(log, again.undone);
+        return {
+          ...verdict(path.basename(runDir), log, checkLines(logLines(again.undone))),
+          status: 'repaired',
+          editor: again.found,
+        };
+      }
+    } finally {
+      release();
+    }
+    return verifyFolder(runDir, false);
+  }
+  return {
+    run: path.basename(runDir),
+    log,
+    status: 'damaged',
+    events: 0,
+    chained: 0,
+    unchained: 0,
+    problem: `${log}: ${editorDamageText(damage, log, runDir)}`,
+    editor: damage.found,
+  };
 }
 
 async function verifyDatabase(
@@ -143,8 +176,12 @@ function line(verdict: Verdict): string {
     'partly-chained': 'ok',
     unchained: 'unchained',
     damaged: 'DAMAGED',
+    repaired: 'repaired',
   }[verdict.status];
-  const detail = verdict.problem ?? chainSummary({ chained: verdict.chained, unchained: verdict.unchained });
+  const summary = chainSummary({ chained: verdict.chained, unchained: verdict.unchained });
+  const detail =
+    verdict.problem ??
+    (verdict.status === 'repaired' ? `${verdict.editor?.join(' and ')} undone; ${summary}` : summary);
   return `${label.padEnd(10)} ${verdict.run}  ${printable(detail)}\n`;
 }
 
@@ -160,13 +197,21 @@ async function verify(
       ? await openDatabaseOption(values.database, io)
       : undefined;
   if (database) {
+    if (values.repair) {
+      await database.close();
+      throw new UsageError(
+        '--repair undoes what an editor did to a log file; the shared database keeps lines as written',
+      );
+    }
     try {
       verdicts = await verifyDatabase(reference, database, `the database at ${redactedUrl(database.url)}`);
     } finally {
       await database.close();
     }
   } else {
-    verdicts = localRuns(reference, io, values.out).map(verifyFolder);
+    verdicts = localRuns(reference, io, values.out).map((runDir) =>
+      verifyFolder(runDir, values.repair === true),
+    );
   }
   const damaged = verdicts.filter((each) => each.status === 'damaged').length;
   if (values.json) {
@@ -174,10 +219,11 @@ async function verify(
   } else {
     for (const each of verdicts) io.stdout.write(line(each));
     const unchained = verdicts.filter((each) => each.status === 'unchained').length;
+    const repaired = verdicts.filter((each) => each.status === 'repaired').length;
     io.stdout.write(
       verdicts.length === 0
         ? 'No run to verify.\n'
-        : `${verdicts.length} ${verdicts.length === 1 ? 'log' : 'logs'} checked: ${damaged} damaged${unchained > 0 ? `, ${unchained} written before events were chained (readable, not checkable)` : ''}.\n`,
+        : `${verdicts.length} ${verdicts.length === 1 ? 'log' : 'logs'} checked: ${damaged} damaged${repaired > 0 ? `, ${repaired} repaired` : ''}${unchained > 0 ? `, ${unchained} written before events were chained (readable, not checkable)` : ''}.\n`,
     );
   }
   return damaged > 0 ? ExitCode.runCorrupt : ExitCode.ok;

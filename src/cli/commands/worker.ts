@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { startWorkerSession } from '../../session/worker-session.js';
+import { DEFAULT_LEASE_SECONDS } from '../../session/shared-runs.js';
+import { startWorkerSession, sweepSecondsFor, takeoverBound } from '../../session/worker-session.js';
 import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { HOST, SHARED_DATABASE, TIMEOUT } from '../common-options.js';
@@ -18,8 +19,12 @@ import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
 import { listenForStopSignals } from '../stop-signals.js';
 
-/** How long a worker's hold on a run lasts without renewal: the bound on taking over a dead worker's run. */
-export const DEFAULT_LEASE_SECONDS = 45;
+const seconds = (value: number) => `${Math.round(value * 100) / 100} s`;
+
+/** The worst case of a takeover with these settings, in one sentence. */
+function takeoverText(leaseSeconds: number, pollSeconds: number): string {
+  return `If a worker dies, its runs are taken over within about ${seconds(takeoverBound(leaseSeconds, pollSeconds))} (a ${seconds(leaseSeconds)} lease, renewed every ${seconds(leaseSeconds / 3)}; a sweep every ${seconds(sweepSecondsFor(leaseSeconds))}; a ${seconds(pollSeconds)} poll) when a live worker has a free slot, later when every one is busy.`;
+}
 
 const WORKER_OPTIONS = {
   database: SHARED_DATABASE,
@@ -27,7 +32,7 @@ const WORKER_OPTIONS = {
   parallel: { value: 'N', help: 'debates (and model calls) at once on this host (default 1)' },
   lease: {
     value: 'SECONDS',
-    help: 'how long a hold on a run lasts unrenewed: the takeover bound (default 45)',
+    help: `how long a hold on a run lasts unrenewed (renewed every third of it, also during a model call, so a slow call needs no longer lease): what a dead worker's runs wait for (default ${DEFAULT_LEASE_SECONDS})`,
   },
   poll: { value: 'SECONDS', help: 'how often to look for queued debates (default 1)' },
   out: { value: 'DIR', help: 'where this host keeps its working copies of runs (default transcripts/)' },
@@ -43,8 +48,7 @@ export const workerCommand = defineCommand({
     term: 'worker --database URL',
     text: ['drive debates queued in the database on this host (--host, --parallel N)'],
   },
-  description:
-    "Drives debates queued in the shared database against this host's Ollama, until Ctrl-C.\nA dead worker's runs are taken over by the others after its lease runs out.",
+  description: `Drives debates queued in the shared database against this host's Ollama, until Ctrl-C.\n${takeoverText(DEFAULT_LEASE_SECONDS, 1)}`,
   options: WORKER_OPTIONS,
   run: runWorker,
 });
@@ -78,7 +82,7 @@ async function runWorker({ values }: CommandInput<typeof WORKER_OPTIONS>, io: Cl
     report: (message) => io.stderr.write(`[${workerId}] ${message}\n`),
   });
   io.stderr.write(
-    `Worker ${workerId}: ${parallel} debate${parallel === 1 ? '' : 's'} at a time on ${host}, from ${redactedUrl(url)}; a dead worker's runs are taken over after ${leaseSeconds} s. Ctrl-C hands the runs back.\n`,
+    `Worker ${workerId}: ${parallel} debate${parallel === 1 ? '' : 's'} at a time on ${host}, from ${redactedUrl(url)}. ${takeoverText(leaseSeconds, pollSeconds)} Ctrl-C hands the runs back.\n`,
   );
   const stopListening = listenForStopSignals({
     stop(signal) {
