@@ -134,8 +134,8 @@ export async function parseScenario(text: string, absolute: string, shown = abso
     for (const { agent, index } of enabled) {
       const fileText = agent.prompt_file ? await readInsideFolder(absolute, agent.prompt_file) : undefined;
       const prompt = resolveRolePrompt(agent, fileText);
-      if (prompt.warning)
-        warnings.push(toIssue({ path: ['agents', index, 'prompt_file'], message: prompt.warning }));
+      for (const { field, message } of prompt.warnings)
+        warnings.push(toIssue({ path: index === -1 ? ['agents'] : ['agents', index, field], message }));
       agents.push({ ...agent, system_prompt: prompt.text, prompt_source: prompt.source });
     }
     data = { ...data, agents, judge: await judgeWithPrompt(data.judge, absolute, warnings, toIssue) };

@@ -266,7 +266,13 @@ describe('format: critique', () => {
     const sources = Object.fromEntries(
       readTranscript(out).agents.map((agent) => [agent.name, agent.promptSource]),
     );
-    expect(sources).toEqual({ Ada: 'built-in', Sol: 'file:security.md', Eve: 'built-in', Per: 'built-in' });
+    // Eve's role has no built-in prompt: she gets the architect's, and the record says so.
+    expect(sources).toEqual({
+      Ada: 'built-in',
+      Sol: 'file:security.md',
+      Eve: 'built-in:architect',
+      Per: 'built-in',
+    });
     expect(
       chats(server).some(({ text }) => text.includes('You attack every design before anyone else can.')),
     ).toBe(true);
@@ -316,6 +322,48 @@ describe('format: critique', () => {
     expect(alone.stderr).toContain(
       'warning: --agents keeps one agent (Ada, architect): no other agent critiques its proposal',
     );
+  });
+
+  it("gives an agent of a role without a built-in prompt the architect's, with a warning on stderr", async () => {
+    const server = await mock();
+    const { file, out } = scenario({
+      rounds: 1,
+      agents: [
+        { name: 'Ada', role: 'architect', model: 'llama3' },
+        { name: 'Sol', role: 'security', model: 'mistral' },
+        {
+          name: 'Dee',
+          role: 'databases',
+          model: 'mistral',
+          description: 'You care about how data is stored.',
+        },
+      ],
+    });
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.code, result.stderr).toBe(0);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /agents\[1\]\.role: role "security" has no built-in prompt .* so this agent gets the architect's/,
+    );
+    const architect = 'You are a senior software architect.';
+    const solCalls = chats(server).filter(({ text }) => text.includes('Your name: Sol\nYour role: security'));
+    expect(solCalls.length).toBeGreaterThan(0);
+    for (const call of solCalls) {
+      expect(call.text).toContain(`Your role: security\n${architect}`);
+      expect(call.text).not.toContain('You are an expert in security');
+    }
+    // An agent whose role has no built-in prompt but who says what it cares about keeps its words.
+    const deeCalls = chats(server).filter(({ text }) =>
+      text.includes('Your name: Dee\nYour role: databases'),
+    );
+    expect(deeCalls.length).toBeGreaterThan(0);
+    for (const call of deeCalls)
+      expect(call.text).toContain('Your role: databases\nYou care about how data is stored.');
+    const sources = Object.fromEntries(
+      readTranscript(out).agents.map((agent) => [agent.name, agent.promptSource]),
+    );
+    expect(sources).toEqual({ Ada: 'built-in', Sol: 'built-in:architect', Dee: 'description' });
   });
 
   it("takes the judge's instructions from judge.prompt_file, and says where each prompt came from", async () => {
@@ -403,7 +451,13 @@ describe('format: critique', () => {
       agents: [
         { name: 'Ada', role: 'architect', model: 'llama3' },
         { name: 'Per', role: 'performance', model: 'mistral', enabled: false, prompt_file: 'missing.md' },
-        { name: 'Sol', role: 'security', model: 'llama3', enabled: true },
+        {
+          name: 'Sol',
+          role: 'security',
+          model: 'llama3',
+          enabled: true,
+          description: 'You look for the ways in.',
+        },
       ],
     });
     const checked = await runAgora(['validate', three.file]);
