@@ -4,6 +4,7 @@
  */
 
 import { personSeats } from '../config/person-seats.js';
+import { promptSourcesText } from '../config/prompt-sources-text.js';
 import { seedText } from '../config/scenario-overrides.js';
 import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { ExitCode } from '../core/errors.js';
@@ -107,6 +108,11 @@ export async function debateOnTerminal(
         started(start) {
           if (flags.quiet && start.format.answer !== undefined) info = io.stderr;
           if (!flags.json) say(header(start));
+          // Where each prompt came from, as seed 002 has --verbose say; never into --json's stdout.
+          if (flags.verbose) {
+            const sources = promptSourcesText(start.scenario);
+            if (sources !== '') (flags.json ? io.stderr : info).write(printable(sources));
+          }
           stopListening = listenForStopSignals({
             stop(signal) {
               stopRequested = true;

@@ -76,3 +76,14 @@ export function resolveRolePrompt(
   }
   return { text: fileText.trim(), source: `file:${filePath ?? agent.prompt_file}`, warnings: [] };
 }
+
+/** Where a prompt came from, in words: for `--verbose` and the transcript. */
+export function promptSourceText(source: string | undefined): string {
+  if (source === undefined || source === 'built-in') return 'built-in default';
+  if (source === 'description') return "inline (the agent's description)";
+  if (source.startsWith('built-in:')) {
+    return `built-in default of the ${source.slice('built-in:'.length)} (its role has no prompt of its own)`;
+  }
+  if (source.startsWith('file:')) return `file ${source.slice('file:'.length)}`;
+  return source;
+}

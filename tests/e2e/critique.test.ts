@@ -248,7 +248,7 @@ describe('format: critique', () => {
 
   it('filters agents by role, and records where each prompt came from', async () => {
     const server = await mock();
-    const { file, out } = scenario(
+    const { dir, file, out } = scenario(
       {
         rounds: 1,
         agents: [
@@ -269,7 +269,7 @@ describe('format: critique', () => {
     // Eve's role has no built-in prompt: she gets the architect's, and the record says so.
     expect(sources).toEqual({
       Ada: 'built-in',
-      Sol: 'file:security.md',
+      Sol: `file:${path.join(dir, 'security.md')}`,
       Eve: 'built-in:architect',
       Per: 'built-in',
     });
@@ -366,9 +366,56 @@ describe('format: critique', () => {
     expect(sources).toEqual({ Ada: 'built-in', Sol: 'built-in:architect', Dee: 'description' });
   });
 
+  it('with --verbose says where each prompt came from, and the record keeps the absolute path', async () => {
+    const server = await mock();
+    const { dir, file, out } = scenario(
+      {
+        rounds: 1,
+        agents: [
+          { name: 'Ada', role: 'architect', model: 'llama3' },
+          { name: 'Sol', role: 'security', model: 'mistral', prompt_file: 'prompts/security.md' },
+          { name: 'Dee', role: 'databases', model: 'mistral', description: 'You care about storage.' },
+        ],
+        judge: { model: 'llama3', prompt_file: 'judge.md' },
+      },
+      { 'judge.md': 'Prefer the simplest design.' },
+    );
+    mkdirSync(path.join(dir, 'prompts'));
+    writeFileSync(path.join(dir, 'prompts', 'security.md'), 'You attack every design.');
+    const securityFile = path.join(dir, 'prompts', 'security.md');
+    const judgeFile = path.join(dir, 'judge.md');
+    // Run from another folder, so a path relative to where the command ran would be wrong.
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--verbose'], {
+      cwd: tempDir(),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      [
+        'System prompts:',
+        '  Ada (architect): built-in default',
+        `  Sol (security): file ${securityFile}`,
+        "  Dee (databases): inline (the agent's description)",
+        `  Judge (judge): file ${judgeFile}`,
+      ].join('\n'),
+    );
+    const start = readEvents(onlyRunDir(out)).find((event) => event.type === 'run-start') as unknown as {
+      scenario: { agents: Array<{ prompt_source: string }>; judge: { prompt_source: string } };
+    };
+    expect(start.scenario.agents.map((agent) => agent.prompt_source)).toEqual([
+      'built-in',
+      `file:${securityFile}`,
+      'description',
+    ]);
+    expect(start.scenario.judge.prompt_source).toBe(`file:${judgeFile}`);
+    // Without --verbose the list is not printed.
+    const plain = await runAgora(['run', file, '--host', server.url, '--out', `${out}-plain`]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toContain('System prompts:');
+  });
+
   it("takes the judge's instructions from judge.prompt_file, and says where each prompt came from", async () => {
     const server = await mock();
-    const { file, out } = scenario(
+    const { dir, file, out } = scenario(
       { judge: { model: 'llama3', prompt_file: 'judge.md' } },
       { 'judge.md': 'Prefer the design that is simplest to operate.' },
     );
@@ -380,8 +427,8 @@ describe('format: critique', () => {
     expect(synthesis.length).toBeGreaterThan(0);
     for (const call of synthesis)
       expect(call.text).toContain('Your instructions: Prefer the design that is simplest to operate.');
-    expect(readFileSync(path.join(onlyRunDir(out), 'transcript.md'), 'utf8')).toMatch(
-      /- Judge: Judge, `llama3` \(prompt: file:judge\.md\)/,
+    expect(readFileSync(path.join(onlyRunDir(out), 'transcript.md'), 'utf8')).toContain(
+      `- Judge: Judge, \`llama3\` (prompt: file ${path.join(dir, 'judge.md')})`,
     );
 
     // A prompt file that is not there: the built-in prompt, and a warning naming the field.
