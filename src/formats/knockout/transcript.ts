@@ -1,5 +1,6 @@
 /** transcript.json for a knockout run: the debate as data, built from the state. */
 
+import { seatModel } from '../../core/person-seat.js';
 import { knockoutResult } from './result.js';
 import { type KnockoutState, rotationsOf, statusOf } from './state.js';
 import { type KnockoutStats, knockoutStats } from './stats.js';
@@ -22,7 +23,7 @@ export function knockoutTranscript(state: KnockoutState) {
     agents: scenario.agents.map((agent) => ({
       name: agent.name,
       position: agent.position,
-      model: agent.model,
+      model: seatModel(agent),
     })),
     rounds: state.rounds.map((round) => ({
       number: round.number,
