@@ -65,6 +65,8 @@ export function knockoutTranscript(state: KnockoutState) {
         : null,
       transition: round.end?.transition ?? null,
       realMs: round.end?.realMs ?? null,
+      // Of realMs, the time models spent loading for the round's statements, reported apart.
+      loadMs: round.statements.reduce((sum, statement) => sum + (statement.loadMs ?? 0), 0),
       slow: (round.end?.realMs ?? 0) > roundLimitMs(scenario),
     })),
     rotations: rotationsOf(state),
