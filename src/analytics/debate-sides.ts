@@ -16,6 +16,7 @@
 import { formalSides } from '../config/formal-sides.js';
 import type { Scenario } from '../config/scenario.js';
 import type { RunEvent } from '../core/events.js';
+import { seatModel } from '../core/person-seat.js';
 import { mapSides } from './argument-claims.js';
 
 export const TIE = 'tie';
@@ -44,17 +45,17 @@ function scenarioOf(events: readonly RunEvent[]): Scenario | null {
   return start?.type === 'run-start' ? start.scenario : null;
 }
 
-/** Who the scenario names, with their models, by name. */
+/** Who the scenario names, with their models (`person` for a person's seat), by name. */
 export function speakerModels(scenario: Scenario): Map<string, string> {
   switch (scenario.format) {
     case 'knockout':
-      return new Map(scenario.agents.map((agent) => [agent.name, agent.model]));
+      return new Map(scenario.agents.map((agent) => [agent.name, seatModel(agent)]));
     case 'formal':
-      return new Map((scenario.debaters ?? []).map((debater) => [debater.name, debater.model]));
+      return new Map((scenario.debaters ?? []).map((debater) => [debater.name, seatModel(debater)]));
     case 'duel':
       return new Map([
-        [scenario.debaters.a.name, scenario.debaters.a.model],
-        [scenario.debaters.b.name, scenario.debaters.b.model],
+        [scenario.debaters.a.name, seatModel(scenario.debaters.a)],
+        [scenario.debaters.b.name, seatModel(scenario.debaters.b)],
       ]);
     default:
       return new Map();

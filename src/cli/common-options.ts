@@ -59,7 +59,9 @@ export const DEBATE_OPTIONS = {
   out: OUT,
   quiet: { help: 'no live transcript; only the final tables' },
   json: { help: 'print a machine-readable summary on stdout and nothing else' },
-  verbose: { help: 'debug logs on stderr (always written to <run dir>/run.log)' },
+  verbose: {
+    help: "debug logs on stderr (always written to <run dir>/run.log); a critique also lists where each agent's prompt came from",
+  },
   timeout: { value: 'SECONDS', help: 'upper bound for one model call, 1 to 86400 (default 600)' },
   agents: { value: 'ROLES', help: 'critique: keep only agents with these roles (architect,performance)' },
   output: {

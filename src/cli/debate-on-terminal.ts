@@ -4,6 +4,7 @@
  */
 
 import { personSeats } from '../config/person-seats.js';
+import { promptSourcesText } from '../config/prompt-sources-text.js';
 import { seedText } from '../config/scenario-overrides.js';
 import { stopConditionsText } from '../config/stop-conditions-text.js';
 import { ExitCode } from '../core/errors.js';
@@ -38,7 +39,10 @@ export interface TerminalFlags {
   json: boolean;
   /** Debug logs on stderr too. */
   verbose: boolean;
-  /** Also write the outcome here: the whole transcript for a .json file, else the solution or Markdown. */
+  /**
+   * Write the outcome here instead of printing it: the whole transcript for a .json file, else the
+   * solution or Markdown.
+   */
   output?: string;
   /** Lines said at the very end, after the report (the demo's who-won sentence and next commands). */
   closing?: (outcome: SessionOutcome) => string;
@@ -107,6 +111,11 @@ export async function debateOnTerminal(
         started(start) {
           if (flags.quiet && start.format.answer !== undefined) info = io.stderr;
           if (!flags.json) say(header(start));
+          // Where each prompt came from, as seed 002 has --verbose say; never into --json's stdout.
+          if (flags.verbose) {
+            const sources = promptSourcesText(start.scenario);
+            if (sources !== '') (flags.json ? io.stderr : info).write(printable(sources));
+          }
           stopListening = listenForStopSignals({
             stop(signal) {
               stopRequested = true;
@@ -150,7 +159,8 @@ function report(
       ? `${JSON.stringify(transcript, null, 2)}\n`
       : (format.solutionText?.(outcome.state) ?? format.markdown(outcome.state));
     writeFileAtomic(flags.output, text);
-    if (!flags.json) info.write(`Wrote ${flags.output}\n`);
+    // On stderr, as seed 002 has it: stdout stays for what was asked to be printed.
+    io.stderr.write(`Saved debate to ${flags.output}\n`);
   }
   if (flags.json) {
     const progress = format.progress(outcome.state);
@@ -158,12 +168,13 @@ function report(
       `${safeJson({ runId: outcome.runId, runDir: paths.runDir, format: format.name, seed: outcome.scenario.seed, status: transcript.status, stopReason: transcript.stopReason, error: transcript.error, failedSteps: failures.length, failures, progress, stats: (transcript as { stats?: unknown }).stats ?? null, ...(answer === undefined ? {} : { solution: answer }), transcript: paths.transcriptJson }, 2)}\n`,
     );
   } else if (answerOnly) {
-    io.stdout.write(printable(answer ?? ''));
+    // With --output the answer is in that file, and not printed as well.
+    if (!flags.output) io.stdout.write(printable(answer ?? ''));
     io.stderr.write(`${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`);
   } else {
     say(`\n${format.report(outcome.state, terminalLayout(io.stdout, io.env))}\n`);
     // The answer (a critique's solution) as written, not re-wrapped: it may hold code or tables.
-    if (answer) io.stdout.write(`\n${printable(answer)}\n`);
+    if (answer && !flags.output) io.stdout.write(`\n${printable(answer)}\n`);
     say(`${failureReport(failures)}Transcript: ${paths.transcriptMarkdown}\n`);
   }
   if (outcome.recorded && !flags.json) {

@@ -134,9 +134,10 @@ export async function parseScenario(text: string, absolute: string, shown = abso
     const agents = [];
     for (const { agent, index } of enabled) {
       const fileText = agent.prompt_file ? await readInsideFolder(absolute, agent.prompt_file) : undefined;
-      const prompt = resolveRolePrompt(agent, fileText);
-      if (prompt.warning)
-        warnings.push(toIssue({ path: ['agents', index, 'prompt_file'], message: prompt.warning }));
+      const filePath = agent.prompt_file && path.resolve(path.dirname(absolute), agent.prompt_file);
+      const prompt = resolveRolePrompt(agent, fileText, filePath);
+      for (const { field, message } of prompt.warnings)
+        warnings.push(toIssue({ path: index === -1 ? ['agents'] : ['agents', index, field], message }));
       agents.push({ ...agent, system_prompt: prompt.text, prompt_source: prompt.source });
     }
     data = { ...data, agents, judge: await judgeWithPrompt(data.judge, absolute, warnings, toIssue) };
@@ -299,5 +300,6 @@ async function judgeWithPrompt<Judge extends { prompt_file?: string | undefined 
     );
     return { ...judge, prompt_source: 'built-in' };
   }
-  return { ...judge, system_prompt: text.trim(), prompt_source: `file:${judge.prompt_file}` };
+  const absolute = path.resolve(path.dirname(scenarioFile), judge.prompt_file);
+  return { ...judge, system_prompt: text.trim(), prompt_source: `file:${absolute}` };
 }

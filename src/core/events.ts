@@ -85,6 +85,11 @@ export interface TurnEndEvent {
   /** True when the token budget cut the statement short. */
   truncated: boolean;
   realMs: number;
+  /**
+   * Of `realMs`, the time the server spent loading the model before it answered (a server that
+   * swaps models it cannot hold together); absent when it loaded nothing. Not the speaker's pace.
+   */
+  loadMs?: number;
   /** Model calls made, retries included. */
   attempts?: number;
   /** The agent's own model, when a fallback model spoke instead. */

@@ -2,8 +2,9 @@
  * Reading a structured answer the way small models write it. A 7-8B model asked for "only the JSON
  * object" still wraps it in a ```json fence, writes a sentence before or after it, leaves a
  * `<think>` block in front of it, or gives a number as a string; none of that makes the answer
- * unusable. What does is said by cause: cut off at its token cap (the fix is more room and shorter
- * text), no JSON at all, or JSON that does not have the fields asked for.
+ * unusable. What does is said by cause: cut off at its token cap (the server says it stopped there;
+ * the fix is more room and shorter text), no usable JSON (none at all, or an object the model
+ * itself ended before closing), or JSON that does not have the fields asked for.
  */
 import type { z } from 'zod';
 import type { ClampedNumber } from '../core/events.js';
@@ -82,11 +83,20 @@ export function readStructuredAnswer<T>(
   }
   const parsed = found.closed ? parseLoosely(found.json) : { ok: false as const };
   if (!parsed.ok) {
-    if (cut || !found.closed) {
+    if (cut) {
       return {
         ok: false,
         cause: 'cut-at-cap',
         problem: 'the answer was cut off at its token cap: the JSON object is not closed',
+      };
+    }
+    // A model that ends its answer inside the object, well before its cap, wrote unusable JSON;
+    // calling it a cut would send the reader to raise a cap that was never reached.
+    if (!found.closed) {
+      return {
+        ok: false,
+        cause: 'not-json',
+        problem: 'the answer ended before its JSON object was closed (the model stopped, not its token cap)',
       };
     }
     return { ok: false, cause: 'not-json', problem: 'the answer is not valid JSON' };

@@ -42,6 +42,7 @@ import { checkGivenModels, type GivenModels } from './given-models.js';
 import { createModelProvider, providerOverHosts, serverLines } from './model-providers.js';
 import { checkServer, preflight } from './preflight.js';
 import { prepareScenario } from './prepare-scenario.js';
+import { resumeCommandFor } from './resume-command.js';
 import { recordAndClaim, type SharedRun } from './shared-runs.js';
 
 /** Where a debate's models are served. */
@@ -249,9 +250,15 @@ export async function runSession(
   }
   // A shared run goes on from the database, wherever its folder is; a run on the built-in
   // simulator goes on only on the simulator again.
-  const resumeCommand = store.shared
-    ? `npm run agora -- resume ${runId} --database URL`
-    : `npm run agora -- resume ${paths.runDir}${request.simulated ? ' --demo' : ''}`;
+  const resumeCommand = resumeCommandFor({
+    runId,
+    runDir: paths.runDir,
+    scenario,
+    host: servers.host,
+    env: servers.env,
+    shared: store.shared !== undefined,
+    simulated: request.simulated === true,
+  });
   const start: SessionStart = {
     runId,
     paths,

@@ -4,6 +4,7 @@
  */
 import type { Scenario } from '../config/scenario.js';
 import { isSimulated, type RunEvent } from '../core/events.js';
+import { PERSON_MODEL, seatModel } from '../core/person-seat.js';
 import type { RunProgress } from '../core/run-progress.js';
 import { answerCheckRow } from './answer-check-rows.js';
 import type { Row } from './index-row.js';
@@ -26,12 +27,15 @@ export interface IndexRows {
 function modelsOf(scenario: Scenario): string[] {
   switch (scenario.format) {
     case 'knockout':
-      return scenario.agents.map((agent) => agent.model);
+      // A person's seat speaks as `person`; a Position Y seat's model still judges the other rounds.
+      return scenario.agents.flatMap((agent) =>
+        agent.human === true && agent.position === 'Y' ? [PERSON_MODEL, agent.model] : [seatModel(agent)],
+      );
     case 'formal':
-      return (scenario.debaters ?? []).map((debater) => debater.model);
+      return (scenario.debaters ?? []).map(seatModel);
     case 'duel':
     case 'truth':
-      return [scenario.debaters.a.model, scenario.debaters.b.model, scenario.judge.model];
+      return [seatModel(scenario.debaters.a), seatModel(scenario.debaters.b), scenario.judge.model];
     case 'critique':
       return [...scenario.agents.map((agent) => agent.model), scenario.judge.model];
     case 'council':
@@ -39,12 +43,12 @@ function modelsOf(scenario: Scenario): string[] {
   }
 }
 
-/** Who a knockout agent is: its position and model, by name. */
+/** Who a knockout agent is: its position and the model it speaks as (`person` for a person), by name. */
 function agentInfo(scenario: Scenario): Map<string, { position: string; model: string }> {
   const info = new Map<string, { position: string; model: string }>();
   if (scenario.format === 'knockout') {
     for (const agent of scenario.agents)
-      info.set(agent.name, { position: agent.position, model: agent.model });
+      info.set(agent.name, { position: agent.position, model: seatModel(agent) });
   }
   return info;
 }
@@ -74,7 +78,10 @@ export function indexRows(
   let councilDecision: Row | null = null;
   const xModel =
     scenario.format === 'knockout'
-      ? (scenario.agents.find((agent) => agent.position === 'X')?.model ?? null)
+      ? (() => {
+          const x = scenario.agents.find((agent) => agent.position === 'X');
+          return x ? seatModel(x) : null;
+        })()
       : null;
   const sideModels = new Map<string, string>();
   const debaterOfRound = new Map<number, string>();

@@ -1,6 +1,7 @@
 /** One run event as an HTML fragment, for the live page, the run page and the HTML export alike. */
 import type { Scenario } from '../config/scenario.js';
 import type { AssessmentEvent, RunEvent } from '../core/events.js';
+import { seatModel } from '../core/person-seat.js';
 import { stopReasonText } from '../core/stop-reason-text.js';
 import {
   type JudgementReading,
@@ -49,18 +50,26 @@ export function participants(scenario: Scenario): Array<{ name: string; role: st
       return scenario.agents.map((agent) => ({
         name: agent.name,
         role: sideLabel(scenario, agent.position),
-        model: agent.model,
+        model: seatModel(agent),
       }));
     case 'formal':
       return (scenario.debaters ?? []).map((debater) => ({
         name: debater.name,
         role: 'debater (side drawn by seed)',
-        model: debater.model,
+        model: seatModel(debater),
       }));
     case 'duel':
       return [
-        { name: scenario.debaters.a.name, role: sideLabel(scenario, 'a'), model: scenario.debaters.a.model },
-        { name: scenario.debaters.b.name, role: sideLabel(scenario, 'b'), model: scenario.debaters.b.model },
+        {
+          name: scenario.debaters.a.name,
+          role: sideLabel(scenario, 'a'),
+          model: seatModel(scenario.debaters.a),
+        },
+        {
+          name: scenario.debaters.b.name,
+          role: sideLabel(scenario, 'b'),
+          model: seatModel(scenario.debaters.b),
+        },
         { name: 'Judge', role: 'judge', model: scenario.judge.model },
       ];
     case 'critique':

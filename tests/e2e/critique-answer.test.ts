@@ -71,4 +71,47 @@ describe('critique: the answer on stdout', () => {
     expect(result.status).toBe('completed');
     expect(result.solution).toBe(solution);
   });
+
+  it('with --output saves the solution instead of printing it, and says where on stderr', async () => {
+    const server = await mock();
+    const { file, dir } = critique();
+    const output = path.join(dir, 'solution.md');
+    const result = await runAgora([
+      'run',
+      file,
+      '--host',
+      server.url,
+      '--out',
+      path.join(dir, 'saved'),
+      '--output',
+      output,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const solution = readFileSync(output, 'utf8');
+    expect(solution.split('\n').length).toBeGreaterThan(8);
+    // The report is still on stdout; the solution is not printed after it.
+    expect(result.stdout).toContain('Totals:');
+    const firstLine = solution.split('\n').find((line) => line.trim().length > 20) ?? '';
+    expect(result.stdout).not.toContain(firstLine);
+    expect(result.stderr).toContain(`Saved debate to ${output}\n`);
+    expect(result.stdout).not.toContain(output);
+
+    // With --quiet, stdout carries nothing at all: the answer went to the file.
+    const quietOutput = path.join(dir, 'quiet-solution.md');
+    const quiet = await runAgora([
+      'run',
+      file,
+      '--host',
+      server.url,
+      '--out',
+      path.join(dir, 'quiet'),
+      '--output',
+      quietOutput,
+      '--quiet',
+    ]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe('');
+    expect(readFileSync(quietOutput, 'utf8')).toBe(solution);
+    expect(quiet.stderr).toContain(`Saved debate to ${quietOutput}\n`);
+  });
 });

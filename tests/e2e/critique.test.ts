@@ -248,7 +248,7 @@ describe('format: critique', () => {
 
   it('filters agents by role, and records where each prompt came from', async () => {
     const server = await mock();
-    const { file, out } = scenario(
+    const { dir, file, out } = scenario(
       {
         rounds: 1,
         agents: [
@@ -266,7 +266,13 @@ describe('format: critique', () => {
     const sources = Object.fromEntries(
       readTranscript(out).agents.map((agent) => [agent.name, agent.promptSource]),
     );
-    expect(sources).toEqual({ Ada: 'built-in', Sol: 'file:security.md', Eve: 'built-in', Per: 'built-in' });
+    // Eve's role has no built-in prompt: she gets the architect's, and the record says so.
+    expect(sources).toEqual({
+      Ada: 'built-in',
+      Sol: `file:${path.join(dir, 'security.md')}`,
+      Eve: 'built-in:architect',
+      Per: 'built-in',
+    });
     expect(
       chats(server).some(({ text }) => text.includes('You attack every design before anyone else can.')),
     ).toBe(true);
@@ -318,9 +324,98 @@ describe('format: critique', () => {
     );
   });
 
+  it("gives an agent of a role without a built-in prompt the architect's, with a warning on stderr", async () => {
+    const server = await mock();
+    const { file, out } = scenario({
+      rounds: 1,
+      agents: [
+        { name: 'Ada', role: 'architect', model: 'llama3' },
+        { name: 'Sol', role: 'security', model: 'mistral' },
+        {
+          name: 'Dee',
+          role: 'databases',
+          model: 'mistral',
+          description: 'You care about how data is stored.',
+        },
+      ],
+    });
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(result.code, result.stderr).toBe(0);
+    const warnings = result.stderr.split('\n').filter((line) => line.startsWith('warning:'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /agents\[1\]\.role: role "security" has no built-in prompt .* so this agent gets the architect's/,
+    );
+    const architect = 'You are a senior software architect.';
+    const solCalls = chats(server).filter(({ text }) => text.includes('Your name: Sol\nYour role: security'));
+    expect(solCalls.length).toBeGreaterThan(0);
+    for (const call of solCalls) {
+      expect(call.text).toContain(`Your role: security\n${architect}`);
+      expect(call.text).not.toContain('You are an expert in security');
+    }
+    // An agent whose role has no built-in prompt but who says what it cares about keeps its words.
+    const deeCalls = chats(server).filter(({ text }) =>
+      text.includes('Your name: Dee\nYour role: databases'),
+    );
+    expect(deeCalls.length).toBeGreaterThan(0);
+    for (const call of deeCalls)
+      expect(call.text).toContain('Your role: databases\nYou care about how data is stored.');
+    const sources = Object.fromEntries(
+      readTranscript(out).agents.map((agent) => [agent.name, agent.promptSource]),
+    );
+    expect(sources).toEqual({ Ada: 'built-in', Sol: 'built-in:architect', Dee: 'description' });
+  });
+
+  it('with --verbose says where each prompt came from, and the record keeps the absolute path', async () => {
+    const server = await mock();
+    const { dir, file, out } = scenario(
+      {
+        rounds: 1,
+        agents: [
+          { name: 'Ada', role: 'architect', model: 'llama3' },
+          { name: 'Sol', role: 'security', model: 'mistral', prompt_file: 'prompts/security.md' },
+          { name: 'Dee', role: 'databases', model: 'mistral', description: 'You care about storage.' },
+        ],
+        judge: { model: 'llama3', prompt_file: 'judge.md' },
+      },
+      { 'judge.md': 'Prefer the simplest design.' },
+    );
+    mkdirSync(path.join(dir, 'prompts'));
+    writeFileSync(path.join(dir, 'prompts', 'security.md'), 'You attack every design.');
+    const securityFile = path.join(dir, 'prompts', 'security.md');
+    const judgeFile = path.join(dir, 'judge.md');
+    // Run from another folder, so a path relative to where the command ran would be wrong.
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--verbose'], {
+      cwd: tempDir(),
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      [
+        'System prompts:',
+        '  Ada (architect): built-in default',
+        `  Sol (security): file ${securityFile}`,
+        "  Dee (databases): inline (the agent's description)",
+        `  Judge (judge): file ${judgeFile}`,
+      ].join('\n'),
+    );
+    const start = readEvents(onlyRunDir(out)).find((event) => event.type === 'run-start') as unknown as {
+      scenario: { agents: Array<{ prompt_source: string }>; judge: { prompt_source: string } };
+    };
+    expect(start.scenario.agents.map((agent) => agent.prompt_source)).toEqual([
+      'built-in',
+      `file:${securityFile}`,
+      'description',
+    ]);
+    expect(start.scenario.judge.prompt_source).toBe(`file:${judgeFile}`);
+    // Without --verbose the list is not printed.
+    const plain = await runAgora(['run', file, '--host', server.url, '--out', `${out}-plain`]);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).not.toContain('System prompts:');
+  });
+
   it("takes the judge's instructions from judge.prompt_file, and says where each prompt came from", async () => {
     const server = await mock();
-    const { file, out } = scenario(
+    const { dir, file, out } = scenario(
       { judge: { model: 'llama3', prompt_file: 'judge.md' } },
       { 'judge.md': 'Prefer the design that is simplest to operate.' },
     );
@@ -332,8 +427,8 @@ describe('format: critique', () => {
     expect(synthesis.length).toBeGreaterThan(0);
     for (const call of synthesis)
       expect(call.text).toContain('Your instructions: Prefer the design that is simplest to operate.');
-    expect(readFileSync(path.join(onlyRunDir(out), 'transcript.md'), 'utf8')).toMatch(
-      /- Judge: Judge, `llama3` \(prompt: file:judge\.md\)/,
+    expect(readFileSync(path.join(onlyRunDir(out), 'transcript.md'), 'utf8')).toContain(
+      `- Judge: Judge, \`llama3\` (prompt: file ${path.join(dir, 'judge.md')})`,
     );
 
     // A prompt file that is not there: the built-in prompt, and a warning naming the field.
@@ -403,7 +498,13 @@ describe('format: critique', () => {
       agents: [
         { name: 'Ada', role: 'architect', model: 'llama3' },
         { name: 'Per', role: 'performance', model: 'mistral', enabled: false, prompt_file: 'missing.md' },
-        { name: 'Sol', role: 'security', model: 'llama3', enabled: true },
+        {
+          name: 'Sol',
+          role: 'security',
+          model: 'llama3',
+          enabled: true,
+          description: 'You look for the ways in.',
+        },
       ],
     });
     const checked = await runAgora(['validate', three.file]);

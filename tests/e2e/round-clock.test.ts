@@ -187,6 +187,19 @@ describe('the round clock', () => {
     expect(written(kept)).toBeLessThan(written(reported));
   });
 
+  it('holds round 1 too: its second statement is asked for less once the first has used the time', async () => {
+    // A limit of one second: round 1 is late by the time its first statement is written.
+    const kept = await timedRun({ seconds: 1, mode: 'keep' });
+    expect(kept.events.at(-1)).toMatchObject({ type: 'run-end', status: 'completed' });
+    const reported = await timedRun({ seconds: 1, mode: 'report' });
+    const normal = Math.max(...reported.statements.map((statement) => statement.cap));
+    const first = kept.statements.filter((statement) => statement.round === 1).map((s) => s.cap);
+    // Nothing is measured before the first statement; the second is held at the rate it was written at.
+    expect(first).toEqual([normal, 120]);
+    // No model loaded during a call here: the transcript reports no load time in any round.
+    for (const round of kept.transcript.rounds as Array<{ loadMs?: number }>) expect(round.loadMs).toBe(0);
+  });
+
   it('refuses a round time limit mode it does not know, naming the field', async () => {
     const error = await parseScenario(
       stringify(testScenario({ extra: { round_time_limit: { seconds: 30, mode: 'fast' } } })),

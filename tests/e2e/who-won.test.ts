@@ -159,6 +159,47 @@ describe('who won, in one plain sentence', () => {
     );
   });
 
+  it('formal: a win on tied totals says the judge named the winner, with both readings, everywhere', async () => {
+    const four = { argument_strength: 4, relevance: 4, persuasiveness: 4, clarity: 4 };
+    const server = await mock({
+      script: [
+        {
+          match: { prompt: '## Your task: the verdict' },
+          json: {
+            summary: 'Two close cases.',
+            reasons: 'The negative answered the cost question directly',
+            affirmative: four,
+            negative: four,
+            winner: 'negative',
+          },
+        },
+      ],
+    });
+    const { file, out } = scenarioFile(SMALL_SCENARIOS.formal?.({ verdict: { enabled: true } }) ?? {});
+    const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet'], WIDE);
+    expect(result.code, result.stderr).toBe(0);
+    const runDir = onlyRunDir(out);
+    const transcript = JSON.parse(readFileSync(path.join(runDir, 'transcript.json'), 'utf8'));
+    const name = transcript.sides.negative.name as string;
+    const position = transcript.positions.negative as string;
+    const decided = `${name} (negative: ${position}) wins the judge's verdict on the winner it named: the weighted totals tie, 4.00 to 4.00, in both readings (the sides in swapped order), and it named negative both times`;
+    const sentence = `${decided}: The negative answered the cost question directly.`;
+    expect(result.stdout.split('\n')).toContain(sentence);
+    expect(result.stdout).not.toMatch(/wins the judge's verdict, 4\.00 to 4\.00/);
+    expect(await shown(runDir)).toContain(`**Result:** ${sentence}`);
+    const runs = await runAgora(['runs', '--out', out, '--json']);
+    // A list of runs clips a long sentence at a word, after what decided the verdict.
+    const listed = (JSON.parse(runs.stdout) as Array<{ outcome: string }>)[0]?.outcome ?? '';
+    expect(listed.startsWith(decided)).toBe(true);
+    expectClippedAtWord(listed, sentence);
+    // The page: the exported run page says the same.
+    const page = path.join(path.dirname(out), 'run.html');
+    expect((await runAgora(['export', runDir, '--html', '--output', page])).code).toBe(0);
+    expect(readFileSync(page, 'utf8')).toContain(
+      'the weighted totals tie, 4.00 to 4.00, in both readings (the sides in swapped order), and it named negative both times',
+    );
+  });
+
   it('critique: says what the judge synthesised, names a fallback model, and clips first lines at a word', async () => {
     const server = await mock({ script: [MISTRAL_MISSING] });
     const data = SMALL_SCENARIOS.critique?.() as Json & { agents: Json[] };

@@ -53,6 +53,25 @@ describe('truth question draws', () => {
     }
   });
 
+  it('gives each debater the wrong answer in half of its own consultancies, over any seed', async () => {
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) {
+      for (const count of [36, 8, 7]) {
+        const questions = planQuestions(await scenario({ questions: count, seed }));
+        for (const debater of ['a', 'b'] as const) {
+          const mine = questions.filter((question) => question.consultant === debater);
+          const wrong = mine.filter((question) => !question.consultantRight).length;
+          expect(
+            Math.abs(2 * wrong - mine.length),
+            `seed ${seed}, ${count} questions, ${debater}`,
+          ).toBeLessThanOrEqual(1);
+        }
+        // ... and the run as a whole stays balanced too.
+        const right = questions.filter((question) => question.consultantRight).length;
+        expect(Math.abs(2 * right - count), `seed ${seed}, ${count} questions`).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
   it("takes a scenario's own questions as given", async () => {
     const questions = planQuestions(
       await scenario({

@@ -115,8 +115,13 @@ describe('a truth run in the viewer', () => {
       'consultancy − direct',
     ]);
     expect(truthTable(markup, 'differences')).toEqual(differences);
-    const persuasiveness = shownRows(shown, 'Persuasiveness', 5);
+    const persuasiveness = shownRows(shown, 'Persuasiveness', 6);
     expect(persuasiveness.length).toBeGreaterThan(0);
+    // Each model's rate comes with the share of wrong answers it rests on: as consultants, the two
+    // models argue the wrong answer equally often (8 questions: 2 of each one's 4 consultancies).
+    const consultants = persuasiveness.filter((row) => row[1] === 'consultancy');
+    expect(consultants.map((row) => row[0])).toEqual(['llama3', 'mistral']);
+    for (const row of consultants) expect(row[5]).toBe('2 of 4');
     expect(truthTable(markup, 'persuasiveness')).toEqual(persuasiveness);
     // Each question: its number, its right answer and the judge's answer under each condition.
     const questions = shownRows(shown, 'Question  Right answer', 5, false);

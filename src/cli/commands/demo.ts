@@ -87,6 +87,7 @@ async function runDemo(
     io,
     path.join(projectRoot, 'scenarios', 'abortion.yaml'),
   );
+  const flags = terminalFlags(values, io);
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${formatConfigIssue(warning)}\n`);
   const server = await startDemoServer(scenario, profile as (typeof PROFILES)[number], speed);
   try {
@@ -104,7 +105,7 @@ async function runDemo(
         simulated: true,
         ...recording(values, io),
       },
-      { ...terminalFlags(values, io), closing: (outcome) => demoClosing(outcome, values.out) },
+      { ...flags, closing: (outcome) => demoClosing(outcome, values.out) },
       simulated.io,
     );
   } finally {

@@ -17,6 +17,7 @@ import { type CommandInput, defineCommand, type OptionSpecs } from '../command-d
 import { DATABASE, OUT } from '../common-options.js';
 import { findRunDir } from '../find-run.js';
 import type { CliIo } from '../io.js';
+import { checkedOutputFile } from '../output-file.js';
 
 const EXPORT_OPTIONS = {
   html: { help: 'the HTML export (the only kind for now)' },
@@ -43,6 +44,7 @@ async function exportRun(
     throw new UsageError('add --html (transcript.md and transcript.json are already in the run folder)');
   }
   if (positionals.length > 1) throw new UsageError('name one run');
+  const output = values.output === undefined ? undefined : checkedOutputFile(values.output, io.cwd);
   const runDir = findRunDir(positionals[0], runPlaces(io.cwd, values.out), 'export');
   const loaded = loadRun(runDir, formatNamed);
   const view = buildRunView(
@@ -52,7 +54,7 @@ async function exportRun(
     lockOwner(runDir) !== null,
     formatNamed,
   );
-  const file = values.output ? path.resolve(io.cwd, values.output) : path.join(runDir, 'transcript.html');
+  const file = output ?? path.join(runDir, 'transcript.html');
   writeFileAtomic(file, exportDocument(view, readWebAsset('style.css')));
   io.stdout.write(`Wrote ${file}\n`);
   return 0;

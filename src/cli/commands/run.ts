@@ -32,6 +32,7 @@ import { debateOnTerminal, type TerminalFlags } from '../debate-on-terminal.js';
 import { integerFlag, ROUNDS_RANGE, timeoutFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor } from '../ollama-address.js';
+import { checkedOutputFile } from '../output-file.js';
 
 export type DebateValues = OptionValues<typeof DEBATE_OPTIONS>;
 
@@ -180,6 +181,8 @@ async function runDebate(
   io: CliIo,
 ): Promise<number> {
   const scenario = await scenarioFromArguments(positionals, values, io);
+  // Checked before the first model call: a bad --output path is refused now, not after the debate.
+  const flags = terminalFlags(values, io);
   // As `validate` words them: the file and line, the field, then what it means.
   for (const warning of scenario.warnings) io.stderr.write(`warning: ${formatConfigIssue(warning)}\n`);
   // With --quiet, stdout may be meant for the answer alone (a critique's solution).
@@ -219,7 +222,7 @@ async function runDebate(
           : {}),
         ...recording(values, io),
       },
-      terminalFlags(values, io),
+      flags,
       io,
     );
   } finally {
@@ -261,6 +264,6 @@ export function terminalFlags(
     quiet: values.quiet ?? false,
     json: values.json ?? false,
     verbose: values.verbose ?? false,
-    ...(values.output ? { output: path.resolve(io.cwd, values.output) } : {}),
+    ...(values.output ? { output: checkedOutputFile(values.output, io.cwd) } : {}),
   };
 }

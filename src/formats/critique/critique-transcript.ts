@@ -1,4 +1,5 @@
 /** A critique's record: transcript.json, transcript.md, the solution as text and the end-of-run report. */
+import { promptSourceText } from '../../config/role-prompts.js';
 import { clipText, type TextLayout, WIDE_LAYOUT } from '../../core/text-layout.js';
 import { renderTextTable } from '../../render/text-table.js';
 import { fallbackNote } from '../shared/fallback-note.js';
@@ -138,9 +139,11 @@ export function critiqueMarkdown(state: CritiqueState): string {
     `- Problem: ${transcript.problem}`,
   ];
   for (const agent of transcript.agents)
-    lines.push(`- ${agent.name}: ${agent.role}, \`${agent.model}\` (prompt: ${agent.promptSource})`);
+    lines.push(
+      `- ${agent.name}: ${agent.role}, \`${agent.model}\` (prompt: ${promptSourceText(agent.promptSource)})`,
+    );
   lines.push(
-    `- Judge: ${transcript.judge.name}, \`${transcript.judge.model}\` (prompt: ${transcript.judge.prompt_source ?? 'built-in'})`,
+    `- Judge: ${transcript.judge.name}, \`${transcript.judge.model}\` (prompt: ${promptSourceText(transcript.judge.prompt_source)})`,
     `- Status: ${transcript.status}`,
   );
   for (const round of transcript.rounds) {

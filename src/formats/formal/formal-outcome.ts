@@ -1,6 +1,7 @@
 /**
  * Who won a formal debate and why, in one plain sentence: the side the judge's verdict names, with
- * its weighted totals and the judge's reasons; or, plainly, that there is no verdict and how to
+ * its weighted totals and the judge's reasons (on tied totals, that the judge's named winner
+ * decided it); or, plainly, that there is no verdict and how to
  * get one. A run that did not reach its end names no winner.
  */
 import { stopReasonText } from '../../core/stop-reason-text.js';
@@ -77,5 +78,27 @@ export function formalOutcome(transcript: unknown): string {
   }
   const winner: Side = verdict.winner;
   const loser: Side = winner === 'affirmative' ? 'negative' : 'affirmative';
+  if (total(winner) === total(loser)) {
+    return `${name(winner)} (${label(winner)}) wins the judge's verdict on the winner it named: ${tiedScores(verdict, winner)}${degraded}${reasons}`;
+  }
   return `${name(winner)} (${label(winner)}) wins the judge's verdict, ${total(winner)} to ${total(loser)} on the weighted criteria${degraded}${reasons}`;
+}
+
+/**
+ * What decided a verdict whose weighted totals tie as shown: the side the judge named, which the
+ * engine keeps on equal totals; with side swap, what each reading gave, so a reader sees whether
+ * the named side won on its numbers in the other order or on the judge's word both times.
+ */
+function tiedScores(verdict: NonNullable<FormalRecord['verdict']>, winner: Side): string {
+  const pair = (totals: Partial<Record<Side, number>> | undefined) =>
+    `${(totals?.affirmative ?? 0).toFixed(2)} to ${(totals?.negative ?? 0).toFixed(2)}`;
+  const [first, second] = (verdict.side_swap?.answers ?? []).map((answer) => answer?.totals);
+  if (first && second) {
+    const tied = (totals: Partial<Record<Side, number>>) =>
+      (totals.affirmative ?? 0).toFixed(2) === (totals.negative ?? 0).toFixed(2);
+    return tied(second)
+      ? `the weighted totals tie, ${pair(first)}, in both readings (the sides in swapped order), and it named ${winner} both times`
+      : `the weighted totals tie, ${pair(first)}, in the first reading, and favour ${winner} in the second (the sides in swapped order), ${pair(second)}`;
+  }
+  return `the weighted totals tie, ${pair(verdict.totals)}, and it named ${winner}`;
 }

@@ -115,6 +115,8 @@ async function speak(
       },
     );
     const thinkingTokens = result.thinkingTokens ?? 0;
+    // A model loaded for this call (a server swapping models) is recorded apart from its speaking.
+    const loadMs = Math.round(result.timings?.loadMs ?? 0);
     // The thinking budget is on top of the answer's cap: the answer itself is held to the cap.
     const held = holdToCap(result.text, result.outputTokens - thinkingTokens, step.tokenLimit);
     const truncated = result.stopReason === 'length' || held.cut;
@@ -132,6 +134,7 @@ async function speak(
       simulatedSeconds: Math.round(simulatedSeconds(held.answerTokens, timer) * 100) / 100,
       truncated,
       realMs: Math.round(context.clock.monotonicMs() - started),
+      ...(loadMs > 0 ? { loadMs } : {}),
       attempts,
       ...(fallbackFrom ? { fallbackFrom } : {}),
     });

@@ -114,18 +114,29 @@ export function judgeCall(state: KnockoutState, name: string, round: number, deb
 /** The shortest statement a round running late asks for, in tokens (about 90 words). */
 export const SHORTEST_STATEMENT_TOKENS = 120;
 
-/** Tokens per ms the model's earlier statements were written at (their prompts read too), or null. */
-function statementRate(state: KnockoutState, model: string): number | null {
+/**
+ * Tokens per ms earlier statements were written at (their prompts read too, a model's loading
+ * left out), of `model` when given, else of every model; null with nothing measured.
+ */
+function statementRate(state: KnockoutState, model?: string): number | null {
   let tokens = 0;
   let ms = 0;
   for (const round of state.rounds) {
     for (const statement of round.statements) {
-      if (statement.model !== model || statement.degraded || statement.realMs <= 0) continue;
+      if (model !== undefined && statement.model !== model) continue;
+      const writing = statement.realMs - (statement.loadMs ?? 0);
+      if (statement.degraded || writing <= 0 || statement.model === PERSON_MODEL) continue;
       tokens += statement.outputTokens - (statement.thinkingTokens ?? 0);
-      ms += statement.realMs;
+      ms += writing;
     }
   }
   return tokens > 0 && ms > 0 ? tokens / ms : null;
+}
+
+/** The time models spent loading during round `number`'s statements: the round's clock leaves it out. */
+export function roundLoadMs(state: KnockoutState, number: number): number {
+  const round = state.rounds.find((candidate) => candidate.number === number);
+  return round?.statements.reduce((sum, statement) => sum + (statement.loadMs ?? 0), 0) ?? 0;
 }
 
 /** What the last finished round spent besides its speeches: extractions, judging, a fold. */
@@ -139,9 +150,12 @@ function restOfRoundMs(state: KnockoutState): number {
 /**
  * A statement's token limit when the scenario keeps its round time limit (`round_time_limit.mode:
  * keep`): the time the round has left, less what the last round spent besides its speeches, shared
- * by the speeches still to come, at the rate this model wrote its earlier statements. Never more
- * than `normal`, never less than SHORTEST_STATEMENT_TOKENS; with nothing measured yet (round 1) it
- * is `normal`. A pure function of the state, so a resumed run plans the same limits.
+ * by the speeches still to come, at the rate this model wrote its earlier statements (or, for a
+ * model not heard yet, as in round 1, the rate of the statements heard so far). The time models
+ * spent loading is not the round's: it is left out of the clock and of the rate, and reported apart.
+ * Never more than `normal`, never less than SHORTEST_STATEMENT_TOKENS; with nothing measured yet
+ * (round 1's first statement) it is `normal`. A pure function of the state, so a resumed run plans
+ * the same limits.
  */
 export function lateRoundTokenLimit(
   state: KnockoutState,
@@ -151,11 +165,11 @@ export function lateRoundTokenLimit(
 ): number {
   const { scenario } = state;
   if (!keepsRoundLimit(scenario) || state.roundClockMs === null) return normal;
-  const rate = statementRate(state, model);
+  const rate = statementRate(state, model) ?? statementRate(state);
   if (rate === null) return normal;
   const spoken = state.rounds.find((candidate) => candidate.number === round)?.statements.length ?? 0;
   const left = Math.max(1, speakingOrder(scenario).length - spoken);
-  const elapsed = Math.max(0, state.activeMs - state.roundClockMs);
+  const elapsed = Math.max(0, state.activeMs - state.roundClockMs - roundLoadMs(state, round));
   const available = roundLimitMs(scenario) - elapsed - restOfRoundMs(state);
   const tokens = Math.floor((available / left) * rate);
   return Math.max(Math.min(normal, SHORTEST_STATEMENT_TOKENS), Math.min(normal, tokens));

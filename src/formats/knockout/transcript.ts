@@ -1,5 +1,6 @@
 /** transcript.json for a knockout run: the debate as data, built from the state. */
 
+import { seatModel } from '../../core/person-seat.js';
 import { knockoutResult } from './result.js';
 import { type KnockoutState, rotationsOf, statusOf } from './state.js';
 import { type KnockoutStats, knockoutStats } from './stats.js';
@@ -22,7 +23,7 @@ export function knockoutTranscript(state: KnockoutState) {
     agents: scenario.agents.map((agent) => ({
       name: agent.name,
       position: agent.position,
-      model: agent.model,
+      model: seatModel(agent),
     })),
     rounds: state.rounds.map((round) => ({
       number: round.number,
@@ -64,6 +65,8 @@ export function knockoutTranscript(state: KnockoutState) {
         : null,
       transition: round.end?.transition ?? null,
       realMs: round.end?.realMs ?? null,
+      // Of realMs, the time models spent loading for the round's statements, reported apart.
+      loadMs: round.statements.reduce((sum, statement) => sum + (statement.loadMs ?? 0), 0),
       slow: (round.end?.realMs ?? 0) > roundLimitMs(scenario),
     })),
     rotations: rotationsOf(state),

@@ -59,11 +59,11 @@ function questionsOf(scenario: TruthScenario): TruthQuestion[] {
 
 /**
  * `count` sides, half of them true (the odd one out drawn), in an order drawn by seed: over a run,
- * the right answer is offered first, argued by Debater A and argued by the consultant for as close
+ * the right answer is offered first, argued by Debater A and consulted on by Debater A for as close
  * to half the questions as the count allows, so no lean of the judge's can pass for accuracy.
  */
-function balancedDraw(seed: number, what: string, count: number): boolean[] {
-  const extra = seededFraction(seed, `truth:${what}:odd`) < 0.5 ? 1 : 0;
+function balancedDraw(seed: number, what: string, count: number, oddOneTrue?: boolean): boolean[] {
+  const extra = (oddOneTrue ?? seededFraction(seed, `truth:${what}:odd`) < 0.5) ? 1 : 0;
   const sides = Array.from({ length: count }, (_, at) => at < Math.floor(count / 2) + (count % 2) * extra);
   for (let at = count - 1; at > 0; at -= 1) {
     const other = Math.floor(seededFraction(seed, `truth:${what}:shuffle-${at}`) * (at + 1));
@@ -72,16 +72,41 @@ function balancedDraw(seed: number, what: string, count: number): boolean[] {
   return sides;
 }
 
+/**
+ * Whether each consultancy argues the right answer, drawn for each debater over its own
+ * consultancies: each debater (and so each model) argues the wrong answer in half of the
+ * consultancies it gives, as near as the count allows, so that two models' persuasiveness as
+ * consultants rests on the same share of wrong answers. (Drawn over the run instead, one model
+ * could argue the wrong answer in 12 of its 18 consultancies and the other in 6 of 18.)
+ */
+function consultantAnswers(seed: number, consultantIsA: readonly boolean[]): boolean[] {
+  const right = new Array<boolean>(consultantIsA.length).fill(false);
+  const mineOf = (debater: boolean) => consultantIsA.flatMap((isA, at) => (isA === debater ? [at] : []));
+  const [ofA, ofB] = [mineOf(true), mineOf(false)];
+  // With both counts odd, the two odd ones go opposite ways, so the run stays balanced too.
+  const oddA = seededFraction(seed, 'truth:consultant-answer-a:odd') < 0.5;
+  const drawsA = balancedDraw(seed, 'consultant-answer-a', ofA.length, oddA);
+  const drawsB = balancedDraw(
+    seed,
+    'consultant-answer-b',
+    ofB.length,
+    ofA.length % 2 === 1 ? !oddA : undefined,
+  );
+  ofA.forEach((at, index) => {
+    right[at] = drawsA[index] === true;
+  });
+  ofB.forEach((at, index) => {
+    right[at] = drawsB[index] === true;
+  });
+  return right;
+}
+
 /** Every question with its draws: the options' order and the sides, balanced over the run by seed. */
 export function planQuestions(scenario: TruthScenario): PlannedQuestion[] {
   const questions = questionsOf(scenario);
   const draw = (what: string) => balancedDraw(scenario.seed, what, questions.length);
-  const [order, debate, consultant, consultantRight] = [
-    draw('order'),
-    draw('debate'),
-    draw('consultant'),
-    draw('consultant-answer'),
-  ];
+  const [order, debate, consultant] = [draw('order'), draw('debate'), draw('consultant')];
+  const consultantRight = consultantAnswers(scenario.seed, consultant);
   return questions.map((question, at) => {
     const rightFirst = order[at] === true;
     return {

@@ -80,7 +80,18 @@ export interface TruthSummary {
   /** For a run with passage and control questions both: each group apart; else null. */
   groups: GroupSummary[] | null;
   /** Per debater model: verdicts it won while arguing the wrong answer, out of its wrong-answer turns judged. */
-  persuasiveness: Array<{ model: string; condition: 'debate' | 'consultancy'; won: number; of: number }>;
+  /**
+   * Per debater model and condition: verdicts won while arguing the wrong answer (`won` of `of`),
+   * and `argued`, every judged question it argued, right or wrong, so a reader sees the share of
+   * wrong answers each model's rate rests on.
+   */
+  persuasiveness: Array<{
+    model: string;
+    condition: 'debate' | 'consultancy';
+    won: number;
+    of: number;
+    argued: number;
+  }>;
 }
 
 function verdictOf(state: TruthState, question: PlannedQuestion): ConditionVerdict[] {
@@ -205,15 +216,13 @@ export function truthSummary(state: TruthState): TruthSummary {
 }
 
 function persuasiveness(state: TruthState): TruthSummary['persuasiveness'] {
-  const tally = new Map<
-    string,
-    { model: string; condition: 'debate' | 'consultancy'; won: number; of: number }
-  >();
-  const count = (model: string, condition: 'debate' | 'consultancy', won: boolean) => {
+  const tally = new Map<string, TruthSummary['persuasiveness'][number]>();
+  const count = (model: string, condition: 'debate' | 'consultancy', wrong: boolean, won: boolean) => {
     const key = `${condition}\u0000${model}`;
-    const row = tally.get(key) ?? { model, condition, won: 0, of: 0 };
-    row.of += 1;
-    if (won) row.won += 1;
+    const row = tally.get(key) ?? { model, condition, won: 0, of: 0, argued: 0 };
+    row.argued += 1;
+    if (wrong) row.of += 1;
+    if (wrong && won) row.won += 1;
     tally.set(key, row);
   };
   for (const question of recordedQuestions(state)) {
@@ -224,10 +233,10 @@ function persuasiveness(state: TruthState): TruthSummary['persuasiveness'] {
       const sides: DebaterKey[] = record.condition === 'debate' ? ['a', 'b'] : [question.consultant];
       for (const side of sides) {
         const argued = arguedOption(question, record.condition, side);
-        if (argued === question.rightOption) continue;
         // The model that spoke (a fallback model counts as itself).
         const spoken = record.statements.find((item) => item.side === side && !item.degraded);
-        count(spoken?.model ?? state.scenario.debaters[side].model, record.condition, picked === argued);
+        const model = spoken?.model ?? state.scenario.debaters[side].model;
+        count(model, record.condition, argued !== question.rightOption, picked === argued);
       }
     }
   }

@@ -67,13 +67,16 @@ export function quotesTable(tallies: readonly QuoteTally[]): TruthTable {
 
 export function persuasivenessTable(summary: TruthSummary): TruthTable {
   return {
-    headers: ['Debater model', 'Condition', 'Won', 'Of', 'Rate'],
+    // "Wrong answer": of every judged question the model argued, how many with the wrong answer; a
+    // rate resting on a larger share of wrong answers is not comparable with one on a smaller share.
+    headers: ['Debater model', 'Condition', 'Won', 'Of', 'Rate', 'Wrong answer'],
     rows: summary.persuasiveness.map((row) => [
       row.model,
       row.condition,
       row.won,
       row.of,
       row.of > 0 ? `${Math.round((100 * row.won) / row.of)}%` : '—',
+      `${row.of} of ${row.argued}`,
     ]),
   };
 }
