@@ -228,6 +228,18 @@ describe('side swap', () => {
     expect(swapped?.messages.at(-1)).toContain('"stronger": "Blaise" | "Ada" | "even"');
     for (const call of [straight, swapped]) expect(call?.messages.at(-1)).not.toMatch(/"a"|"b"/);
     expect(swapped?.messages.slice(0, -1)).toEqual(straight?.messages.slice(0, -1));
+    // The schema sent asks for the names in the order listed, and the pick is required.
+    const formats = server.requests
+      .map(
+        (request) =>
+          (request.body as { format?: { properties?: Json; required?: string[] } } | undefined)?.format,
+      )
+      .filter((format) => format?.properties?.stronger !== undefined);
+    expect(formats.map((format) => format?.properties?.stronger)).toEqual([
+      { type: 'string', enum: ['Ada', 'Blaise', 'even'] },
+      { type: 'string', enum: ['Blaise', 'Ada', 'even'] },
+    ]);
+    for (const format of formats) expect(format?.required).toContain('stronger');
     expect(straight?.text).toMatch(
       /\*\*Ada\*\* \(arguing for For[\s\S]*\*\*Blaise\*\* \(arguing for Against/,
     );

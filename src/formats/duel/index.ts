@@ -57,11 +57,15 @@ export function duelJudgementSchema(
   return z.object({
     summary: boundedText(charsFor(maxTokens, 0.3, 300)),
     why: boundedText(charsFor(maxTokens, 0.4, 400)),
-    stronger: z
-      .preprocess(named, z.enum([labels[first], labels[second], 'even']))
-      .transform((label): DuelSide | 'even' =>
-        label === labels.a ? 'a' : label === labels.b ? 'b' : 'even',
-      ),
+    // The transform inside the preprocess: the field stays required in the schema sent.
+    stronger: z.preprocess(
+      named,
+      z
+        .enum([labels[first], labels[second], 'even'])
+        .transform((label): DuelSide | 'even' =>
+          label === labels.a ? 'a' : label === labels.b ? 'b' : 'even',
+        ),
+    ),
     no_new_arguments: looseBoolean,
   });
 }
