@@ -49,8 +49,8 @@ export const leaderboardCommand = defineCommand({
     text: [
       "models, agents, a Bradley-Terry ranking, judge agreement, argument scores, people's ranking",
       'judges against people, the two rankings compared, judges against known answers (--batch ID,',
-      '--json, --csv --table NAME: models|agents|ranking|judges|reliability|arguments|people|',
-      'calibration|rankings|truth)',
+      '--json, --csv --table NAME: models, agents, ranking, judges, reliability, arguments, people,',
+      'calibration, rankings or truth)',
     ],
   },
   description:
