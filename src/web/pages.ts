@@ -146,7 +146,7 @@ ${
 }
 <div class="panel" id="controls">${controlsHtml(view)}</div>
 <p id="control-message" role="status" class="muted"></p>
-<section class="panel map-panel"><h2>Argument map</h2><div id="argument-map">${argumentMapHtml(map)}</div></section>
+<section class="panel map-panel"><h2>Argument map</h2><div id="argument-map">${argumentMapHtml(map, view.events)}</div></section>
 <div id="activity" class="activity" aria-live="polite"></div>
 <p id="live-tail" class="live-tail" hidden></p>
 ${podiumHtml(view, start)}
@@ -283,7 +283,7 @@ export function exportDocument(view: RunView, stylesheet: string): string {
 </head><body>${isSimulated(view.events) ? html`<p class="banner">${SIMULATED_RUN_BANNER}</p>` : ''}<main>
 <header>${headerHtml(view)}</header>
 <section class="panel" id="result"><h2>Result</h2>${resultHtml(view)}</section>
-<div class="layout"><div><section class="panel map-panel"><h2>Argument map</h2>${argumentMapHtml(map)}</section>
+<div class="layout"><div><section class="panel map-panel"><h2>Argument map</h2>${argumentMapHtml(map, view.events)}</section>
 <h2>Transcript</h2>${transcriptHtml(view)}</div>
 <aside><section class="panel"><h2>Scoreboard</h2>${scoreboardHtml(view)}
 <h3>Argument scores</h3>${argumentScoresHtml(map, view.events)}</section>
