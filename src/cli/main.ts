@@ -14,13 +14,14 @@ import {
   runCommand,
   suggestCommand,
 } from './program.js';
+import { terminalLayout } from './terminal-layout.js';
 
 export async function runCli(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
     // `agora help run` is `agora run --help`.
     const asked = name === 'help' && rest[0] !== undefined ? commandHelp(rest[0]) : undefined;
-    io.stdout.write(asked ?? programHelp());
+    io.stdout.write(asked ?? programHelp(terminalLayout(io.stdout, io.env).width));
     return name === undefined ? ExitCode.usage : ExitCode.ok;
   }
   if (name === 'version' || name === '--version' || name === '-v') {

@@ -6,7 +6,7 @@
 import { Command, CommanderError, Help, Option } from 'commander';
 import { closestName } from '../config/closest-name.js';
 import { UsageError } from '../core/errors.js';
-import { fitLines, wrapLine } from '../render/wrap-text.js';
+import { wrapLine } from '../render/wrap-text.js';
 import type { CommandDefinition, CommandInput, OptionSpecs, OptionValues } from './command-definition.js';
 import { COMMANDS } from './command-list.js';
 import type { CliIo } from './io.js';
@@ -68,36 +68,44 @@ export function commandHelp(name: string): string | undefined {
   ].join('\n');
 }
 
-/** `agora help`: every command with a line or two, then the shared database, exit codes and colour. */
-export function programHelp(): string {
-  const listing = (term: string, text: readonly string[]) =>
-    wrapLine(text.join(' '), HELP_WIDTH - 26)
-      .map((line, at) => `  ${(at === 0 ? term : '').padEnd(23)} ${line}`)
-      .join('\n');
-  return fitLines(
-    `agora — offline debates between local Ollama models
-
-Usage: agora <command> [options]     (npm run agora -- <command> [options])
-
-Commands
-${COMMANDS.map((definition) => listing(definition.listing.term, definition.listing.text)).join('\n')}
-${listing('help [command]', ["this text; agora <command> --help shows one command's options"])}
-${listing('version', ['the version (also --version)'])}
-
---database URL (or AGORA_DATABASE_URL) also works with run and resume (the run is kept in the
-database step by step), batch (queues the debates), stop, runs, show, leaderboard, query, export
-and reindex.
-
-Exit codes: 0 ok, 1 internal error, 2 usage error (also a port in use), 3 invalid configuration,
-4 Ollama unreachable, 5 model missing, 6 run failed, 7 damaged run log, 8 run in use by another
-process, 9 degraded, 10 files could not be written or read, 11 database unreachable, refused or of another
-schema version, 130 stopped (Ctrl-C, SIGTERM or agora stop).
-
-Colour: the live view is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_COLOR=1 turns it
-on for a pipe or a file, FORCE_COLOR=0 turns it off. NO_COLOR wins.
-`,
-    HELP_WIDTH,
-  );
+/**
+ * `agora help`: every command with a line or two, then the shared database, exit codes and colour,
+ * wrapped once to `width` (the terminal's; 80 in a pipe). A term too long for its column goes on a
+ * line of its own, the text under the text column.
+ */
+export function programHelp(width = HELP_WIDTH): string {
+  const room = Math.max(40, width);
+  const listing = (term: string, text: readonly string[]) => {
+    const lines = wrapLine(text.join(' '), room - HELP_INDENT);
+    const indent = ' '.repeat(HELP_INDENT);
+    if (term.length > HELP_INDENT - 3)
+      return [`  ${term}`, ...lines.map((line) => `${indent}${line}`)].join('\n');
+    return lines.map((line, at) => `  ${(at === 0 ? term : '').padEnd(HELP_INDENT - 3)} ${line}`).join('\n');
+  };
+  const paragraph = (text: string) => wrapLine(text, room).join('\n');
+  return [
+    'agora — offline debates between local Ollama models',
+    '',
+    paragraph('Usage: agora <command> [options]     (npm run agora -- <command> [options])'),
+    '',
+    'Commands',
+    ...COMMANDS.map((definition) => listing(definition.listing.term, definition.listing.text)),
+    listing('help [command]', ["this text; agora <command> --help shows one command's options"]),
+    listing('version', ['the version (also --version)']),
+    '',
+    paragraph(
+      '--database URL (or AGORA_DATABASE_URL) also works with run and resume (the run is kept in the database step by step), batch (queues the debates), stop, runs, show, leaderboard, query, export and reindex.',
+    ),
+    '',
+    paragraph(
+      'Exit codes: 0 ok, 1 internal error, 2 usage error (also a port in use), 3 invalid configuration, 4 Ollama unreachable, 5 model missing, 6 run failed, 7 damaged run log, 8 run in use by another process, 9 degraded, 10 files could not be written or read, 11 database unreachable, refused or of another schema version, 130 stopped (Ctrl-C, SIGTERM or agora stop).',
+    ),
+    '',
+    paragraph(
+      'Colour: the live view is coloured on a terminal; NO_COLOR=1 turns colour off, FORCE_COLOR=1 turns it on for a pipe or a file, FORCE_COLOR=0 turns it off. NO_COLOR wins.',
+    ),
+    '',
+  ].join('\n');
 }
 
 /** The values under the names the command declared (`run-id`), from commander's (`runId`). */

@@ -2,8 +2,10 @@
  * Adds the run's token table (per model and for the whole run, with the cache share) to every
  * format's end-of-run report, from the model calls each format's state keeps.
  */
+import { plural } from '../core/plural.js';
 import type { FormatDefinition } from './format-definition.js';
 import type { KnockoutState } from './knockout/state.js';
+import { LEDGER_SUMMARY_MODEL } from './knockout/summary-prompts.js';
 import type { CallRecord } from './shared/token-usage.js';
 import { tokenUsageTable } from './shared/token-usage.js';
 
@@ -28,9 +30,19 @@ export function withTokenUsage<State, Step extends { kind: string }>(
   return {
     ...format,
     report: (state, layout) => {
-      const table = tokenUsageTable(recordedCalls(state), layout);
+      // A summary part written from the claims ledger is no model's: it gets a line, not a row.
+      const records = recordedCalls(state);
+      const ledger = records.filter((record) => record.model === LEDGER_SUMMARY_MODEL).length;
+      const table = tokenUsageTable(
+        records.filter((record) => record.model !== LEDGER_SUMMARY_MODEL),
+        layout,
+      );
+      const note =
+        ledger === 0
+          ? ''
+          : `\nWritten from the claims ledger, with no model call: ${plural(ledger, 'part')} of the running summary.`;
       const report = format.report(state, layout);
-      return table === '' ? report : `${report}\n\n${table}`;
+      return table === '' ? report : `${report}\n\n${table}${note}`;
     },
   };
 }

@@ -110,6 +110,13 @@ export function worstCaseAnswerTokens(schema: Node, charsPerToken = BOUNDS_CHARS
   return size(schema);
 }
 
+/** The characters a value of a JSON Schema string `format` takes at least (`2026-11-27` for a date). */
+const FORMAT_LENGTHS: Readonly<Record<string, number>> = {
+  date: 10,
+  time: 8,
+  'date-time': 20,
+};
+
 /**
  * `schema` for a model that writes `charsPerToken` characters a token: the text bounds are sized at
  * three, so for a model with fewer (a small vocabulary at 1.5) every string's `maxLength` shrinks
@@ -124,7 +131,9 @@ export function schemaAtRate(schema: Node, charsPerToken: number): Node {
     if (!isNode(node)) return node;
     const copy: Node = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, scale(value)]));
     if (node.type === 'string' && typeof node.maxLength === 'number') {
-      const least = typeof node.minLength === 'number' ? node.minLength : 1;
+      // Never below what the field's own format needs: a date is ten characters at any rate.
+      const formatNeeds = typeof node.format === 'string' ? (FORMAT_LENGTHS[node.format] ?? 0) : 0;
+      const least = Math.max(typeof node.minLength === 'number' ? node.minLength : 1, formatNeeds);
       copy.maxLength = Math.max(least, Math.floor(node.maxLength * factor));
     }
     return copy;

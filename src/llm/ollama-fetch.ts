@@ -3,14 +3,28 @@
  * built-in fetch gives up after 300 s without headers or between body chunks, which a CPU prefill
  * of a long prompt can exceed. So requests go through undici with those timeouts off and are
  * bounded instead by the caller's AbortSignal (which carries Agora's own per-request timeout).
+ * They go through undici's `request`, not its `fetch`: the fetch standard refuses some ports
+ * outright ("bad port": 6000, 6665-6669, 10080 and others kept from browsers for old protocols),
+ * and an Ollama may well listen on one of them; the chat stream already goes this way.
  * NDJSON lines that are not JSON become `{"error": ...}` lines, so a malformed stream fails loudly
  * instead of being skipped.
  */
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Readable } from 'node:stream';
+import { Agent, type Dispatcher, request } from 'undici';
 
 const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
 
 export type FetchFunction = typeof globalThis.fetch;
+
+/** The answer's headers as a `Headers` object (undici gives a record of strings and lists). */
+function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
 
 /** A fetch that also aborts when `signal` does. */
 export function createOllamaFetch(signal: AbortSignal | undefined): FetchFunction {
@@ -18,18 +32,24 @@ export function createOllamaFetch(signal: AbortSignal | undefined): FetchFunctio
     const signals = [init.signal, signal].filter((item): item is AbortSignal => item != null);
     const combined =
       signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : AbortSignal.any(signals);
-    const response = (await undiciFetch(input as string, {
-      ...(init as Record<string, unknown>),
-      signal: combined,
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const method = (init.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod;
+    const answer = await request(url, {
+      method,
+      headers: Object.fromEntries(new Headers(init.headers).entries()),
+      // The ollama client sends JSON text as its body.
+      body: typeof init.body === 'string' ? init.body : null,
+      ...(combined ? { signal: combined } : {}),
       dispatcher,
-    })) as unknown as Response;
-    const type = response.headers.get('content-type') ?? '';
-    if (!response.ok || !response.body || !type.includes('ndjson')) return response;
-    return new Response(response.body.pipeThrough(guardNdjsonLines()), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
     });
+    const headers = headersOf(answer.headers);
+    const empty = method === 'HEAD' || answer.statusCode === 204 || answer.statusCode === 304;
+    if (empty) answer.body.resume();
+    const body = empty ? null : (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>);
+    const ok = answer.statusCode >= 200 && answer.statusCode < 300;
+    const type = headers.get('content-type') ?? '';
+    const piped = ok && body && type.includes('ndjson') ? body.pipeThrough(guardNdjsonLines()) : body;
+    return new Response(piped, { status: answer.statusCode, headers });
   };
   return wrapped as FetchFunction;
 }

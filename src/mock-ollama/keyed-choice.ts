@@ -1,11 +1,12 @@
 /**
- * A choice a prompt defines by keys, as the duel's Judge is asked for `"stronger": "a" | "b" |
- * "even"` with `- "a": Ada, arguing for ...` and `- "b": ...` in its task. A model reading the key
- * decides whom it finds stronger and answers that one's letter; so does the simulator: it picks
- * the side from the material before the task (the same debate read twice gives the same side,
- * whatever letters the second reading gives it), and answers with the letter its key gives that
- * side. About a fifth of the choices are a draw where the enum offers one, and a small seeded share
- * picks the first letter listed, the position bias the side-swap check is there to catch.
+ * A choice a prompt defines by keys, as the duel's Judge is asked for `"stronger": "Ada" |
+ * "Blaise" | "even"` with `- "Ada": arguing for ...` and `- "Blaise": ...` in its task (or keys
+ * that are letters, which a prompt may define differently in two readings). A model reading the
+ * keys decides whom it finds stronger and answers with that one's key; so does the simulator: it
+ * picks the side from the material before the task (the same debate read twice gives the same
+ * side, whatever order or keys the second reading gives it), and answers with the key the task
+ * gives that side. About a fifth of the choices are a draw where the enum offers one, and a small
+ * seeded share picks the first key listed, the position bias the side-swap check is there to catch.
  */
 import { CONTRADICTION_RATE } from './coherent-answer.js';
 import { createRng, type Rng } from './random.js';

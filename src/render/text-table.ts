@@ -32,6 +32,13 @@ export interface TableOptions {
    * stacked as one "key: value" block per row; a line under the table names what was left out.
    */
   leaveOut?: readonly string[];
+  /**
+   * Titles of columns whose cells start with a name ("Dr. Miriam Okafor", "Dr. Miriam Okafor
+   * (mistral)", "Dr. Miriam Okafor: 2.40 / 5"): each line's name (with the part in brackets after
+   * it) is never broken across lines. The
+   * columns named in `leaveOut` give way first, and rows are stacked before a name would break.
+   */
+  keepNames?: readonly string[];
 }
 
 // A space that does not break: short values such as "3.20 / 5" or "16 ms" stay on one line. It
@@ -48,6 +55,13 @@ function keepValuesTogether(text: string): string {
 
 const cellText = (cell: TextCell) =>
   cell === null || cell === undefined ? '' : keepValuesTogether(String(cell));
+
+/** Each line's leading name (up to a colon or the end, its "(mistral)" or "(Y)" with it) with spaces that do not break. */
+const keepNameTogether = (text: string) =>
+  text
+    .split('\n')
+    .map((line) => line.replace(/^[^:]+?(?=:|$)/, (name) => name.replaceAll(' ', NO_BREAK)))
+    .join('\n');
 const widest = (lines: string[]) => Math.max(0, ...lines.map((line) => visibleLength(line)));
 
 function columnWidths(head: string[], rows: string[][], room: number, whole: boolean[]): number[] | null {
@@ -56,10 +70,13 @@ function columnWidths(head: string[], rows: string[][], room: number, whole: boo
   if (natural.reduce((sum, width) => sum + width, 0) <= room) return natural;
   const least = columns.map((cells, index) => {
     if (whole[index]) return natural[index] ?? 0;
-    const longestWord = widest(cells.flatMap((cell) => cell.split(/[ \n]+/)));
+    const words = cells.flatMap((cell) => cell.split(/[ \n]+/));
+    const longestWord = widest(words);
+    // A name kept together is never cut: the column is at least as wide as the longest.
+    const longestName = widest(words.filter((word) => word.includes(NO_BREAK)));
     return Math.min(
       natural[index] ?? 0,
-      Math.max(NARROWEST_COLUMN, Math.min(longestWord, LONGEST_UNCUT_WORD)),
+      Math.max(NARROWEST_COLUMN, Math.min(longestWord, LONGEST_UNCUT_WORD), longestName),
     );
   });
   let spare = room - least.reduce((sum, width) => sum + width, 0);
@@ -185,7 +202,10 @@ export function renderTextTable(
   layout: TextLayout,
   options: TableOptions = {},
 ): string {
-  const cells = rows.map((row) => head.map((_, index) => cellText(row[index])));
+  const names = head.map((title) => options.keepNames?.includes(title) === true);
+  const cells = rows.map((row) =>
+    head.map((_, index) => (names[index] ? keepNameTogether(cellText(row[index])) : cellText(row[index]))),
+  );
   const whole = head.map((title) => options.keepWhole?.includes(title) === true);
   let drawn = drawTable(head, cells, layout, whole);
   const left: string[] = [];

@@ -87,7 +87,7 @@ export function blindRunPage(view: RunView, state: ArenaState, csrf: string): Sa
 <div class="layout"><div>
 <header id="run-header">${headerHtml(view)}</header>
 <div class="notice arena-notice" id="arena-notice"><p><strong>Blind arena.</strong> The debaters' names and models are hidden, and so are the judges' verdicts, until you have voted. Read the debate, then vote at the end.</p></div>
-<section class="panel map-panel"><h2>Argument map</h2><div id="argument-map">${argumentMapHtml(map)}</div></section>
+<section class="panel map-panel"><h2>Argument map</h2><div id="argument-map">${argumentMapHtml(map, view.events)}</div></section>
 <div id="transcript">${debate.map((event) => eventHtml(event, view.scenario))}</div>
 <section class="panel arena" id="arena-vote">${arenaQuestionHtml(state, csrf)}</section>
 </div>

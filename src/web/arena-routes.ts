@@ -13,7 +13,7 @@ import { isSimulated } from '../core/events.js';
 import { formatNamed } from '../formats/index.js';
 import { castArenaVote, noteNamesSeen, readArenaVotes, readNamesSeen } from '../store/arena-votes.js';
 import { type ArenaListing, arenaListPage, arenaPanelHtml, blindRunPage } from './arena-html.js';
-import { arenaState, choiceLabel, VOTER_COOKIE, voterOf } from './arena-state.js';
+import { arenaState, bothSidesSpoke, choiceLabel, VOTER_COOKIE, voterOf } from './arena-state.js';
 import { blindRunView } from './blind-view.js';
 import { page, runPage, SIMULATED_RUN_BANNER } from './pages.js';
 import { HttpError, type ViewerEnv } from './request-guards.js';
@@ -132,7 +132,11 @@ async function arenaListings(parts: ViewerParts, voter: string): Promise<ArenaLi
   const place = (runId: string) => createHash('sha256').update(`${voter}\u0000${runId}`).digest('hex');
   return runs
     .filter(
-      (run) => formats.includes(run.format) && (run.status === 'completed' || run.status === 'degraded'),
+      (run) =>
+        formats.includes(run.format) &&
+        (run.status === 'completed' ||
+          // A degraded debate is offered only when both sides said something of their own.
+          (run.status === 'degraded' && bothSidesSpoke(parts.runs.view(run.runId).events))),
     )
     .map((run) => {
       const runDir = parts.runs.runDir(run.runId);

@@ -11,6 +11,7 @@ import {
   judgeVerdicts,
   TIE,
 } from '../analytics/debate-sides.js';
+import type { RunEvent } from '../core/events.js';
 import { type ArenaVote, readArenaVotes, readNamesSeen } from '../store/arena-votes.js';
 import { cookie, type ViewerEnv } from './request-guards.js';
 import { statusOf } from './run-view.js';
@@ -30,7 +31,7 @@ export interface ArenaState {
   mine: ArenaVote | undefined;
   /** This browser saw the debate's names (run page, export, data) before any vote of its own: it cannot vote blind. */
   seen: boolean;
-  /** The debate has ended (completed, or degraded but run to its end): votes can be cast. */
+  /** The debate has ended (completed, or degraded but run to its end with both sides heard): votes can be cast. */
   open: boolean;
   verdicts: JudgeVerdict[];
 }
@@ -42,6 +43,20 @@ export function voterOf(c: Context<ViewerEnv>): string | undefined {
 }
 
 export const TIE_LABEL = 'A tie: neither had the better of it';
+
+/**
+ * Whether both sides of a debate said something of their own: a degraded debate whose statements
+ * are all emergency placeholders (or one side's are) has nothing for a person to judge.
+ */
+export function bothSidesSpoke(events: readonly RunEvent[]): boolean {
+  const spoke = new Set<string>();
+  for (const event of events) {
+    if (event.type !== 'turn-end' && event.type !== 'statement') continue;
+    if (event.degraded || (event.type === 'statement' && event.phase === 'preparation')) continue;
+    spoke.add(event.type === 'turn-end' ? event.position : event.side);
+  }
+  return spoke.size >= 2;
+}
 
 /** The arena of a run, or null when its format has no two sides to choose between. */
 export function arenaState(view: RunView, runDir: string, voter: string | undefined): ArenaState | null {
@@ -57,7 +72,7 @@ export function arenaState(view: RunView, runDir: string, voter: string | undefi
     votes,
     mine,
     seen: voter !== undefined && mine === undefined && readNamesSeen(runDir).has(voter),
-    open: status === 'completed' || status === 'degraded',
+    open: status === 'completed' || (status === 'degraded' && bothSidesSpoke(view.events)),
     verdicts: judgeVerdicts(view.events),
   };
 }

@@ -7,8 +7,14 @@ import { argumentMapSvg } from './argument-map-svg.js';
 import { argumentScoresHtml } from './argument-scores-html.js';
 import { html, type SafeHtml } from './html.js';
 
-/** The map with its legend; a line instead where the format has no two sides or nothing was said yet. */
-export function argumentMapHtml(map: ArgumentMap | null): SafeHtml {
+/**
+ * The map with its legend; a line instead where nothing was said yet or the format has no two
+ * sides. A run whose log has no start yet (a debate just launched from the viewer) has no map for
+ * want of a start, whatever its format: it has no claims yet.
+ */
+export function argumentMapHtml(map: ArgumentMap | null, events: readonly RunEvent[] = []): SafeHtml {
+  const started = events[0]?.type === 'run-start';
+  if (!map && !started) return html`<p class="muted">No claims yet.</p>`;
   if (!map) return html`<p class="muted">This format has no two sides to map.</p>`;
   if (map.claims.length === 0) return html`<p class="muted">No claims yet.</p>`;
   return html`<p class="map-summary">${mapSummaryText(map)}</p>
@@ -25,5 +31,5 @@ export function changesArgumentMap(event: RunEvent): boolean {
 /** The map and the argument scores of a run so far, as the live page replaces them. */
 export function argumentPanels(events: readonly RunEvent[]): { map: string; argumentScores: string } {
   const map = argumentMap(events);
-  return { map: argumentMapHtml(map).value, argumentScores: argumentScoresHtml(map, events).value };
+  return { map: argumentMapHtml(map, events).value, argumentScores: argumentScoresHtml(map, events).value };
 }

@@ -132,6 +132,17 @@ export interface ArenaPlacement {
   top?: boolean;
 }
 
+/**
+ * What the viewer said when it started the run: "Topic accepted" while the debate is getting under
+ * way, and what it changed in the request (kept after the end: it is a fact about the run).
+ */
+function startNotices(view: RunView, start: StartRecordView | null): SafeHtml | string {
+  if (!start) return '';
+  const underWay = ['not started', 'starting', 'running'].includes(statusOf(view));
+  if (!underWay && start.notices.length === 0) return '';
+  return html`<div class="notice ok" id="start-notices">${underWay ? html`<p>Topic accepted: “${start.topic}”.</p>` : ''}${start.notices.map((notice) => html`<p>${notice}</p>`)}</div>`;
+}
+
 export function runPage(view: RunView, start: StartRecordView | null, arena?: ArenaPlacement): SafeHtml {
   const map = argumentMap(view.events);
   return html`<div id="run" data-run-id="${view.runId}">
@@ -139,14 +150,10 @@ export function runPage(view: RunView, start: StartRecordView | null, arena?: Ar
 <header id="run-header">${headerHtml(view)}</header>
 ${arena?.top ? arena.panel : ''}
 <section class="panel" id="result">${resultHtml(view)}</section>
-${
-  start
-    ? html`<div class="notice ok" id="start-notices"><p>Topic accepted: “${start.topic}”.</p>${start.notices.map((notice) => html`<p>${notice}</p>`)}</div>`
-    : ''
-}
+${startNotices(view, start)}
 <div class="panel" id="controls">${controlsHtml(view)}</div>
 <p id="control-message" role="status" class="muted"></p>
-<section class="panel map-panel"><h2>Argument map</h2><div id="argument-map">${argumentMapHtml(map)}</div></section>
+<section class="panel map-panel"><h2>Argument map</h2><div id="argument-map">${argumentMapHtml(map, view.events)}</div></section>
 <div id="activity" class="activity" aria-live="polite"></div>
 <p id="live-tail" class="live-tail" hidden></p>
 ${podiumHtml(view, start)}
@@ -283,7 +290,7 @@ export function exportDocument(view: RunView, stylesheet: string): string {
 </head><body>${isSimulated(view.events) ? html`<p class="banner">${SIMULATED_RUN_BANNER}</p>` : ''}<main>
 <header>${headerHtml(view)}</header>
 <section class="panel" id="result"><h2>Result</h2>${resultHtml(view)}</section>
-<div class="layout"><div><section class="panel map-panel"><h2>Argument map</h2>${argumentMapHtml(map)}</section>
+<div class="layout"><div><section class="panel map-panel"><h2>Argument map</h2>${argumentMapHtml(map, view.events)}</section>
 <h2>Transcript</h2>${transcriptHtml(view)}</div>
 <aside><section class="panel"><h2>Scoreboard</h2>${scoreboardHtml(view)}
 <h3>Argument scores</h3>${argumentScoresHtml(map, view.events)}</section>

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fittedChat } from '../../src/context/fitted-call.js';
+import { decisionSchema, jsonSchemaOf } from '../../src/formats/council/packet-schema.js';
 import {
   answerJsonSchema,
   boundedText,
@@ -32,6 +33,19 @@ describe('text bounds at the model’s rate', () => {
     expect(properties.stronger?.enum).toEqual(['a', 'b', 'even']);
     // A model at 3 or more characters a token keeps the bounds as they are.
     expect(schemaAtRate(schema, 4)).toBe(schema);
+  });
+
+  it("never shrinks a bound below what the field's own format needs: the council's due date keeps 10 characters", () => {
+    const decision = jsonSchemaOf(decisionSchema(1200));
+    const due = (of: Record<string, unknown>) =>
+      (of.properties as Record<string, { items: { properties: Record<string, { maxLength?: number }> } }>)
+        .next_actions?.items.properties?.due?.maxLength;
+    expect(due(decision)).toBe(10);
+    for (const rate of [2.9, 2, 1.5, 1]) expect(due(schemaAtRate(decision, rate))).toBe(10);
+    const stamp = { type: 'string', format: 'date-time', maxLength: 40 };
+    expect(schemaAtRate(stamp, 1)).toMatchObject({ maxLength: 20 });
+    // A plain text bound still shrinks with the rate.
+    expect(schemaAtRate({ type: 'string', maxLength: 10 }, 1.5)).toMatchObject({ maxLength: 5 });
   });
 
   describe('through a fitted call', () => {

@@ -57,7 +57,7 @@ describe('council: honest positions', () => {
           match: { prompt: '## Your task: the decision' },
           json: {
             weighing: 'PostgreSQL meets the constraints; staying costs more each quarter.',
-            selected_option: 'Move to PostgreSQL',
+            selected_option: 'adopt with conditions',
             why_selected: ['Cheaper'],
             rejected_options: [],
             risks: [],
@@ -124,7 +124,20 @@ describe('council: honest positions', () => {
       risks: Array<{ risk: string }>;
       timestamps: { started_at: string };
     };
-    expect(packet.decision.selected_option).toBe('Move to PostgreSQL');
+    expect(packet.decision.selected_option).toBe('adopt with conditions');
+    // On a proposal taken or not, the Judge selects one of the decisions the rules name, never free text.
+    const decision = asked.find((chat) => chat.text.includes('## Your task: the decision'));
+    const properties =
+      (decision?.format as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    const DECISIONS = ['adopt', 'adopt with conditions', 'reject'];
+    expect(properties.selected_option).toEqual({ type: 'string', enum: DECISIONS });
+    expect(JSON.stringify(properties.rejected_options)).toContain(
+      `"option":{"type":"string","enum":${JSON.stringify(DECISIONS)}}`,
+    );
+    expect(decision?.text).toContain('"selected_option": "adopt" | "adopt with conditions" | "reject"');
+    expect(decision?.text).toContain(
+      'Options: adopt the proposal in the question, adopt it with conditions, or reject it ("adopt", "adopt with conditions", "reject").',
+    );
     const fallback = new Date(Date.parse(packet.timestamps.started_at) + 7 * 86_400_000)
       .toISOString()
       .slice(0, 10);

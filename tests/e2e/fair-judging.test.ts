@@ -198,15 +198,20 @@ describe('side swap', () => {
     );
   });
 
-  it("asks the duel judge twice, B first under A's labels the second time, and maps its answer back", async () => {
+  /** The duel judge's answer naming `stronger`, scripted for the reading that lists `first` first. */
+  const POSITIONS: Record<string, string> = { Ada: 'For', Blaise: 'Against' };
+  const readingListing = (first: string, stronger: string) => ({
+    match: { text: `- "${first}": arguing for ${POSITIONS[first]}\n- "` },
+    json: { summary: 'A fair round.', why: 'One side was clearer.', stronger, no_new_arguments: false },
+  });
+  /** A judge that favours whichever debater it reads first. */
+  const FIRST_LISTED = (first: string) => readingListing(first, first);
+
+  it('asks the duel judge twice, Blaise listed first the second time, each debater named the same in both', async () => {
+    // A judge that favours whichever debater it reads first: the two readings disagree.
     const server = await mock({
       models: ['llama3', 'mistral', 'qwen2.5'],
-      script: [
-        {
-          match: { prompt: '## Your task: judge round' },
-          json: { summary: 'A fair round.', stronger: 'a', why: 'It spoke first.', no_new_arguments: false },
-        },
-      ],
+      script: [FIRST_LISTED('Ada'), FIRST_LISTED('Blaise')],
     });
     const scenario = scenarioFile(duel({ judge: { name: 'Judge', model: 'qwen2.5', side_swap: true } }));
     const result = await run(server, scenario);
@@ -215,19 +220,31 @@ describe('side swap', () => {
     const [straight, swapped] = chats(server).filter((chat) =>
       chat.text.includes('## Your task: judge round'),
     );
-    // The swapped call exchanges the answer's letters and keeps the order spoken: Ada still opens
-    // the round. Only the task differs, so everything before it is the same text in both calls.
-    expect(straight?.messages.at(-1)).toMatch(
-      /"a": Ada, arguing for For[^\n]*\n- "b": Blaise, arguing for Against/,
-    );
-    expect(swapped?.messages.at(-1)).toMatch(
-      /"a": Blaise, arguing for Against[^\n]*\n- "b": Ada, arguing for For/,
-    );
+    // The swapped call lists the sides the other way round and keeps the order spoken: Ada still
+    // opens the round. Only the task differs, so everything before it is the same text in both calls.
+    expect(straight?.messages.at(-1)).toMatch(/- "Ada": arguing for For\n- "Blaise": arguing for Against\n/);
+    expect(straight?.messages.at(-1)).toContain('"stronger": "Ada" | "Blaise" | "even"');
+    expect(swapped?.messages.at(-1)).toMatch(/- "Blaise": arguing for Against\n- "Ada": arguing for For\n/);
+    expect(swapped?.messages.at(-1)).toContain('"stronger": "Blaise" | "Ada" | "even"');
+    for (const call of [straight, swapped]) expect(call?.messages.at(-1)).not.toMatch(/"a"|"b"/);
     expect(swapped?.messages.slice(0, -1)).toEqual(straight?.messages.slice(0, -1));
+    // The schema sent asks for the names in the order listed, and the pick is required.
+    const formats = server.requests
+      .map(
+        (request) =>
+          (request.body as { format?: { properties?: Json; required?: string[] } } | undefined)?.format,
+      )
+      .filter((format) => format?.properties?.stronger !== undefined);
+    expect(formats.map((format) => format?.properties?.stronger)).toEqual([
+      { type: 'string', enum: ['Ada', 'Blaise', 'even'] },
+      { type: 'string', enum: ['Blaise', 'Ada', 'even'] },
+    ]);
+    for (const format of formats) expect(format?.required).toContain('stronger');
     expect(straight?.text).toMatch(
       /\*\*Ada\*\* \(arguing for For[\s\S]*\*\*Blaise\*\* \(arguing for Against/,
     );
     const judgement = readEvents(runDir).find((event) => event.type === 'assessment');
+    // Recorded by side, as before: the run's "a" is Ada whichever reading named her.
     expect(judgement).toMatchObject({
       abstained: false,
       result: {
@@ -236,12 +253,38 @@ describe('side swap', () => {
       },
     });
     expect((judgement?.result as Json | undefined)?.side_swap).toMatchObject({
-      answers: [{ stronger: 'a' }, { stronger: 'a' }],
+      answers: [{ stronger: 'a' }, { stronger: 'b' }],
+    });
+    expect(readJson(runDir)).toMatchObject({
+      rounds: [{ judgement: { stronger: 'even', side_swap: { picks: ['a', 'b'] } } }],
     });
     const table = await judgesTable(scenario.out);
     expect(table?.rows).toContainEqual(
       expect.objectContaining({ 'Judge model': 'qwen2.5', 'First-position preference': '1 (2 of 2)' }),
     );
+  });
+
+  it('a duel judge that names the same debater in both readings gives that debater the round', async () => {
+    // Blaise in both orders, once as the side listed second and once as the side listed first.
+    const server = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      script: [readingListing('Ada', 'Blaise'), readingListing('Blaise', 'blaise')],
+    });
+    const scenario = scenarioFile(duel({ judge: { name: 'Judge', model: 'qwen2.5', side_swap: true } }));
+    expect((await run(server, scenario)).code).toBe(0);
+    const runDir = onlyRunDir(scenario.out);
+    expect(readJson(runDir)).toMatchObject({
+      rounds: [
+        {
+          judgement: {
+            stronger: 'b',
+            side_swap: { picks: ['b', 'b'], agreed: true, answers: [{ stronger: 'b' }, { stronger: 'b' }] },
+          },
+        },
+      ],
+      stats: { roundsWon: { a: 0, b: 1, even: 0 } },
+    });
+    expect(readFileSync(path.join(runDir, 'transcript.md'), 'utf8')).toContain('Stronger: B.');
   });
 
   it('reports no position preference without side swap', async () => {

@@ -313,16 +313,16 @@ describe('side-swapped readings that disagree', () => {
   it('duel: the debaters hear "even" with no one-sided reason', async () => {
     const mockServer = await mock({
       script: [
-        {
-          // The judge picks whichever side it reads as A: in the swapped call that is the other side.
-          match: { prompt: '## Your task: judge round' },
+        // The judge picks whichever debater it reads first: in the swapped call that is the other one.
+        ...['Ada', 'Blaise'].map((first) => ({
+          match: { regex: `/## Your task: judge round[\\s\\S]*- "${first}": arguing for[^\\n]*\\n- "/` },
           json: {
             summary: 'Both argued.',
-            why: 'Debater A spoke first and was clearer.',
-            stronger: 'a',
+            why: 'The side listed first spoke first and was clearer.',
+            stronger: first,
             no_new_arguments: false,
           },
-        },
+        })),
       ],
     });
     const { result, runDir } = await run(mockServer, {
@@ -333,12 +333,12 @@ describe('side-swapped readings that disagree', () => {
     expect(roundTwo).toHaveLength(2);
     for (const body of roundTwo) {
       expect(task(body)).toContain('The Judge found the two sides even in round 1');
-      expect(whole(body)).not.toContain('spoke first and was clearer');
+      expect(whole(body)).not.toContain('listed first spoke first and was clearer');
     }
     // The transcript tells the tie without the one-sided reason too.
     const transcript = readFileSync(path.join(runDir, 'transcript.md'), 'utf8');
     expect(transcript).toMatch(/Stronger: EVEN\. \(Asked twice with the sides in swapped order/);
-    expect(transcript).not.toContain('spoke first and was clearer');
+    expect(transcript).not.toContain('listed first spoke first and was clearer');
   });
 
   it('formal: the tie is told with both readings’ totals, never as totals that "favour tie"', async () => {

@@ -53,21 +53,11 @@ describe('judgements as the user sees them', () => {
     const server = await mock({
       script: [
         {
-          // The side-swapped call names Ada "b": the same judge picks her there as "b".
-          match: { prompt: '- "b": Ada,' },
-          json: {
-            summary: 'B pressed harder.',
-            why: 'Ada answered the cost.',
-            stronger: 'b',
-            no_new_arguments: false,
-          },
-        },
-        {
           match: { text: '## Your task: judge round' },
           json: {
             summary: 'A pressed harder.',
             why: 'Ada answered the cost.',
-            stronger: 'a',
+            stronger: 'Ada',
             no_new_arguments: false,
           },
         },

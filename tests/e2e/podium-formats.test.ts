@@ -332,6 +332,56 @@ describe('a person at the podium in a formal debate', () => {
     expect(mine[1]?.text).toMatch(/ word20 \[Word limit reached\]$/);
   });
 
+  it('strict mode: the moderator reads a time-cut statement with its marker, each speaker as the debate names it, and only rules it can check', async () => {
+    const server = await start({
+      script: [
+        {
+          match: { prompt: 'You moderate a formal debate' },
+          json: { assessment: 'On the motion and civil.', on_topic: true, follows_conventions: true },
+        },
+      ],
+    });
+    // One debater is named only by its model, as debaters picked from the server are.
+    const { file, out } = scenarioFile(
+      formal({
+        debaters: [
+          { name: 'llama3', model: 'llama3' },
+          { name: 'Blaise', model: 'mistral' },
+        ],
+        statements: { time_limit_seconds: 12, strict_mode: true, moderator_model: 'qwen2.5' },
+        verdict: { enabled: false },
+      }),
+    );
+    const long = Array.from({ length: 40 }, (_, index) => `word${index + 1}`).join(' ');
+    const result = await runAgora(
+      ['run', file, '--host', server.url, '--out', out, '--human', 'negative', '--quiet'],
+      { input: piped(Array.from({ length: 6 }, () => long)) },
+    );
+    expect(result.code).toBe(0);
+    const moderations = server.requests
+      .filter((request) => request.path === '/api/chat')
+      .map((request) => (request.body as { messages: Array<{ content: string }> }).messages)
+      .filter((messages) => messages[0]?.content.startsWith('You moderate a formal debate'));
+    // Five speeches a side, each checked once.
+    expect(moderations).toHaveLength(10);
+    for (const messages of moderations) {
+      expect(messages[0]?.content).not.toMatch(/fabricated quotations/);
+      expect(messages[0]?.content).toContain('do not judge whether its facts or quotations are accurate');
+      expect(messages[1]?.content).not.toMatch(/statement by llama3\b/);
+    }
+    // The seed gives the model-named debater the negative, the person's seat here.
+    const byPerson = moderations.filter((messages) =>
+      messages[1]?.content.startsWith('Check this statement by the negative ('),
+    );
+    const byModel = moderations.filter((messages) =>
+      messages[1]?.content.startsWith('Check this statement by Blaise ('),
+    );
+    expect([byPerson.length, byModel.length]).toEqual([5, 5]);
+    // The person's speeches ran past 12 s of speaking time: the moderator reads them as recorded, marked.
+    for (const messages of byPerson)
+      expect(messages[1]?.content).toMatch(/ word33\n\[Time limit reached\]\n/);
+  });
+
   it('pauses when the input ends before the negative’s closing, and resume finishes with the rest', async () => {
     const server = await start();
     const { file, out } = scenarioFile(formal());

@@ -110,7 +110,7 @@ describe('what each call asks of a small model', () => {
           json: {
             summary: 'Both argued.',
             why: 'VERDICT-WHY: A answered the cost.',
-            stronger: 'a',
+            stronger: 'Ada',
             no_new_arguments: false,
           },
         },

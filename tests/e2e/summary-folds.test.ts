@@ -97,6 +97,7 @@ describe('the running summary written by a model', () => {
     const summaryCalls = chats.filter((body) => /^## Your task: the summary of/.test(task(body)));
     const summaries = events.filter((event): event is Summary => event.type === 'summary');
     expect(summaryCalls.length).toBe(summaries.length);
+    expect(summaryCalls.length).toBeGreaterThan(0);
     for (const [index, body] of summaryCalls.entries()) {
       const summary = summaries[index] as Summary;
       const judge = chats
@@ -114,6 +115,10 @@ describe('the running summary written by a model', () => {
       expect(task(body)).toContain(`Aim for about ${60 * rounds} words`);
       expect(task(body)).toMatch(/says nothing of how anyone was judged/);
       expect(task(body)).toMatch(/note-taker now, not a debater/);
+      // The claims it is given are in the speakers' words, without the ids it is told not to write.
+      expect(task(body)).toMatch(/Do not write claim ids/);
+      expect(task(body)).toMatch(/\nClaims recorded in rounds? [\d-]+:\n- [^\n]+, round \d+: "/);
+      expect(task(body)).not.toMatch(/\b[XY]\d+\.\d+\b/);
     }
     // A later part follows the earlier one, which the transcript keeps as it was written.
     const second = summaries[1];

@@ -111,7 +111,7 @@ describe('who won, in one plain sentence', () => {
       json: {
         summary: 'Blaise engaged.',
         why: 'Blaise answered the point.',
-        stronger: 'b',
+        stronger: 'Blaise',
         no_new_arguments: false,
       },
     };

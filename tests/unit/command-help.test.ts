@@ -26,4 +26,27 @@ describe('command help', () => {
     expect(text).toContain('lines cut off the end leave a shorter log that checks');
     expect(text).toContain('`agora resume` redoes those steps');
   });
+
+  it('agora help is wrapped once, to the width it is given: every command line indented, its text in one column', () => {
+    for (const width of [80, 120]) {
+      const text = programHelp(width);
+      const lines = text.split('\n');
+      expect(lines.filter((line) => line.length > width)).toEqual([]);
+      const commands = lines.slice(
+        lines.indexOf('Commands') + 1,
+        lines.indexOf('', lines.indexOf('Commands')),
+      );
+      expect(commands.length).toBeGreaterThan(20);
+      for (const line of commands) expect(line, line).toMatch(/^ {2}\S|^ {24}\S/);
+      // Text that continues a command's line hangs under the text column, never at the margin.
+      for (const line of commands.filter((item) => /^ {24}/.test(item))) expect(line).toMatch(/^ {24}\S/);
+    }
+    // A wider terminal gets longer lines, and so fewer of them.
+    expect(
+      programHelp(120)
+        .split('\n')
+        .some((line) => line.length > 80),
+    ).toBe(true);
+    expect(programHelp(120).split('\n').length).toBeLessThan(programHelp(80).split('\n').length);
+  });
 });

@@ -9,7 +9,7 @@ import { stringify } from 'yaml';
 import { ARENA_FILE, ARENA_SEEN_FILE, castArenaVote } from '../../src/store/arena-votes.js';
 import { runAgora, writeFiles } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
-import { logOf, scenarioOf, turn } from '../helpers/run-events.js';
+import { logOf, runEnd, scenarioOf, turn } from '../helpers/run-events.js';
 import { writeRun } from '../helpers/run-folders.js';
 import { testScenario } from '../helpers/scenario.js';
 import { pageToken, rawRequest, useViewers } from '../helpers/viewer.js';
@@ -101,6 +101,30 @@ describe('agora serve: the blind arena', () => {
       /href="\/runs\/voted\?blind=1">Should cities ban cars from their centres\?<\/a>.*<td data-label="Votes">2<\/td><td data-label="Your vote">cast<\/td>/s,
     );
     for (const name of NAMES) expect(arena, name).not.toContain(name);
+  }, 900_000);
+
+  it('does not offer a degraded debate whose statements are all emergency placeholders', async () => {
+    const server = await mock();
+    const outDir = await finishedKnockout(server.url);
+    const placeholder = (round: number, agent: string, position: 'X' | 'Y') => ({
+      ...turn(round, agent, position, `[${agent} could not speak: the model failed]`),
+      degraded: true,
+    });
+    writeRun(
+      outDir,
+      'placeholders',
+      logOf(await scenarioOf('knockout'), [
+        placeholder(1, 'Xavier', 'X'),
+        placeholder(1, 'Yara', 'Y'),
+        runEnd('degraded'),
+      ]),
+    );
+    const web = await viewer({ outDir, ollamaHost: server.url });
+    const arena = await (await fetch(`${web.url}/arena`)).text();
+    expect(arena).toContain('href="/runs/voted?blind=1"');
+    expect(arena).not.toContain('placeholders');
+    const browser = await browserAt(web.url, 'placeholders');
+    expect((await browser.vote('X')).status).toBe(409);
   }, 900_000);
 
   it('refuses a vote without the arena cookie, with another choice, on an unfinished debate, and past the guards', async () => {

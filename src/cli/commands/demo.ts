@@ -9,6 +9,7 @@ import { formatConfigIssue, UsageError } from '../../core/errors.js';
 import { whoWon } from '../../formats/outcome-line.js';
 import { scenarioModels } from '../../formats/scenario-models.js';
 import { DEFAULT_MODELS, startMockOllama } from '../../mock-ollama/index.js';
+import { fitLines } from '../../render/wrap-text.js';
 import type { SessionOutcome } from '../../session/debate-session.js';
 import { baseUrlVariable } from '../../session/model-providers.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
@@ -16,6 +17,7 @@ import { DEBATE_OPTIONS } from '../common-options.js';
 import { debateOnTerminal } from '../debate-on-terminal.js';
 import { numberFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
+import { terminalLayout } from '../terminal-layout.js';
 import { debateServers, recording, scenarioFromArguments, storeFolders, terminalFlags } from './run.js';
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -93,7 +95,10 @@ async function runDemo(
   try {
     if (!values.json) {
       io.stdout.write(
-        `Demo: Agora's built-in Ollama simulator is answering at ${server.url} (profile ${profile}). The statements are generated text, not a language model's.\n`,
+        fitLines(
+          `Demo: Agora's built-in Ollama simulator is answering at ${server.url} (profile ${profile}). The statements are generated text, not a language model's.\n`,
+          terminalLayout(io.stdout, io.env).width,
+        ),
       );
     }
     const simulated = onSimulator(scenario, server.url, io);

@@ -14,6 +14,7 @@ import { type CommandInput, defineCommand, type OptionSpecs } from '../command-d
 import { DATABASE, JSON_OUTPUT, OUT } from '../common-options.js';
 import { requireBatch } from '../filter-values.js';
 import type { CliIo } from '../io.js';
+import { oneTableText, overviewText } from '../leaderboard-text.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
 import { printStandings } from './tournament-standings.js';
@@ -53,8 +54,8 @@ export const leaderboardCommand = defineCommand({
     text: [
       "models, agents, a Bradley-Terry ranking, judge agreement, argument scores, people's ranking",
       'judges against people, the two rankings compared, judges against known answers (--batch ID,',
-      '--json, --csv --table NAME: models|agents|ranking|judges|reliability|arguments|people|',
-      'calibration|rankings|truth); --tournament DIR: a tournament’s standings',
+      '--json, --csv --table NAME: models, agents, ranking, judges, reliability, arguments, people,',
+      "calibration, rankings or truth); --tournament DIR: a tournament's standings",
     ],
   },
   description:
@@ -113,12 +114,16 @@ async function showLeaderboard(
     }
     const left = values['include-demo'] ? '' : demoRunsLeftOut(index, values.batch, chosen);
     if (left) io.stdout.write(fitLines(`${left}\n`, terminalLayout(io.stdout, io.env).width));
-    for (const table of chosen) {
-      io.stdout.write(
-        `\n${table.title}\n${renderTable(table.columns, table.rows, 'table', terminalLayout(io.stdout, io.env))}`,
-      );
-      if (table.note) io.stdout.write(`${table.note}\n`);
-    }
+    const layout = terminalLayout(io.stdout, io.env);
+    const [one] = chosen;
+    io.stdout.write(
+      picked !== -1 && one
+        ? oneTableText(one, layout)
+        : overviewText(
+            tables.map((table, at) => ({ name: TABLES[at] ?? table.title, table })),
+            layout,
+          ),
+    );
     return 0;
   } finally {
     index.close();

@@ -11,7 +11,13 @@ import type { ChatMessage } from '../../llm/provider.js';
 import { seededFraction } from '../../rotation/seeded-random.js';
 import type { SequenceState } from '../shared/sequence-state.js';
 import { structuredAnswerRoom } from '../shared/structured-call.js';
-import { DECISION_LISTS, PROPOSAL_STANCES, ROLE_LIST_MOST } from './packet-schema.js';
+import {
+  DECISION_LISTS,
+  decisionOptions,
+  PROPOSAL_DECISIONS,
+  PROPOSAL_STANCES,
+  ROLE_LIST_MOST,
+} from './packet-schema.js';
 
 export type CouncilState = SequenceState<CouncilScenario>;
 export const DEBATING_ROLES = ['Proponent', 'Critic', 'Analyst', 'Synthesizer'] as const;
@@ -41,7 +47,7 @@ export function councilSystemPrompt(scenario: CouncilScenario): string {
       : 'Constraints: none given.',
     scenario.options
       ? `Options:\n${scenario.options.map((item) => `- ${item}`).join('\n')}`
-      : 'Options: the proposal in the question, taken or not.',
+      : `Options: adopt the proposal in the question, adopt it with conditions, or reject it (${PROPOSAL_DECISIONS.map((option) => JSON.stringify(option)).join(', ')}).`,
     '',
     'Rounds: 1 opening positions; 2 each role challenges at least one other role; 3 revised positions. Then the Judge decides.',
     backgroundText(scenario.background, scenario.contextFiles),
@@ -311,15 +317,16 @@ export function judgeMessages(
 }
 
 function judgeTask(state: CouncilState, today: string): string {
-  const options = state.scenario.options;
-  const optionChoice = options ? options.map((option) => JSON.stringify(option)).join(' | ') : '"..."';
+  const optionChoice = decisionOptions(state.scenario.options)
+    .map((option) => JSON.stringify(option))
+    .join(' | ');
   return [
     '## Your task: the decision',
     'Your name: Judge',
     BRIEFS.Judge,
     `Today is ${today}; due dates are YYYY-MM-DD after today.`,
     `Answer only with JSON, in this order: {"weighing": "<how the options compare against the constraints and the arguments above>", "selected_option": ${optionChoice}, "why_selected": ["..."], "rejected_options": [{"option": ${optionChoice}, "reason": "..."}], "risks": [{"risk": "...", "severity": "high" | "medium" | "low", "mitigation": "..."}], "next_actions": [{"action": "...", "owner": "...", "due": "YYYY-MM-DD"}]}`,
-    state.scenario.options ? 'Select one of the options exactly as listed above.' : '',
+    'Select one of the options exactly as listed above.',
     `Weigh the options first, then select. Keep each text to one or two sentences; give ${listLimitsText(Object.values(DECISION_LISTS))}.`,
   ]
     .filter((line) => line !== '')

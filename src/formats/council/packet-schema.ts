@@ -56,6 +56,17 @@ export type FinalPacket = z.infer<typeof finalPacketSchema>;
 /** Stances without listed options: towards the proposal the question makes. */
 export const PROPOSAL_STANCES = ['for', 'against', 'conditional'] as const;
 
+/**
+ * The Judge's choices on a proposal taken or not (a council without listed options), named as the
+ * rules name them: the decisions the roles' stances (for, conditional, against) argue for.
+ */
+export const PROPOSAL_DECISIONS = ['adopt', 'adopt with conditions', 'reject'] as const;
+
+/** The options the Judge selects from: the scenario's, or the decisions on its proposal. */
+export function decisionOptions(options: readonly string[] | undefined): readonly string[] {
+  return options && options.length > 0 ? options : PROPOSAL_DECISIONS;
+}
+
 const stanceOf = (stances: readonly string[]) => z.enum(stances as [string, ...string[]]);
 // Asked for as 0-100; a small model may still give 0-1, and both are normalised to 0-1 afterwards.
 const confidence = boundedNumber(0, 100);
@@ -127,20 +138,21 @@ export const DECISION_LISTS = {
 } as const;
 
 /**
- * The Judge's decision: the options weighed first, then the selection and its reasons. With the
- * scenario's options listed, the selection (and each rejected option) is one of them, so a
- * grammar-constrained judge cannot choose what was never offered.
+ * The Judge's decision: the options weighed first, then the selection and its reasons. The
+ * selection (and each rejected option) is one of the scenario's options, or of the decisions on
+ * its proposal (`decisionOptions`), so a grammar-constrained judge cannot choose what was never
+ * offered.
  */
 export const decisionSchema = (maxTokens: number, options?: readonly string[]) => {
   const text = (share: number, most: number) => boundedText(charsFor(maxTokens, share, most));
-  const option = (share: number, most: number) =>
-    options && options.length > 0 ? z.enum(options as [string, ...string[]]) : text(share, most);
+  const choices = decisionOptions(options);
+  const option = () => z.enum(choices as [string, ...string[]]);
   return z.object({
     weighing: text(0.1, 600),
-    selected_option: option(0.03, 150),
+    selected_option: option(),
     why_selected: boundedList(text(0.025, 200), DECISION_LISTS.why_selected.most, 1),
     rejected_options: boundedList(
-      z.object({ option: option(0.015, 120), reason: text(0.03, 200) }),
+      z.object({ option: option(), reason: text(0.03, 200) }),
       DECISION_LISTS.rejected_options.most,
     ),
     risks: boundedList(

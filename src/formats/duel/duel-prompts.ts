@@ -17,9 +17,9 @@ export function sideLabel(scenario: DuelScenario, side: DuelSide): string {
 }
 
 /**
- * How a statement is labelled in the prompts: its side's position. The letters "a" and "b" appear
- * only in the Judge's answer format, defined in its task, so the side-swapped reading (which
- * exchanges them) shares every message but its task with the calls around it.
+ * How a statement is labelled in the prompts: its side's position. The order the Judge's task
+ * lists the sides in is the only thing the side-swapped reading changes, so it shares every
+ * message but its task with the calls around it.
  */
 const promptLabel = (scenario: DuelScenario, side: DuelSide) => `arguing for ${scenario.positions[side]}`;
 
@@ -176,6 +176,35 @@ export function debaterMessages(
   return messagesFor(state, round, task, reserve, rate);
 }
 
+/**
+ * The words the Judge's answer names each side by: the debaters' names, or their positions when
+ * the names cannot tell them apart, or "Debater A" and "Debater B" when neither can. The same words
+ * in both side-swapped readings, so a model that keys on them answers for the debater it means
+ * whichever reading it is in (letters that a second reading redefines are easy to answer backwards).
+ */
+export function judgeChoiceLabels(scenario: DuelScenario): Record<DuelSide, string> {
+  const usable = (first: string, second: string) => {
+    const [one, two] = [first.trim().toLowerCase(), second.trim().toLowerCase()];
+    return one !== '' && two !== '' && one !== two && one !== 'even' && two !== 'even';
+  };
+  const { a, b } = scenario.debaters;
+  if (usable(a.name, b.name)) return { a: a.name.trim(), b: b.name.trim() };
+  if (usable(scenario.positions.a, scenario.positions.b)) {
+    return { a: scenario.positions.a.trim(), b: scenario.positions.b.trim() };
+  }
+  return { a: 'Debater A', b: 'Debater B' };
+}
+
+/** A key line of the Judge's task: the word it answers with, and whom it names. */
+function choiceKey(scenario: DuelScenario, side: DuelSide): string {
+  const label = judgeChoiceLabels(scenario)[side];
+  const debater = scenario.debaters[side].name.trim();
+  const position = scenario.positions[side];
+  if (label === debater) return `- "${label}": arguing for ${position}`;
+  if (label === position.trim()) return `- "${label}": the side ${debater} argues`;
+  return `- "${label}": ${debater}, arguing for ${position}`;
+}
+
 export function judgeMessages(
   state: DuelState,
   round: number,
@@ -183,21 +212,21 @@ export function judgeMessages(
   rate?: number,
 ): ChatMessage[] {
   const { scenario } = state;
-  // The side-swapped reading exchanges the answer's letters: its "a" is the run's side b.
+  // The side-swapped reading lists the sides the other way round; each keeps its own name.
   const [first, second] = swapped ? (['b', 'a'] as const) : (['a', 'b'] as const);
-  const key = (letter: string, side: DuelSide) =>
-    `- "${letter}": ${scenario.debaters[side].name}, arguing for ${scenario.positions[side]}`;
+  const labels = judgeChoiceLabels(scenario);
+  const choice = `${JSON.stringify(labels[first])} | ${JSON.stringify(labels[second])} | "even"`;
   const task = [
     `## Your task: judge round ${round}`,
     `Your name: ${scenario.judge.name}`,
     scenario.judge.role ? scenario.judge.role.trim() : 'You are an impartial debate judge, not a debater.',
     `Judge round ${round} only, against everything said before it: which side argued better in this round? Judge the arguments, not how long they were or who spoke first.`,
-    'In your answer the two sides are named by letter:',
-    key('a', first),
-    key('b', second),
+    'The two sides, named in your answer exactly as written here:',
+    choiceKey(scenario, first),
+    choiceKey(scenario, second),
     'Answer only with this JSON object, in this order:',
-    `{"summary": "<two neutral sentences: what each side argued in round ${round}>", "why": "<one or two sentences comparing the two sides' arguments in this round>", "stronger": "a" | "b" | "even", "no_new_arguments": <true if this round brought no new substantive argument, false if it did>}`,
-    'Write the summary and your reasons first; then name the stronger side as they show.',
+    `{"summary": "<two neutral sentences: what each side argued in round ${round}>", "why": "<one or two sentences comparing the two sides' arguments in this round>", "stronger": ${choice}, "no_new_arguments": <true if this round brought no new substantive argument, false if it did>}`,
+    'Write the summary and your reasons first; then name the stronger side as they show, or "even".',
   ].join('\n');
   const reserve = structuredAnswerRoom(
     scenario.judge_max_tokens,

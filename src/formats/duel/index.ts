@@ -18,19 +18,54 @@ import { foldSequence, modelCalls, sequenceFailures } from '../shared/sequence-s
 import { combineSideSwap, type SideSwapRules } from '../shared/side-swap.js';
 import { produceStatement } from '../shared/statement-call.js';
 import { duelOutcome } from './duel-outcome.js';
-import { type DuelSide, type DuelState, debaterMessages, judgeMessages, sideLabel } from './duel-prompts.js';
+import {
+  type DuelSide,
+  type DuelState,
+  debaterMessages,
+  judgeChoiceLabels,
+  judgeMessages,
+  sideLabel,
+} from './duel-prompts.js';
 
 export type DuelStep = { kind: 'speak'; round: number; side: DuelSide } | { kind: 'judge'; round: number };
 
 /**
  * The judgement, its reasons before its pick (structured output writes the fields in this order),
- * its texts sized to fit the judge's cap.
+ * its texts sized to fit the judge's cap. The pick names a debater by the word its task gave it
+ * (`judgeChoiceLabels`), listed in the order this reading presents the sides, and is recorded as
+ * the run's own side ("a", "b" or "even"), whichever reading gave it.
  */
-export function duelJudgementSchema(maxTokens: number) {
+export function duelJudgementSchema(
+  maxTokens: number,
+  labels: Record<DuelSide, string> = { a: 'a', b: 'b' },
+  swapped = false,
+) {
+  const [first, second] = swapped ? (['b', 'a'] as const) : (['a', 'b'] as const);
+  // Read as small models write it: any case, spaces or quotes around it, "Ada (arguing for ...)".
+  const named = (value: unknown) => {
+    if (typeof value !== 'string') return value;
+    const said = value
+      .trim()
+      .replace(/^["'“”]+|["'“”.]+$/g, '')
+      .toLowerCase();
+    const sides = (['a', 'b'] as const).filter(
+      (side) => said === labels[side].toLowerCase() || said.startsWith(`${labels[side].toLowerCase()} (`),
+    );
+    if (sides.length === 1) return labels[sides[0] as DuelSide];
+    return said === 'even' ? 'even' : value;
+  };
   return z.object({
     summary: boundedText(charsFor(maxTokens, 0.3, 300)),
     why: boundedText(charsFor(maxTokens, 0.4, 400)),
-    stronger: z.enum(['a', 'b', 'even']),
+    // The transform inside the preprocess: the field stays required in the schema sent.
+    stronger: z.preprocess(
+      named,
+      z
+        .enum([labels[first], labels[second], 'even'])
+        .transform((label): DuelSide | 'even' =>
+          label === labels.a ? 'a' : label === labels.b ? 'b' : 'even',
+        ),
+    ),
     no_new_arguments: looseBoolean,
   });
 }
@@ -122,6 +157,7 @@ async function executeDuelStep(
     judges: [scenario.judge.name],
     subject: `round ${step.round}`,
   });
+  const labels = judgeChoiceLabels(scenario);
   const ask = (seedLabel?: string) =>
     produceAssessment(
       {
@@ -137,8 +173,10 @@ async function executeDuelStep(
           seedLabel === 'swapped',
           context.tokenRates?.get(scenario.judge.model),
         ),
-        schema: duelJudgementSchema(scenario.judge_max_tokens),
-        jsonSchema: answerJsonSchema(duelJudgementSchema(scenario.judge_max_tokens)),
+        schema: duelJudgementSchema(scenario.judge_max_tokens, labels, seedLabel === 'swapped'),
+        jsonSchema: answerJsonSchema(
+          duelJudgementSchema(scenario.judge_max_tokens, labels, seedLabel === 'swapped'),
+        ),
         maxTokens: scenario.judge_max_tokens,
         contextWindow: scenario.model_options.context_window,
         temperature: 0.2,
@@ -156,12 +194,10 @@ async function executeDuelStep(
   context.append(combineSideSwap(first, await ask('swapped'), JUDGEMENT_SIDE_SWAP));
 }
 
-const flipSide = (side: unknown) => (side === 'a' ? 'b' : side === 'b' ? 'a' : String(side));
-
-/** The swapped call's answer names sides by the letters its task gave them: its "a" is the run's b. */
+/** Both readings' answers name the debater, recorded as the run's own side: nothing to map back. */
 const JUDGEMENT_SIDE_SWAP: SideSwapRules = {
   presentedFirst: ['a', 'b'],
-  pickOf: (result, call) => (call === 0 ? String(result.stronger) : flipSide(result.stronger)),
+  pickOf: (result) => String(result.stronger),
   tie: 'even',
   // Only two answers that both find nothing new stop the debate early.
   combine: (first, second, pick) => ({

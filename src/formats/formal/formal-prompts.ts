@@ -89,6 +89,11 @@ export function debateSoFar(state: FormalState, phases?: readonly string[]): str
     .join('\n\n');
 }
 
+/** How the prompts name a side's speaker: its name, or "the negative" when the name is only its model's. */
+export function addressedName(scenario: FormalState['scenario'], side: FormalSide): string {
+  return speakerName(formalSides(scenario)[side]) || `the ${side}`;
+}
+
 /** A debater's name, or its side's when the name is only its model's (debaters picked from the server). */
 function speakerName(debater: FormalDebater): string {
   const model = debater.model.replace(/:latest$/, '');

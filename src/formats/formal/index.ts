@@ -21,6 +21,7 @@ import { produceStatement } from '../shared/statement-call.js';
 import { formalOutcome } from './formal-outcome.js';
 import { FORMAL_PLAN, PHASE_TITLES, type PlannedStatement } from './formal-plan.js';
 import {
+  addressedName,
   DIGEST_TOKENS,
   type DigestGroup,
   digestMessages,
@@ -119,6 +120,7 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
               moderator: {
                 model: settings.moderator_model ?? scenario.verdict.judge_model ?? sides.affirmative.model,
                 motion: scenario.topic,
+                speaker: addressedName(scenario, step.side),
               },
             }
           : {}),

@@ -39,7 +39,7 @@ export function agentTable(transcript: KnockoutTranscript, layout: TextLayout = 
     layout,
     // On a narrow screen one line per agent beats a block of eleven lines each: the counts of
     // tokens and the real time (in transcript.json too) give way first.
-    { leaveOut: ['Real time', 'Tokens out', 'Tokens in'] },
+    { leaveOut: ['Real time', 'Tokens out', 'Tokens in', 'Sim. time'], keepNames: ['Agent'] },
   );
 }
 
@@ -68,6 +68,8 @@ export function roundTable(transcript: KnockoutTranscript, layout: TextLayout = 
       ];
     }),
     layout,
+    // A name broken over lines ("Dr." / "Miriam" / "Okafor") is hard to read: the real time goes first.
+    { keepNames: ['Speakers', 'Judges: score / vote'], leaveOut: ['Real time'] },
   );
 }
 

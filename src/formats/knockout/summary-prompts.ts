@@ -100,17 +100,41 @@ export function ledgerRewrite(state: KnockoutState, through: number): string {
 /** How long a claim line in the summariser's list may be. */
 const LISTED_CLAIM_CHARS = 120;
 
-/** The claims recorded in the rounds being folded, with what they answer and what answered them. */
+/** How much of an answered claim a line quotes to say which claim it was. */
+const ANSWERED_CLAIM_CHARS = 60;
+
+/**
+ * The claims recorded in the rounds being folded, by their words, with what they answer and what
+ * answered them, by who said it and when: no claim id, which the summary must not repeat.
+ */
 function claimsText(state: KnockoutState, from: number, through: number): string {
-  const inRounds = (id: string) => {
-    const claim = state.ledger.find((candidate) => candidate.id === id);
-    return claim !== undefined && claim.round <= through;
-  };
+  const byId = new Map(state.ledger.map((claim) => [claim.id, claim]));
   const claims = state.ledger.filter((claim) => claim.round >= from && claim.round <= through);
   if (claims.length === 0) return '';
+  const quoted = (text: string) => {
+    const trimmed = text.trim();
+    return trimmed.length <= ANSWERED_CLAIM_CHARS
+      ? trimmed
+      : `${trimmed.slice(0, ANSWERED_CLAIM_CHARS - 1).trimEnd()}…`;
+  };
   const lines = claims.map((claim) => {
-    const answeredBy = claim.answeredBy.filter(inRounds);
-    return `- ${claimLine(claim, { maxChars: LISTED_CLAIM_CHARS })}${claim.kind === 'restated' ? ' (restated)' : ''}${claim.answers ? ` (answers ${claim.answers})` : ''}${answeredBy.length > 0 ? ` (answered by ${answeredBy.join(', ')})` : ''}`;
+    const answers = claim.answers ? byId.get(claim.answers) : undefined;
+    const answeredBy = [
+      ...new Set(
+        claim.answeredBy
+          .map((id) => byId.get(id))
+          .filter((other) => other !== undefined && other.round <= through)
+          .map((other) => `${other?.agent} in round ${other?.round}`),
+      ),
+    ];
+    const notes = [
+      ...(claim.kind === 'restated' ? ['restated'] : []),
+      ...(answers
+        ? [`answering ${answers.agent}'s round ${answers.round} claim "${quoted(answers.claim)}"`]
+        : []),
+      ...(answeredBy.length > 0 ? [`answered by ${answeredBy.join(' and ')}`] : []),
+    ];
+    return `- ${claimLine(claim, { id: false, maxChars: LISTED_CLAIM_CHARS })}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
   });
   return `Claims recorded in ${roundsLabel(from, through)}:\n${lines.join('\n')}`;
 }

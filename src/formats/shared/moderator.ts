@@ -4,6 +4,7 @@ import { answerJsonSchema, boundedText, looseBoolean } from '../../judging/answe
 import { readStructuredAnswer } from '../../judging/structured-answer.js';
 import { type RetryPolicy, safeChat } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
+import { TIME_LIMIT_MARKER } from '../../timer/speaking-timer.js';
 import type { StepContext } from '../format-definition.js';
 
 /** What the moderator reads of the statement it checks (a statement request has all of it). */
@@ -25,8 +26,21 @@ const verdictSchema = z.object({
 
 const verdictJsonSchema = answerJsonSchema(verdictSchema);
 
+/**
+ * The moderator's rules: the conventions it can check from the one statement it reads. It does not
+ * see the debate, so it is told not to judge whether facts or quotations are accurate; and a
+ * statement the speaking clock cut ends with the marker that says so, which is no fault.
+ */
+export function moderatorRules(motion: string): string {
+  return [
+    `You moderate a formal debate. Motion: ${motion}`,
+    'Debate conventions: address the motion, argue the assigned side, stay respectful, no personal attacks, plain prose.',
+    `You read one statement, not the whole debate: do not judge whether its facts or quotations are accurate. A statement that ends with "${TIME_LIMIT_MARKER}" was cut off by the speaking clock; an unfinished ending is not a fault.`,
+  ].join('\n');
+}
+
 export async function moderate(
-  moderator: { model: string; motion: string },
+  moderator: { model: string; motion: string; speaker?: string },
   speaker: string,
   text: string,
   request: ModeratedStatement,
@@ -40,11 +54,11 @@ export async function moderate(
         messages: [
           {
             role: 'system',
-            content: `You moderate a formal debate. Motion: ${moderator.motion}\nDebate conventions: address the motion, argue the assigned side, stay respectful, no personal attacks, no fabricated quotations, plain prose.`,
+            content: moderatorRules(moderator.motion),
           },
           {
             role: 'user',
-            content: `Check this statement by ${speaker} (${request.label}, ${request.heading}).\n\n${text}\n\nAnswer only with JSON, in this order: {"assessment": "<one sentence: is it on the motion, and does it follow the conventions? if not, what is wrong>", "on_topic": true|false, "follows_conventions": true|false}`,
+            content: `Check this statement by ${moderator.speaker ?? speaker} (${request.label}, ${request.heading}).\n\n${text}\n\nAnswer only with JSON, in this order: {"assessment": "<one sentence: is it on the motion, and does it follow the conventions? if not, what is wrong>", "on_topic": true|false, "follows_conventions": true|false}`,
           },
         ],
         maxTokens: 200,

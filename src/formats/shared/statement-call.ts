@@ -44,7 +44,8 @@ export interface StatementRequest {
    */
   timeLimitMs?: number;
   wordLimit?: { limit: number; mode: 'truncate' | 'regenerate' };
-  moderator?: { model: string; motion: string };
+  /** Strict mode's moderator, and the speaker's name as the debate's prompts give it. */
+  moderator?: { model: string; motion: string; speaker?: string };
 }
 
 export const WORD_LIMIT_MARKER = '[Word limit reached]';
@@ -249,7 +250,14 @@ export async function produceStatement(
       regenerated = true;
     }
     if (request.moderator) {
-      const verdict = await moderate(request.moderator, request.speaker, text, request, context);
+      // Read as it will be recorded: a statement the clock cut carries its marker.
+      const verdict = await moderate(
+        request.moderator,
+        request.speaker,
+        markIfCut(text, timeLimited),
+        request,
+        context,
+      );
       if (!verdict.passed) {
         answer = await generate(
           again(
@@ -261,7 +269,13 @@ export async function produceStatement(
         held = spoken(answer);
         text = held.text;
         regenerated = true;
-        const second = await moderate(request.moderator, request.speaker, text, request, context);
+        const second = await moderate(
+          request.moderator,
+          request.speaker,
+          markIfCut(text, timeLimited),
+          request,
+          context,
+        );
         if (!second.passed) flagged = second.reason;
       }
     }
