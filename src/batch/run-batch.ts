@@ -201,11 +201,10 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
         realMs: 0,
       };
     }
-    const pool =
-      share === undefined || share >= options.pool.capacity
-        ? options.pool
-        : withCallShare(options.pool, share);
-    const result: BatchResult = await runOne(item, options, batchOf, pool);
+    const party = options.pool.party();
+    const base = party?.provider ?? options.pool;
+    const pool = share === undefined || share >= options.pool.capacity ? base : withCallShare(base, share);
+    const result: BatchResult = await runOne(item, options, batchOf, pool).finally(() => party?.close());
     if (result.outcome === 'skipped') counts.skipped += 1;
     else if (result.outcome === 'completed' || result.outcome === 'degraded') {
       counts.done += 1;
