@@ -1,9 +1,10 @@
 /**
  * `npm run bench:format-cache`: the share of prompt tokens the simulator's prefix cache serves in the
  * shipped duel, formal, critique and council scenarios, with one slot per model (llama-server's
- * default), and the prompt tokens it still had to prefill. Measured twice: with the scenario's own
- * models (two resident at once), and with every model the scenario names set to one (llama3), as
- * one llama-server process serves them.
+ * default), and the prompt tokens it still had to prefill. Measured three times: with the scenario's
+ * own models (two resident at once, the desktop profile), with its own models all resident (as a GPU
+ * that holds them, e.g. the duel's two debaters and its judge: OLLAMA_MAX_LOADED_MODELS=3), and with
+ * every model the scenario names set to one (llama3), as one llama-server process serves them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,10 +15,10 @@ import { formatNamed } from '../src/formats/index.js';
 import { scenarioModels } from '../src/formats/scenario-models.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
 import { createRunDir, driveDebate } from '../src/manager/debate-manager.js';
-import { startMockOllama } from '../src/mock-ollama/index.js';
+import { PROFILES, startMockOllama } from '../src/mock-ollama/index.js';
 
 const SPEED = 0.0005;
-const PROFILE = 'desktop-gpu';
+const PROFILE = PROFILES['desktop-gpu'];
 const SCENARIOS = [
   'scenarios/duel-god-exists.yaml',
   'scenarios/formal-car-free-cities.yaml',
@@ -40,13 +41,20 @@ function onOneModel<T>(value: T, model: string): T {
   return Object.fromEntries(entries) as T;
 }
 
-async function share(file: string, oneModel: boolean): Promise<{ share: number; prefilled: number }> {
+async function share(
+  file: string,
+  oneModel: boolean,
+  allResident = false,
+): Promise<{ share: number; prefilled: number }> {
   const loaded = await loadScenario(file);
   const scenario = oneModel ? onOneModel(loaded, 'llama3') : loaded;
   const format = formatNamed(scenario.format);
   if (!format) throw new Error(`${file}: unknown format ${scenario.format}`);
   const models = oneModel ? ['llama3'] : scenarioModels(scenario).required;
-  const server = await startMockOllama({ models, profile: PROFILE, speed: SPEED });
+  const profile = allResident
+    ? { ...PROFILE, maxLoadedModels: Math.max(PROFILE.maxLoadedModels, models.length) }
+    : PROFILE;
+  const server = await startMockOllama({ models, profile, speed: SPEED });
   const out = mkdtempSync(path.join(tmpdir(), 'agora-bench-'));
   try {
     const { runId, paths } = createRunDir(out, scenario);
@@ -72,9 +80,10 @@ async function share(file: string, oneModel: boolean): Promise<{ share: number; 
 const lines: string[] = [];
 for (const file of SCENARIOS) {
   const own = await share(file, false);
+  const resident = await share(file, false, true);
   const one = await share(file, true);
   lines.push(
-    `${path.basename(file)}: cache share ${own.share.toFixed(2)} (own models), ${one.share.toFixed(2)} (one model); prompt tokens prefilled ${own.prefilled} / ${one.prefilled}`,
+    `${path.basename(file)}: cache share ${own.share.toFixed(2)} (own models), ${resident.share.toFixed(2)} (own models, all resident), ${one.share.toFixed(2)} (one model); prompt tokens prefilled ${own.prefilled} / ${resident.prefilled} / ${one.prefilled}`,
   );
 }
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -201,11 +201,13 @@ export async function runBatch(options: RunBatchOptions): Promise<BatchResult[]>
         realMs: 0,
       };
     }
+    // The debate takes part in the hosts' gates, which hold a model's turn open for it (decision 028).
+    const party = options.pool.party();
     const pool =
       share === undefined || share >= options.pool.capacity
-        ? options.pool
-        : withCallShare(options.pool, share);
-    const result: BatchResult = await runOne(item, options, batchOf, pool);
+        ? party.provider
+        : withCallShare(party.provider, share);
+    const result: BatchResult = await runOne(item, options, batchOf, pool).finally(() => party.close());
     if (result.outcome === 'skipped') counts.skipped += 1;
     else if (result.outcome === 'completed' || result.outcome === 'degraded') {
       counts.done += 1;

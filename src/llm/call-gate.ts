@@ -10,15 +10,37 @@
  *    `--parallel` is set, still holds them: each slot keeps the last prompt it served);
  * 3. then the oldest.
  *
- * No call waits for ever: a call passed over `maxBypass` times goes next, whatever its model. The gate only decides
- * when a call starts, never what it asks, so each debate's answers do not depend on it.
+ * The debates of a batch take part as parties (`GateParty`, `join`/`leave`). Before the gate
+ * switches to another model, it waits for the parties that are between two calls and last called
+ * the model that ran, for at most `holdMs` after their call ended: a debate whose call just ended is
+ * about to send its next one, often to the same model, and letting the other model in first would
+ * leave that call to decode alone afterwards, a phase behind the other debates, so that the two
+ * models' turns of the debates never line up again (decision 028).
+ *
+ * No call waits for ever: a call passed over `maxBypass` times goes next, whatever its model (by
+ * default 12 times per call the gate takes at once: with eight debates at once, one model's turn of
+ * all of them starts dozens of calls). The gate only decides when a call starts, never what it asks,
+ * so each debate's answers do not depend on it.
  */
+
+/** A debate using the gate: whether it has calls running or waiting, and what it called last. */
+export class GateParty {
+  /** Its calls in flight, on every gate it uses. */
+  running = 0;
+  /** Its calls waiting, on every gate it uses. */
+  waiting = 0;
+  /** The model of its last call to end, and when it ended (ms since the epoch). */
+  lastModel: string | undefined;
+  endedAt = 0;
+}
 
 /** What the gate knows of a call. */
 export interface GateCall {
   model: string;
   /** The prompt's text, in order (messages joined). */
   prompt: string;
+  /** The debate the call belongs to, if it takes part as a party. */
+  party?: GateParty;
 }
 
 interface Waiting {
@@ -28,8 +50,14 @@ interface Waiting {
   start(): void;
 }
 
-/** How many times a waiting call may be passed over before it goes next whatever its model. */
+/**
+ * How many times a waiting call may be passed over before it goes next whatever its model, per
+ * call the gate takes at once.
+ */
 export const DEFAULT_MAX_BYPASS = 12;
+
+/** How long (ms) the gate waits, before switching models, for a party between two calls. */
+export const DEFAULT_HOLD_MS = 1000;
 
 /** Characters two texts have in common from their start. */
 export function sharedStart(a: string, b: string): number {
@@ -47,11 +75,14 @@ export class CallGate {
   private lastModel: string | undefined;
   /** The last `limit` prompts started for each model, newest last. */
   private readonly recentPrompts = new Map<string, string[]>();
+  private readonly parties = new Set<GateParty>();
+  private holdTimer: NodeJS.Timeout | undefined;
   peak = 0;
 
   constructor(
     readonly limit: number,
-    readonly maxBypass = DEFAULT_MAX_BYPASS,
+    readonly maxBypass = DEFAULT_MAX_BYPASS * limit,
+    readonly holdMs = DEFAULT_HOLD_MS,
   ) {}
 
   /** Calls running or waiting. */
@@ -59,9 +90,22 @@ export class CallGate {
     return this.active + this.waiting.length;
   }
 
+  /** A debate starts using the gate. */
+  join(party: GateParty): void {
+    this.parties.add(party);
+  }
+
+  /** A debate is over: the gate no longer waits for it. */
+  leave(party: GateParty): void {
+    this.parties.delete(party);
+    this.pump();
+  }
+
   /** Runs `task` once the gate lets `call` start. */
   async run<T>(call: GateCall, task: () => Promise<T>): Promise<T> {
+    const { party } = call;
     await new Promise<void>((resolve) => {
+      if (party) party.waiting += 1;
       this.waiting.push({ call, bypassed: 0, start: resolve });
       this.pump();
     });
@@ -72,6 +116,11 @@ export class CallGate {
       const left = (this.running.get(call.model) ?? 1) - 1;
       if (left > 0) this.running.set(call.model, left);
       else this.running.delete(call.model);
+      if (party) {
+        party.running -= 1;
+        party.lastModel = call.model;
+        party.endedAt = Date.now();
+      }
       this.pump();
     }
   }
@@ -85,16 +134,47 @@ export class CallGate {
     while (this.active < this.limit && this.waiting.length > 0) {
       const index = this.choose();
       if (index === -1) return;
-      for (const entry of this.waiting.slice(0, index)) entry.bypassed += 1;
-      const [entry] = this.waiting.splice(index, 1) as [Waiting];
+      const entry = this.waiting[index] as Waiting;
+      if (entry.bypassed < this.maxBypass && this.holdBeforeSwitch(entry.call.model)) return;
+      for (const passed of this.waiting.slice(0, index)) passed.bypassed += 1;
+      this.waiting.splice(index, 1);
       this.active += 1;
       this.peak = Math.max(this.peak, this.active);
       this.running.set(entry.call.model, (this.running.get(entry.call.model) ?? 0) + 1);
       this.lastModel = entry.call.model;
       const recent = this.recentPrompts.get(entry.call.model) ?? [];
       this.recentPrompts.set(entry.call.model, [...recent, entry.call.prompt].slice(-this.limit));
+      const { party } = entry.call;
+      if (party) {
+        party.waiting -= 1;
+        party.running += 1;
+      }
       entry.start();
     }
+  }
+
+  /**
+   * Whether starting a call of `model` now would switch away from the model that ran last while a
+   * party that last called that model is between two calls (for at most `holdMs` after its call
+   * ended); if so, the gate looks again when that time is up.
+   */
+  private holdBeforeSwitch(model: string): boolean {
+    if (this.running.size > 0 || this.lastModel === undefined || model === this.lastModel) return false;
+    const now = Date.now();
+    let until = 0;
+    for (const party of this.parties) {
+      if (party.running > 0 || party.waiting > 0 || party.lastModel !== this.lastModel) continue;
+      const end = party.endedAt + this.holdMs;
+      if (end > now) until = Math.max(until, end);
+    }
+    if (until === 0) return false;
+    if (this.holdTimer === undefined) {
+      this.holdTimer = setTimeout(() => {
+        this.holdTimer = undefined;
+        this.pump();
+      }, until - now);
+    }
+    return true;
   }
 
   /** The waiting call to start now, or -1 if none may (see the module comment). */

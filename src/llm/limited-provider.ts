@@ -3,7 +3,7 @@
  * chat calls in flight (like OLLAMA_NUM_PARALLEL) and lets calls of one model go together
  * (call-gate.ts), and with several hosts each call goes to the least busy one.
  */
-import { CallGate } from './call-gate.js';
+import { CallGate, GateParty } from './call-gate.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
 
 /** A counting semaphore; waiters are served in arrival order. */
@@ -58,11 +58,43 @@ export class LimitedProvider implements ModelProvider {
   }
 
   chat(request: ChatRequest, options?: ChatOptions): Promise<ChatResult> {
+    return this.chatAs(undefined, request, options);
+  }
+
+  /**
+   * The hosts as one debate of several sees them: its calls take part in the gates as a party with
+   * `share` calls in flight while other debates' calls wait (call-gate.ts). `close` it when the
+   * debate is over.
+   */
+  party(): { provider: ModelProvider; close(): void } {
+    const party = new GateParty();
+    for (const lane of this.lanes) lane.limiter.join(party);
+    const provider: ModelProvider = {
+      host: this.host,
+      chat: (request, options) => this.chatAs(party, request, options),
+      listModels: (options) => this.listModels(options),
+      version: (options) => this.version(options),
+    };
+    return {
+      provider,
+      close: () => {
+        for (const lane of this.lanes) lane.limiter.leave(party);
+      },
+    };
+  }
+
+  private chatAs(
+    party: GateParty | undefined,
+    request: ChatRequest,
+    options?: ChatOptions,
+  ): Promise<ChatResult> {
     const lane = this.lanes.reduce((best, lane) =>
       lane.limiter.inFlight < best.limiter.inFlight ? lane : best,
     );
     const prompt = request.messages.map((message) => message.content).join('\n');
-    return lane.limiter.run({ model: request.model, prompt }, () => lane.provider.chat(request, options));
+    return lane.limiter.run({ model: request.model, prompt, ...(party ? { party } : {}) }, () =>
+      lane.provider.chat(request, options),
+    );
   }
 
   listModels(options?: { signal?: AbortSignal }): Promise<ModelInfo[]> {

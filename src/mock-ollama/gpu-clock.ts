@@ -11,6 +11,8 @@
  *   so two models never both decode at full speed.
  * - It is busy while any request is being read or decoded or a model is loading; `busySeconds`
  *   is that time in simulated seconds.
+ * - It counts the decode steps it ran (one per model's batch per step) and the tokens they wrote,
+ *   so `decodeSteps()` tells how many sequences a step served on average.
  *
  * Events (a prompt read, a token reached) are settled at the simulated time they fall on, not when
  * the timer that noticed them fired, so timer lag does not count as work.
@@ -50,6 +52,9 @@ export class GpuClock {
   /** Real time (ms) up to which the state is settled. */
   private settledAt = Date.now();
   private busy = 0;
+  /** Decode steps run (each model's batch steps separately) and the tokens they wrote. */
+  private steps = 0;
+  private stepTokens = 0;
   /** Real time (ms) at which the last announced load ends. */
   private loadEnd = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -65,10 +70,18 @@ export class GpuClock {
     return this.busy;
   }
 
-  /** Starts counting busy time from zero again. */
+  /** Decode steps run so far and the tokens they wrote (tokens / steps: sequences per step). */
+  decodeSteps(): { steps: number; tokens: number } {
+    this.settle(Date.now());
+    return { steps: this.steps, tokens: this.stepTokens };
+  }
+
+  /** Starts counting busy time and decode steps from zero again. */
   reset(): void {
     this.settle(Date.now());
     this.busy = 0;
+    this.steps = 0;
+    this.stepTokens = 0;
   }
 
   /** A model load that ends at real time `readyAt`: the GPU is busy (unusable for it) meanwhile. */
@@ -181,9 +194,18 @@ export class GpuClock {
         const loading = Math.max(0, Math.min(now, this.loadEnd) - this.settledAt) / this.msPerSecond;
         this.busy += Math.min(step, loading);
       }
+      const stepping = new Set<string>();
       for (const [job, rate] of rates) {
         if (job.prefillLeft > EPSILON) job.prefillLeft = Math.max(0, job.prefillLeft - rate * step);
-        else job.decoded = Math.min(job.decodeTotal, job.decoded + rate * step);
+        else {
+          job.decoded = Math.min(job.decodeTotal, job.decoded + rate * step);
+          // Every sequence of a model's batch writes one token per step of that batch.
+          this.stepTokens += rate * step;
+          if (!stepping.has(job.model)) {
+            stepping.add(job.model);
+            this.steps += rate * step;
+          }
+        }
       }
       this.settledAt = step === span ? now : this.settledAt + step * this.msPerSecond;
       this.wake();

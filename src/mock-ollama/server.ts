@@ -248,7 +248,15 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     requests,
-    stats: () => ({ ...stats.snapshot(), gpuBusySeconds: gpu.busySeconds() }),
+    stats: () => {
+      const decode = gpu.decodeSteps();
+      return {
+        ...stats.snapshot(),
+        gpuBusySeconds: gpu.busySeconds(),
+        gpuDecodeSteps: decode.steps,
+        gpuDecodedTokens: decode.tokens,
+      };
+    },
     resetStats: () => {
       stats.reset();
       gpu.reset();

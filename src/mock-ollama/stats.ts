@@ -27,6 +27,10 @@ export interface MockStats extends MockModelStats {
   faults: number;
   /** Simulated seconds the GPU was busy: reading or decoding any request, or loading a model. */
   gpuBusySeconds: number;
+  /** Decode steps the GPU ran (a step of a model's batch writes one token of each of its sequences). */
+  gpuDecodeSteps: number;
+  /** Tokens those steps wrote: divided by the steps, the mean sequences a decode step served. */
+  gpuDecodedTokens: number;
   /** The same totals per model, keyed by the normalised name (e.g. `llama3:latest`). */
   perModel: Record<string, MockModelStats>;
 }
@@ -64,6 +68,8 @@ export class StatsBook {
       generateRequests: 0,
       faults: 0,
       gpuBusySeconds: 0,
+      gpuDecodeSteps: 0,
+      gpuDecodedTokens: 0,
       perModel: {},
     };
   }

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { CallGate, sharedStart } from '../../src/llm/call-gate.js';
+import { CallGate, GateParty, sharedStart } from '../../src/llm/call-gate.js';
 
 /** A call held open until the test ends it; records when it started. */
 function harness(gate: CallGate) {
   const started: string[] = [];
   const enders = new Map<string, () => void>();
   const finished: Array<Promise<void>> = [];
-  const call = (name: string, model: string, prompt = name) => {
+  const call = (name: string, model: string, prompt = name, party?: GateParty) => {
     finished.push(
-      gate.run({ model, prompt }, async () => {
+      gate.run({ model, prompt, ...(party ? { party } : {}) }, async () => {
         started.push(name);
         await new Promise<void>((resolve) => enders.set(name, resolve));
       }),
@@ -101,6 +101,93 @@ describe('the per-host call gate', () => {
     expect(started).toHaveLength(9);
     expect(gate.peak).toBe(3);
     expect(gate.inFlight).toBe(0);
+  });
+
+  it('waits, before switching models, for a debate between two calls of the model that ran', async () => {
+    // A long hold, so that only the debates' own calls and their leaving end it here.
+    const gate = new CallGate(2, 100, 60_000);
+    const first = new GateParty();
+    const second = new GateParty();
+    gate.join(first);
+    gate.join(second);
+    const { started, call, end, all } = harness(gate);
+    call('first: a1', 'llama3', 'first: a1', first);
+    call('second: b1', 'mistral', 'second: b1', second); // waits: llama3 is running
+    await end('first: a1');
+    // The first debate is between two calls: mistral does not start yet.
+    expect(started).toEqual(['first: a1']);
+    call('first: a2', 'llama3', 'first: a2', first);
+    await new Promise((settle) => setImmediate(settle));
+    expect(started).toEqual(['first: a1', 'first: a2']);
+    await end('first: a2');
+    expect(started).toHaveLength(2);
+    // Its next call is for the other model: the switch happens.
+    call('first: b2', 'mistral', 'first: b2', first);
+    await new Promise((settle) => setImmediate(settle));
+    expect(started.slice(2).sort()).toEqual(['first: b2', 'second: b1']);
+    await end('first: b2');
+    await end('second: b1');
+    gate.leave(first);
+    gate.leave(second);
+    await all();
+  });
+
+  it('stops waiting for a debate that leaves, or whose hold is over', async () => {
+    const gate = new CallGate(1, 100, 60_000);
+    const party = new GateParty();
+    gate.join(party);
+    const { started, call, end, all } = harness(gate);
+    call('a', 'llama3', 'a', party);
+    call('b', 'mistral');
+    await end('a');
+    expect(started).toEqual(['a']);
+    gate.leave(party);
+    await new Promise((settle) => setImmediate(settle));
+    expect(started).toEqual(['a', 'b']);
+    await end('b');
+    await all();
+
+    // Without a hold, the other model goes as soon as the debate's call ends.
+    const open = new CallGate(1, 100, 0);
+    const between = new GateParty();
+    open.join(between);
+    const quick = harness(open);
+    quick.call('a', 'llama3', 'a', between);
+    quick.call('b', 'mistral');
+    await quick.end('a');
+    expect(quick.started).toEqual(['a', 'b']);
+    await quick.end('b');
+    await quick.all();
+
+    // A short hold ends by itself, though the debate never sends another call.
+    const timed = new CallGate(1, 100, 20);
+    const idle = new GateParty();
+    timed.join(idle);
+    let bStarted: () => void = () => undefined;
+    const bStarts = new Promise<void>((resolve) => {
+      bStarted = resolve;
+    });
+    const later = harness(timed);
+    later.call('a', 'llama3', 'a', idle);
+    const b = timed.run({ model: 'mistral', prompt: 'b' }, async () => bStarted());
+    await later.end('a');
+    await bStarts;
+    await b;
+    await later.all();
+  });
+
+  it("by default lets a model's calls pass a waiting call 12 times per call it takes at once", async () => {
+    const gate = new CallGate(2);
+    expect(gate.maxBypass).toBe(24);
+    const { started, call, end, all } = harness(gate);
+    call('a0', 'llama3', 'llama3 prompt');
+    call('b', 'mistral');
+    for (let i = 1; i <= 20; i++) call(`a${i}`, 'llama3', 'llama3 prompt');
+    // Twenty llama3 calls pass the mistral call: it still waits for them all.
+    for (let i = 0; i <= 20; i++) await end(`a${i}`);
+    expect(started.at(-1)).toBe('b');
+    await end('b');
+    await all();
   });
 
   it('measures shared beginnings in characters', () => {

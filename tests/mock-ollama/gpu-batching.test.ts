@@ -20,6 +20,13 @@ const profile: CostProfile = {
  * own timers fire.
  */
 async function busyFor(jobs: Array<{ model: string; prefill: number; output: number }>): Promise<number> {
+  return (await runJobs(jobs)).busy;
+}
+
+/** As `busyFor`, with the decode steps the clock counted and the tokens they wrote. */
+async function runJobs(
+  jobs: Array<{ model: string; prefill: number; output: number }>,
+): Promise<{ busy: number; steps: number; tokens: number }> {
   vi.useFakeTimers();
   try {
     const clock = new GpuClock(profile, 20);
@@ -29,7 +36,7 @@ async function busyFor(jobs: Array<{ model: string; prefill: number; output: num
     await vi.runAllTimersAsync();
     expect(await reached).toEqual(started.map(() => true));
     for (const { handle } of started) handle.end();
-    return clock.busySeconds();
+    return { busy: clock.busySeconds(), ...clock.decodeSteps() };
   } finally {
     vi.useRealTimers();
   }
@@ -45,6 +52,20 @@ describe('the simulated GPU', () => {
         { model: 'a', prefill: 0, output: 50 },
       ]),
     ).toBeCloseTo(0.6, 6);
+  });
+
+  it('counts a step of a batch once, and a step of each model separately', async () => {
+    // Two sequences of model a decode 50 steps together; model b's one sequence 50 steps of its own.
+    const run = await runJobs([
+      { model: 'a', prefill: 0, output: 50 },
+      { model: 'a', prefill: 0, output: 50 },
+      { model: 'b', prefill: 0, output: 50 },
+    ]);
+    expect(run.steps).toBeCloseTo(100, 6);
+    expect(run.tokens).toBeCloseTo(150, 6);
+    // A lone sequence: one token a step.
+    const alone = await runJobs([{ model: 'a', prefill: 40, output: 30 }]);
+    expect(alone.tokens / alone.steps).toBeCloseTo(1, 6);
   });
 
   it('shares the GPU between two models: together they take as long as one after the other', async () => {
