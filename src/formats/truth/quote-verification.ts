@@ -130,9 +130,21 @@ function quoteSpans(statement: string): QuoteSpan[] {
   }
 }
 
+// A run checks many statements against the same few passages: each passage is read once.
+const readPassages = new Map<string, string[]>();
+function passageWordsOf(passage: string): string[] {
+  let words = readPassages.get(passage);
+  if (!words) {
+    if (readPassages.size >= 64) readPassages.clear();
+    words = normalisedWords(passage);
+    readPassages.set(passage, words);
+  }
+  return words;
+}
+
 /** Every marked quote of a statement, checked against the passage. */
 export function checkQuotes(statement: string, passage: string): CheckedQuote[] {
-  const passageWords = normalisedWords(passage);
+  const passageWords = passageWordsOf(passage);
   return quoteSpans(statement).map((span) => checkQuote(span.text, passageWords));
 }
 
@@ -141,7 +153,7 @@ export function checkQuotes(statement: string, passage: string): CheckedQuote[] 
  * not (near misses included).
  */
 export function markQuotesForJudge(statement: string, passage: string): string {
-  const passageWords = normalisedWords(passage);
+  const passageWords = passageWordsOf(passage);
   let out = '';
   let at = 0;
   for (const span of quoteSpans(statement)) {

@@ -164,6 +164,7 @@ function differenceRows(
   results: QuestionResult[],
   conditions: readonly TruthCondition[],
   seed: number,
+  ended: boolean,
 ): DifferenceRow[] {
   return comparisons(conditions).map(([first, second]) => {
     const pairs: Array<[boolean, boolean]> = [];
@@ -179,7 +180,9 @@ function differenceRows(
       first,
       second,
       difference: pairedDifference(pairs),
-      clustered: clusteredDifference(clustered, { seed }),
+      // The bootstrap over passages is drawn once the run has ended: the transcript is written again
+      // after every verdict, and thousands of resamples each time would cost a long run minutes.
+      clustered: ended ? clusteredDifference(clustered, { seed }) : null,
     };
   });
 }
@@ -195,17 +198,18 @@ function unparsedOf(state: TruthState): TruthSummary['unparsed'] {
 export function truthSummary(state: TruthState): TruthSummary {
   const results = questionResults(state);
   const { conditions, seed } = state.scenario;
+  const ended = state.end !== null;
   const onPassage = results.filter((result) => result.passageId !== null);
   const control = results.filter((result) => result.passageId === null);
   const group = (name: GroupSummary['group'], members: QuestionResult[]): GroupSummary => ({
     group: name,
     questions: members.length,
     conditions: conditionRows(members, conditions),
-    differences: differenceRows(members, conditions, seed),
+    differences: differenceRows(members, conditions, seed, ended),
   });
   return {
     conditions: conditionRows(results, conditions),
-    differences: differenceRows(results, conditions, seed),
+    differences: differenceRows(results, conditions, seed, ended),
     unparsed: unparsedOf(state),
     groups:
       onPassage.length > 0 && control.length > 0
