@@ -165,7 +165,7 @@ async function settle(request: SessionRequest, checker: ModelProvider, listener:
 function providerFor(
   scenario: Scenario,
   servers: SessionServers,
-  extra: { logger?: Logger; recorder?: CassetteRecorder } = {},
+  extra: { logger?: Logger; recorder?: CassetteRecorder; warning?: (text: string) => void } = {},
 ): ModelProvider {
   const requestTimeoutMs =
     servers.requestTimeoutMs ?? timeoutMilliseconds(scenario.reliability.request_timeout_seconds);
@@ -257,7 +257,7 @@ export async function runSession(
   };
   listener.started?.(start);
   const provider = seatedProvider(
-    providerFor(scenario, servers, { logger, ...(recorder ? { recorder } : {}) }),
+    providerFor(scenario, servers, { logger, warning: listener.warning, ...(recorder ? { recorder } : {}) }),
     scenario,
     request.person ?? request.personFor?.(paths.runDir),
   );
