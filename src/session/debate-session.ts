@@ -34,6 +34,7 @@ import { closeRunLogger, createRunLogger } from '../manager/logger.js';
 import type { CassetteRecorder } from '../mock-ollama/index.js';
 import { type LiveLogWriter, openLiveLog } from '../store/live-log.js';
 import { folderFor, indexFolderFor, type RunPlaces, singlePlace } from '../store/run-places.js';
+import { scenarioFits } from './call-kind-fits.js';
 import { openCassetteFolder } from './cassette-folder.js';
 import { fitContextWindow } from './context-window-fit.js';
 import { checkGivenModels, type GivenModels } from './given-models.js';
@@ -157,6 +158,12 @@ async function settle(request: SessionRequest, checker: ModelProvider, listener:
     const fit = await fitContextWindow(scenario, checker);
     scenario = fit.scenario;
     if (fit.warning) listener.warning(fit.warning);
+    // What `doctor` refuses is refused here too, before the first call, where a server's own
+    // tokenizer gives each model's rate (no model call is made for it).
+    const fits = await scenarioFits(checker, scenario, scenario.model_options.context_window, {
+      tokenizerOnly: true,
+    });
+    if (fits.error && fits.rates.some(({ rate }) => rate !== undefined)) throw fits.error;
   }
   return scenario;
 }
