@@ -4,6 +4,7 @@
  */
 import type { FormatDefinition } from './format-definition.js';
 import type { KnockoutState } from './knockout/state.js';
+import { LEDGER_SUMMARY_MODEL } from './knockout/summary-prompts.js';
 import type { CallRecord } from './shared/token-usage.js';
 import { tokenUsageTable } from './shared/token-usage.js';
 
@@ -13,7 +14,8 @@ export function recordedCalls(state: unknown): CallRecord[] {
   if (Array.isArray(knockout.rounds)) {
     return [
       ...knockout.rounds.flatMap((round) => [...round.statements, ...round.votes]),
-      ...(knockout.summaries ?? []),
+      // A summary written from the claims ledger made no model call.
+      ...(knockout.summaries ?? []).filter((summary) => summary.model !== LEDGER_SUMMARY_MODEL),
       ...(knockout.claims ?? []),
       ...(knockout.commentary ?? []),
     ];
