@@ -5,12 +5,12 @@
  * The model has no end-of-turn token, so every free-text answer runs to its cap: the debates are
  * one round with small caps.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { OMITTED_MARKER } from '../../src/context/fit-window.js';
-import { runAgora, tempDir } from '../helpers/cli.js';
+import { projectRoot, runAgora, startAgora, tempDir } from '../helpers/cli.js';
 import { FAST_RETRIES } from '../helpers/format-scenarios.js';
 import {
   type LlamaServer,
@@ -18,6 +18,7 @@ import {
   mustRunLlamaServerTests,
   startLlamaServer,
 } from '../helpers/llama-server.js';
+import { waitForEvents } from '../helpers/mock-servers.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
 const servers: LlamaServer[] = [];
@@ -160,5 +161,165 @@ suite(`slots that share one cache${skipNote}`, () => {
     const events = readEvents(onlyRunDir(scenario.out));
     expect(events.filter((event) => event.type === 'statement')).toHaveLength(2);
     expect(events.find((event) => event.type === 'assessment')?.abstained).toBe(false);
+  });
+});
+
+/** Every model name a shipped scenario uses (the server answers to any name). */
+const SHIPPED_MODELS = ['llama3', 'mistral', 'qwen2.5', 'qwen2.5-7b-instruct'];
+
+/** The shipped scenarios, copied with their context and prompt files, every model sent to `server`. */
+function shippedScenarios(server: LlamaServer): string[] {
+  const dir = path.join(tempDir(), 'scenarios');
+  cpSync(path.join(projectRoot, 'scenarios'), dir, { recursive: true });
+  const files = readdirSync(dir).filter((name) => name.endsWith('.yaml'));
+  for (const name of files) {
+    const file = path.join(dir, name);
+    const data = parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    data.providers = { local: { type: 'openai', base_url: server.baseUrl, models: SHIPPED_MODELS } };
+    writeFileSync(file, stringify(data));
+  }
+  return files.map((name) => path.join(dir, name));
+}
+
+/**
+ * What `run` makes of a scenario before its first model call: refused (its exit code and the
+ * message), or started (its run-start event written, when it is stopped).
+ */
+async function runVerdict(file: string): Promise<{ code: number | null; stderr: string }> {
+  const out = path.join(path.dirname(file), 'runs', path.basename(file, '.yaml'));
+  const { child, result } = startAgora(['run', file, '--out', out, '--quiet']);
+  const started = waitForEvents(out, 1).then(() => 'started' as const);
+  const first = await Promise.race([result, started.catch(() => 'exited' as const)]);
+  if (first === 'started') {
+    child.kill('SIGKILL');
+    await result;
+    return { code: 0, stderr: '' };
+  }
+  const ended = await result;
+  return { code: ended.code, stderr: ended.stderr };
+}
+
+suite(`doctor against a real llama-server${skipNote}`, () => {
+  it('measures a truth scenario’s rate on its own prompts and checks each of its calls', async () => {
+    const server = await serve(['-c', '4096', '-np', '1']);
+    const scenario = scenarioFile(
+      {
+        format: 'truth',
+        seed: 3,
+        questions: 2,
+        max_rounds: 1,
+        debaters: { a: { model: 'llama3' }, b: { model: 'mistral' } },
+        judge: { model: 'qwen2.5' },
+      },
+      server,
+      ['llama3', 'mistral', 'qwen2.5'],
+    );
+    const doctor = await runAgora(['doctor', scenario.file]);
+    expect(doctor.code, doctor.stdout).toBe(0);
+    const rates = [
+      ...doctor.stdout.matchAll(
+        /(\w[\w.]*): (\d+\.\d+) characters per token \((\d+) characters, \d+ tokens, by the server's tokenizer\)/g,
+      ),
+    ];
+    expect(rates.map((match) => match[1]).sort()).toEqual(['llama3', 'mistral', 'qwen2.5']);
+    for (const match of rates) {
+      // The tiny model reads about 1.5 characters a token, on a few hundred characters of its prompts.
+      expect(Number(match[2])).toBeGreaterThan(1.2);
+      expect(Number(match[2])).toBeLessThan(2);
+      expect(Number(match[3])).toBeGreaterThan(300);
+    }
+    for (const call of [
+      "Debater A's debate statement",
+      "Judge's question to the consultant",
+      "Judge's verdict (debate)",
+    ]) {
+      expect(doctor.stdout).toMatch(new RegExp(`✓ ${call.replace(/[()]/g, '\\$&')}: about \\d+ tokens`));
+    }
+  });
+
+  it('refuses a knockout whose round cannot fit the slot at the measured rate, naming the call, as run does before its first call', async () => {
+    // One slot of 8192 tokens: each call's fixed part fits, but a judge's prompt with both
+    // statements written to their caps (at about 1.5 characters a token) does not.
+    const server = await serve(['-c', '8192', '-np', '1']);
+    const abortion = shippedScenarios(server).find((file) => file.endsWith('abortion.yaml')) as string;
+    const doctor = await runAgora(['doctor', abortion]);
+    expect(doctor.code, doctor.stdout).toBe(3);
+    const refusal =
+      /✗ (the context window is too small: one round does not fit in 8192 tokens: the prompt for (.+?), with the round's statements written to their caps, comes to about \d+ tokens.*)/.exec(
+        doctor.stdout,
+      );
+    expect(refusal, doctor.stdout).not.toBeNull();
+    const run = await runVerdict(abortion);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(refusal?.[1]);
+    // Refused before its first call: no run folder was made.
+    expect(existsSync(path.join(path.dirname(abortion), 'runs', 'abortion'))).toBe(false);
+  });
+
+  for (const window of ['4096', '8192']) {
+    it(`agrees with run on whether every shipped scenario fits one ${window}-token slot`, async () => {
+      const server = await serve(['-c', window, '-np', '1', '--alias', 'llama3,mistral,qwen2.5']);
+      const verdicts: string[] = [];
+      const files = shippedScenarios(server);
+      // A few scenarios at a time: each is two short CLI runs, mostly starting up.
+      for (let at = 0; at < files.length; at += 4) {
+        await Promise.all(
+          files.slice(at, at + 4).map(async (file) => {
+            const [doctor, run] = await Promise.all([runAgora(['doctor', file]), runVerdict(file)]);
+            const name = path.basename(file);
+            verdicts.push(`${name}: doctor ${doctor.code}, run ${run.code}`);
+            expect(run.code, `${name}\n${doctor.stdout}\n${run.stderr}`).toBe(doctor.code);
+            // Both reached the servers and found every model: the verdict is about the window.
+            expect([0, 3], `${name}\n${doctor.stdout}`).toContain(doctor.code);
+            if (doctor.code === 3) {
+              const first = /✗ (.+)/.exec(doctor.stdout)?.[1] ?? '';
+              expect(run.stderr, name).toContain(first.slice(0, 120));
+            }
+          }),
+        );
+      }
+      expect(verdicts.length).toBeGreaterThanOrEqual(10);
+    });
+  }
+});
+
+suite(`a time limit on a real llama-server${skipNote}`, () => {
+  it('records the prompt tokens the server read for a statement cut at its time limit, and the report says it was cut', async () => {
+    const server = await serve(['-c', '8192', '-np', '1', '--alias', 'llama3,mistral']);
+    // The model writes until its cap (it has no end-of-turn token): a 1500-token cap is never
+    // reached in five seconds, so every statement is cut at its time limit.
+    const scenario = scenarioFile(
+      {
+        format: 'formal',
+        topic: 'This house would ban private cars from city centres',
+        seed: 3,
+        debaters: [
+          { name: 'Ada', model: 'llama3' },
+          { name: 'Blaise', model: 'mistral' },
+        ],
+        model_options: { max_tokens: 1500, context_window: 8192 },
+        preparation: { max_tokens: 1500 },
+        statements: { time_limit_seconds: 5 },
+      },
+      server,
+      ['llama3', 'mistral'],
+    );
+    const run = await runAgora(['run', scenario.file, '--out', scenario.out]);
+    const runDir = onlyRunDir(scenario.out);
+    const cut = readEvents(runDir).filter(
+      (event) => event.type === 'statement' && event.timeLimited === true,
+    );
+    expect(cut.length, run.stderr).toBeGreaterThan(0);
+    for (const statement of cut) {
+      // The server's tokenizer counts the prompt it read: about 1.5 characters a token.
+      expect(Number(statement.promptTokens)).toBeGreaterThan(0);
+      const rate = Number(statement.promptChars) / Number(statement.promptTokens);
+      expect(rate).toBeGreaterThan(1.1);
+      expect(rate).toBeLessThan(2.2);
+    }
+    // The report and the transcript say which statements were cut.
+    expect(run.stdout).toContain('cut at its time limit');
+    expect(readFileSync(path.join(runDir, 'transcript.md'), 'utf8')).toContain('cut at its time limit');
+    expect(run.stdout).not.toMatch(/^whole run +\d+ +0 /m);
   });
 });
