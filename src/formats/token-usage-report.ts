@@ -15,7 +15,8 @@ export function recordedCalls(state: unknown): CallRecord[] {
   if (Array.isArray(knockout.rounds)) {
     return [
       ...knockout.rounds.flatMap((round) => [...round.statements, ...round.votes]),
-      ...(knockout.summaries ?? []),
+      // A summary written from the claims ledger made no model call.
+      ...(knockout.summaries ?? []).filter((summary) => summary.model !== LEDGER_SUMMARY_MODEL),
       ...(knockout.claims ?? []),
       ...(knockout.commentary ?? []),
     ];

@@ -79,11 +79,21 @@ export class CallGate {
   private holdTimer: NodeJS.Timeout | undefined;
   peak = 0;
 
+  /** Calls in flight at most; only `lowerLimit` changes it. */
   constructor(
-    readonly limit: number,
+    public limit: number,
     readonly maxBypass = DEFAULT_MAX_BYPASS * limit,
     readonly holdMs = DEFAULT_HOLD_MS,
   ) {}
+
+  /**
+   * Lets no more than `to` calls (at least one) be in flight from now on; calls already running
+   * finish. Never raises the limit. Returns the limit now in force.
+   */
+  lowerLimit(to: number): number {
+    this.limit = Math.max(1, Math.min(this.limit, Math.floor(to)));
+    return this.limit;
+  }
 
   /** Calls running or waiting. */
   get inFlight(): number {

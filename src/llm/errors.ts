@@ -14,6 +14,7 @@ export type ProviderErrorKind =
   | 'timeout'
   | 'empty-answer'
   | 'context-overflow'
+  | 'cache-full'
   | 'cancelled';
 
 const RETRYABLE: Record<ProviderErrorKind, boolean> = {
@@ -28,6 +29,9 @@ const RETRYABLE: Record<ProviderErrorKind, boolean> = {
   'empty-answer': true,
   // The same prompt overflows again: the caller re-fits it to the window instead (see fitted-call).
   'context-overflow': false,
+  // The memory a server's slots share filled with other calls in flight: the same call sent again
+  // with fewer beside it fits.
+  'cache-full': true,
   cancelled: false,
 };
 
@@ -42,6 +46,7 @@ const EXIT_CODES: Record<ProviderErrorKind, ExitCodeValue> = {
   'empty-answer': ExitCode.runFailed,
   // The window is a setting (the scenario's, or the server's -c / --max-model-len).
   'context-overflow': ExitCode.config,
+  'cache-full': ExitCode.runFailed,
   cancelled: ExitCode.interrupted,
 };
 
@@ -109,6 +114,19 @@ export class ContextOverflowError extends ProviderError {
     this.contextWindow = details.contextWindow;
     this.duringAnswer = details.duringAnswer ?? false;
     this.answerTokens = details.answerTokens ?? 0;
+  }
+}
+
+/**
+ * A server whose slots share one cache (llama-server `--kv-unified`) ran out of it while other
+ * calls were in flight there: the window it reports still holds the prompt and its answer, so the
+ * call is sent again as it was, never cut. The server now takes fewer calls at once than were in
+ * flight, so the call sent again has fewer beside it: that resend is not one of the call's retries.
+ */
+export class FullCacheError extends ProviderError {
+  override name = 'FullCacheError';
+  constructor(message: string, details: { host: string; model?: string; cause?: unknown }) {
+    super('cache-full', message, details);
   }
 }
 

@@ -4,19 +4,23 @@
  * in the last chunk (`stream_options.include_usage`) and `cache_prompt: true`, which llama-server
  * honours and the others ignore. These servers fix the context window at start-up, so no window is
  * sent; `contextWindow(model)` reads it from the server instead (llama-server: the window of one
- * slot), and no more chats go at once than the server has slots. Every failure becomes a typed
- * ProviderError. The API key goes into the Authorization header and nowhere else.
+ * slot), and no more chats go at once than the server has slots (a call gate). When slots that
+ * share one cache fill it between them, the call that ran out of room is a FullCacheError, and
+ * the gate lets fewer calls at once to the server for the rest of the run (shared-cache.ts).
+ * Every failure becomes a typed ProviderError. The API key goes into the Authorization header and
+ * nowhere else.
  */
 import type { Logger } from 'pino';
 import { AnswerCap } from './answer-cap.js';
+import { CallGate } from './call-gate.js';
 import type { ChatTap } from './chat-tap.js';
 import { deadline } from './deadline.js';
-import { ProviderError } from './errors.js';
-import { Limiter } from './limited-provider.js';
+import { FullCacheError, ProviderError } from './errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './ollama-provider.js';
 import { getJson, type OpenAiChunk, postJson, streamChatCompletion } from './openai-chat-stream.js';
 import { classifyOpenAiError } from './openai-errors.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelInfo, ModelProvider } from './provider.js';
+import { CallsInFlight, roomRanOut } from './shared-cache.js';
 
 export interface OpenAiProviderOptions {
   /** Base URL of the API, usually ending in `/v1`, e.g. `http://127.0.0.1:8080/v1`. */
@@ -28,6 +32,11 @@ export interface OpenAiProviderOptions {
   logger?: Logger;
   /** Sees every chat on the wire (`--record`); never the headers, so never the key. */
   tap?: ChatTap;
+  /**
+   * Told once, the first time a full shared cache lowers the calls sent at once to this server
+   * (every lowering also goes to the log).
+   */
+  onFewerCalls?: (text: string) => void;
 }
 
 /** One entry of `/models`: vLLM adds `max_model_len`; llama-server `aliases` and `meta.n_ctx`. */
@@ -79,8 +88,11 @@ export class OpenAiProvider implements ModelProvider {
   private models: Promise<ModelList> | undefined;
   private props: Promise<ServerProps | undefined> | undefined;
   /** Holds chats to the server's slots once `slots()` has read how many it has. */
-  private limiter: Limiter | undefined;
+  private gate: CallGate | undefined;
   private slotsRead: Promise<unknown> | undefined;
+  private readonly inFlight = new CallsInFlight();
+  private readonly onFewerCalls: ((text: string) => void) | undefined;
+  private toldFewerCalls = false;
 
   constructor(options: OpenAiProviderOptions) {
     this.host = normalizeBaseUrl(options.baseUrl);
@@ -88,6 +100,7 @@ export class OpenAiProvider implements ModelProvider {
     this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.logger = options.logger;
     this.tap = options.tap;
+    this.onFewerCalls = options.onFewerCalls;
   }
 
   async chat(request: ChatRequest, options: ChatOptions = {}): Promise<ChatResult> {
@@ -95,8 +108,49 @@ export class OpenAiProvider implements ModelProvider {
     // slots are read once, before the first chat, and the chats wait for a free one.
     this.slotsRead ??= this.slots(request.model, options).catch(() => undefined);
     await this.slotsRead;
-    if (this.limiter) return this.limiter.run(() => this.chatNow(request, options));
-    return this.chatNow(request, options);
+    if (!this.gate) return this.tracked(request, options);
+    const prompt = request.messages.map((message) => message.content).join('\n');
+    return this.gate.run({ model: request.model, prompt }, () => this.tracked(request, options));
+  }
+
+  /** Calls at once this server is sent at most, once its slots were read; undefined for no limit. */
+  get callsAtOnce(): number | undefined {
+    return this.gate?.limit;
+  }
+
+  /** One chat, counted among the calls in flight, so a full shared cache is told from a small window. */
+  private async tracked(request: ChatRequest, options: ChatOptions): Promise<ChatResult> {
+    const call = this.inFlight.start();
+    try {
+      return await this.chatNow(request, options);
+    } catch (error) {
+      if (!roomRanOut(error) || call.overlap < 2) throw error;
+      throw this.fewerCalls(error as ProviderError, request.model, call.overlap);
+    } finally {
+      this.inFlight.end(call);
+    }
+  }
+
+  /**
+   * The server ran out of room while `overlap` calls were in flight on it, though the window it
+   * reports held this one: the cache its slots share filled. From now on it is sent fewer calls
+   * at once (one fewer than filled it), and the call is to be sent again as it was.
+   */
+  private fewerCalls(error: ProviderError, model: string, overlap: number): FullCacheError {
+    const before = this.gate?.limit ?? overlap;
+    this.gate ??= new CallGate(before);
+    const now = this.gate.lowerLimit(overlap - 1);
+    const lowered = now < before;
+    const text = `the server at ${this.host} ran out of the memory its slots share with ${overlap} calls in flight (the window it reports is for one call alone): it is sent at most ${now} call${now === 1 ? '' : 's'} at once for the rest of the run, and the call is sent again whole; start it with a larger -c or fewer slots (-np) to run more at once`;
+    if (lowered) {
+      this.logger?.warn({ host: this.host, model, inFlight: overlap, callsAtOnce: now }, text);
+      if (!this.toldFewerCalls) this.onFewerCalls?.(text);
+      this.toldFewerCalls = true;
+    }
+    return new FullCacheError(
+      `the server at ${this.host} ran out of the memory its slots share with ${overlap} calls in flight (model ${model}): ${error.message}`,
+      { host: this.host, model, cause: error },
+    );
   }
 
   private async chatNow(request: ChatRequest, options: ChatOptions): Promise<ChatResult> {
@@ -245,8 +299,9 @@ export class OpenAiProvider implements ModelProvider {
   async slots(_model?: string, options: { signal?: AbortSignal } = {}): Promise<number | undefined> {
     const props = await this.serverProps(options.signal);
     const slots = positiveNumber(props?.total_slots);
-    if (slots !== undefined && Number.isInteger(slots) && this.limiter?.limit !== slots) {
-      this.limiter = new Limiter(slots);
+    // Read once: a limit a full cache lowered since stays lowered.
+    if (slots !== undefined && Number.isInteger(slots) && this.gate === undefined) {
+      this.gate = new CallGate(slots);
     }
     return slots;
   }

@@ -9,12 +9,14 @@
  * from the attempt, since the identical request would fail the same way. A model the server does
  * not have on any of the agent's models is not papered over: that error stops the run, as a
  * missing model does at the start. A prompt the server finds too long for its window is not retried
- * here: the caller re-fits it (see context/fitted-call.ts). A thinking model whose answer was all
+ * here: the caller re-fits it (see context/fitted-call.ts); a cache the server's slots share that
+ * filled with other calls in flight is not a prompt too long: the same request is sent again,
+ * with fewer calls beside it (see shared-cache.ts). A thinking model whose answer was all
  * thinking is retried, once, with a larger budget (twice the cap, within what the window leaves).
  * The result carries the tokens the server counted over every attempt.
  */
 import { addUsage, type CallUsage, NO_USAGE, usageOf } from './call-usage.js';
-import { ContextOverflowError, isProviderError, ProviderError } from './errors.js';
+import { ContextOverflowError, FullCacheError, isProviderError, ProviderError } from './errors.js';
 import { breakerFor, type ModelBreaker } from './model-breaker.js';
 import type { ChatOptions, ChatRequest, ChatResult, ModelProvider } from './provider.js';
 
@@ -166,6 +168,13 @@ export async function safeChat(
         if (!isProviderError(error) || error.kind === 'cancelled' || options.signal?.aborted) throw error;
         if (error instanceof ContextOverflowError) throw new ModelCallFailed(error, attempts, usage);
         last = error;
+        // A cache the server's slots share, filled by the calls beside this one: the server now
+        // takes fewer at once, and the same request goes again at once, not as one of its retries.
+        if (error instanceof FullCacheError) {
+          attempt -= 1;
+          options.onRetry?.({ model, attempt, delayMs: 0, error });
+          continue;
+        }
         if (error.causedByOutput) variant += 1;
         if (error.kind === 'timeout') timeouts += 1;
         // A timed-out request is sent once more, then reported: the one retry covers a cold model

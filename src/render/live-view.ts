@@ -198,6 +198,7 @@ function createView(
             cutBy: 'cut by its token cap',
             extra: [
               event.wordLimited ? 'cut to the word limit' : '',
+              event.timeLimited ? 'cut at its time limit' : '',
               event.regenerated ? 'regenerated once' : '',
               event.flagged ? `flagged: ${event.flagged}` : '',
             ]

@@ -12,6 +12,8 @@ import { DEFAULT_CHARS_PER_TOKEN, estimateTokens } from '../core/token-estimate.
 import { ContextOverflowError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { type FirstCall, firstCalls } from './first-calls.js';
+import { requiredModels } from './preflight.js';
+import { fitWholeRound, type RoundCallFit } from './round-fit.js';
 
 /** A model's measured characters per token, and how it was measured. */
 export interface MeasuredRate {
@@ -33,12 +35,15 @@ export async function measureRate(
   model: string,
   sample: string,
   contextWindow: number,
+  options: { tokenizerOnly?: boolean } = {},
 ): Promise<MeasuredRate | undefined> {
   const text = sample.slice(0, SAMPLE_CHARS);
+  if (text === '') return undefined;
   const counted = await provider.countTokens?.(model, text).catch(() => undefined);
   if (counted !== undefined && counted > 0) {
     return { charsPerToken: text.length / counted, how: 'tokenizer', chars: text.length, tokens: counted };
   }
+  if (options.tokenizerOnly) return undefined;
   let tokens: number;
   try {
     const answer = await provider.chat({
@@ -57,6 +62,41 @@ export async function measureRate(
   }
   if (tokens <= 0) return undefined;
   return { charsPerToken: text.length / tokens, how: 'call', chars: text.length, tokens };
+}
+
+/** Each model's measured rate (undefined when the server counted nothing), and every fit checked with them. */
+export interface ScenarioFits {
+  rates: Array<{ model: string; rate: MeasuredRate | undefined }>;
+  calls: CallKindFit[];
+  round: RoundCallFit[];
+  /** The first refusal, in the words the run stops with; undefined when everything fits. */
+  error: ContextWindowError | undefined;
+}
+
+/**
+ * The rule `run` applies before its first call and `doctor` reports: each model's rate measured on
+ * the server (with `tokenizerOnly`, only by a tokenizer: no model call), each call kind's first
+ * call fitted at that rate, and a knockout's whole first round, all in `contextWindow`.
+ */
+export async function scenarioFits(
+  provider: ModelProvider,
+  scenario: Scenario,
+  contextWindow: number,
+  options: { tokenizerOnly?: boolean } = {},
+): Promise<ScenarioFits> {
+  const rates: ScenarioFits['rates'] = [];
+  const measured = new Map<string, number>();
+  for (const model of requiredModels(scenario)) {
+    const rate = await measureRate(provider, model, rateSample(scenario, model), contextWindow, {
+      tokenizerOnly: options.tokenizerOnly === true,
+    }).catch(() => undefined);
+    rates.push({ model, rate });
+    if (rate) measured.set(model, rate.charsPerToken);
+  }
+  const calls = fitCallKinds(scenario, contextWindow, measured);
+  const round = fitWholeRound(scenario, contextWindow, measured);
+  const error = [...calls, ...round].find((fit) => fit.error)?.error;
+  return { rates, calls, round, error };
 }
 
 /** One call kind against the window: its fixed part's estimate, or the run's own refusal. */

@@ -36,6 +36,7 @@ import type { CassetteRecorder } from '../mock-ollama/index.js';
 import { type LiveLogWriter, openLiveLog } from '../store/live-log.js';
 import { folderFor, indexFolderFor, type RunPlaces, singlePlace } from '../store/run-places.js';
 import { stopWasRequested } from '../store/stop-request.js';
+import { scenarioFits } from './call-kind-fits.js';
 import { openCassetteFolder } from './cassette-folder.js';
 import { fitContextWindow } from './context-window-fit.js';
 import { checkGivenModels, type GivenModels } from './given-models.js';
@@ -160,6 +161,12 @@ async function settle(request: SessionRequest, checker: ModelProvider, listener:
     const fit = await fitContextWindow(scenario, checker);
     scenario = fit.scenario;
     if (fit.warning) listener.warning(fit.warning);
+    // What `doctor` refuses is refused here too, before the first call, where a server's own
+    // tokenizer gives each model's rate (no model call is made for it).
+    const fits = await scenarioFits(checker, scenario, scenario.model_options.context_window, {
+      tokenizerOnly: true,
+    });
+    if (fits.error && fits.rates.some(({ rate }) => rate !== undefined)) throw fits.error;
   }
   return scenario;
 }
@@ -168,7 +175,7 @@ async function settle(request: SessionRequest, checker: ModelProvider, listener:
 function providerFor(
   scenario: Scenario,
   servers: SessionServers,
-  extra: { logger?: Logger; recorder?: CassetteRecorder } = {},
+  extra: { logger?: Logger; recorder?: CassetteRecorder; warning?: (text: string) => void } = {},
 ): ModelProvider {
   const requestTimeoutMs =
     servers.requestTimeoutMs ?? timeoutMilliseconds(scenario.reliability.request_timeout_seconds);
@@ -270,7 +277,7 @@ export async function runSession(
   };
   listener.started?.(start);
   const provider = seatedProvider(
-    providerFor(scenario, servers, { logger, ...(recorder ? { recorder } : {}) }),
+    providerFor(scenario, servers, { logger, warning: listener.warning, ...(recorder ? { recorder } : {}) }),
     scenario,
     request.person ?? request.personFor?.(paths.runDir),
     // A stop asked for while the person has not spoken pauses the run at their turn at once.

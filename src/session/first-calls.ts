@@ -29,6 +29,12 @@ import {
   debaterMessages as knockoutDebaterMessages,
 } from '../formats/knockout/knockout-prompts.js';
 import type { KnockoutState } from '../formats/knockout/state.js';
+import { type PlannedQuestion, questionSetEvent, type TruthState } from '../formats/truth/truth-plan.js';
+import {
+  judgeQuestionMessages,
+  debaterMessages as truthDebaterMessages,
+  verdictMessages as truthVerdictMessages,
+} from '../formats/truth/truth-prompts.js';
 import type { ChatMessage } from '../llm/provider.js';
 
 /** One call kind's first call. */
@@ -175,6 +181,60 @@ function knockoutCalls(state: KnockoutState): FirstCall[] {
   return calls;
 }
 
+/** The length of what a truth question puts in every prompt about it. */
+const questionChars = (question: PlannedQuestion) =>
+  question.question.length + question.options.join('').length + (question.passage?.length ?? 0);
+
+/** The first call of each of a truth run's call kinds, on its longest question. */
+function truthCalls(state: TruthState): FirstCall[] {
+  const { scenario } = state;
+  const questions = (questionSetEvent(scenario).data.questions ?? []) as PlannedQuestion[];
+  const question = questions.reduce<PlannedQuestion | undefined>(
+    (longest, item) => (longest && questionChars(longest) >= questionChars(item) ? longest : item),
+    undefined,
+  );
+  if (!question) return [];
+  const debater = (side: 'a' | 'b') => scenario.debaters[side];
+  const conditions = scenario.conditions;
+  const calls: FirstCall[] = [];
+  if (conditions.includes('debate')) {
+    calls.push(
+      ...(['a', 'b'] as const).map((side) => ({
+        what: `${debater(side).name}'s debate statement`,
+        model: debater(side).model,
+        maxTokens: scenario.debater_max_tokens,
+        messages: truthDebaterMessages(state, question, 'debate', side, side === 'a' ? 1 : 2),
+      })),
+    );
+  }
+  if (conditions.includes('consultancy')) {
+    const consultant = debater(question.consultant);
+    calls.push(
+      {
+        what: `${consultant.name}'s consultancy statement`,
+        model: consultant.model,
+        maxTokens: scenario.debater_max_tokens,
+        messages: truthDebaterMessages(state, question, 'consultancy', question.consultant, 1),
+      },
+      {
+        what: `${scenario.judge.name}'s question to the consultant`,
+        model: scenario.judge.model,
+        maxTokens: Math.min(scenario.judge_max_tokens, 120),
+        messages: judgeQuestionMessages(state, question),
+      },
+    );
+  }
+  calls.push(
+    ...conditions.map((condition) => ({
+      what: `${scenario.judge.name}'s verdict (${condition})`,
+      model: scenario.judge.model,
+      maxTokens: scenario.judge_max_tokens,
+      messages: truthVerdictMessages(state, question, condition),
+    })),
+  );
+  return calls;
+}
+
 /** The first call of each call kind of `scenario`. */
 export function firstCalls(scenario: Scenario): FirstCall[] {
   const state = startState(scenario);
@@ -190,6 +250,8 @@ export function firstCalls(scenario: Scenario): FirstCall[] {
       return formalCalls(state as FormalState);
     case 'knockout':
       return knockoutCalls(state as KnockoutState);
+    case 'truth':
+      return truthCalls(state as TruthState);
     default:
       return [];
   }

@@ -34,6 +34,8 @@ export interface ProviderSettings {
    * `host` then only names it. Each call to another provider's model still goes to that provider.
    */
   ollama?: ModelProvider;
+  /** Told what the user should know of the servers while the run goes on (a full shared cache). */
+  warning?: (text: string) => void;
 }
 
 export function createModelProvider(scenario: Scenario, settings: ProviderSettings): ModelProvider {
@@ -66,7 +68,12 @@ export function createModelProvider(scenario: Scenario, settings: ProviderSettin
     const provider =
       entry.type === 'ollama'
         ? new OllamaProvider({ host: normalizeOllamaHost(baseUrl), ...shared })
-        : new OpenAiProvider({ baseUrl, ...shared, ...(apiKey ? { apiKey } : {}) });
+        : new OpenAiProvider({
+            baseUrl,
+            ...shared,
+            ...(apiKey ? { apiKey } : {}),
+            ...(settings.warning ? { onFewerCalls: settings.warning } : {}),
+          });
     return { name, provider, models: entry.models };
   });
   const router = new RoutingProvider(ollama, routes);

@@ -274,7 +274,11 @@ export function indexRows(
       model_calls: modelCalls,
       done: progress.done,
       total: progress.total,
-      failed_steps: progress.failedSteps,
+      // A step that stopped the run (a prompt no window holds, exit 3) failed too, though it left
+      // no record of its own.
+      failed_steps:
+        progress.failedSteps +
+        (end?.type === 'run-end' && end.status === 'failed' && end.stopReason === 'error' ? 1 : 0),
       outcome,
       simulated: bool(isSimulated(events)),
     },

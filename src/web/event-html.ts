@@ -201,6 +201,7 @@ ${notes([
   `${event.outputTokens} tokens`,
   event.truncated && 'cut by its token cap',
   event.wordLimited && 'cut to the word limit',
+  event.timeLimited && 'cut at its time limit',
   event.regenerated && 'generated again once',
   event.flagged && `flagged by the moderator: ${event.flagged}`,
   event.fallbackFrom && `spoken by fallback model ${event.model} (${event.fallbackFrom} kept failing)`,

@@ -195,6 +195,11 @@ describe('summaries over 30 rounds', () => {
     // Every part, and every rewrite of the parts into one, is written from the claims ledger: no
     // model is asked for a summary, so no round waits for one.
     expect(summaries.every((event) => event.model === 'claims ledger')).toBe(true);
+    // The token table counts model calls as the report does: a part written from the ledger is none.
+    expect(result.stdout).not.toMatch(/^claims ledger /m);
+    const calls = /^whole run +(\d+) /m.exec(result.stdout)?.[1];
+    expect(calls, result.stdout).toBeDefined();
+    expect(result.stdout).toContain(`Model calls: ${calls};`);
     expect(summaries.some((event, index) => index > 0 && (event.fromRound ?? 1) === 1)).toBe(true);
     expect(sent.some((body) => lastMessage(body).includes('## Your task: the summary of'))).toBe(false);
     // biome-ignore lint/suspicious/noConsole: the figure belongs in the test output

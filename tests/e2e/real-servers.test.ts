@@ -158,6 +158,27 @@ describe('a prompt longer than the server’s window', () => {
   });
 });
 
+describe('a run stopped by its window', () => {
+  it('is listed with the step that stopped it among its failed steps', async () => {
+    // Ollama has no tokenizer to measure with before the run: the first call finds the window too small.
+    const server = await mock({ models: ['llama3', 'mistral'] });
+    const dir = tempDir();
+    const file = path.join(dir, 'duel.yaml');
+    writeFileSync(
+      file,
+      stringify(SMALL_SCENARIOS.duel?.({ model_options: { context_window: 600 }, debater_max_tokens: 500 })),
+    );
+    const out = path.join(dir, 'runs');
+    const run = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
+    expect(run.code, run.stderr).toBe(3);
+    const listed = await runAgora(['runs', '--out', out, '--json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const [entry] = JSON.parse(listed.stdout) as Array<{ status: string; failedSteps: number }>;
+    expect(entry?.status).toBe('failed');
+    expect(entry?.failedSteps).toBe(1);
+  });
+});
+
 describe('doctor checks what run checks', () => {
   it('refuses a background that cannot fit the server’s window, as run does', async () => {
     const server = await mock({ models: ['llama3', 'mistral'], contextLength: 2048 });

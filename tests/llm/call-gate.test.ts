@@ -190,6 +190,26 @@ describe('the per-host call gate', () => {
     await all();
   });
 
+  it('once its limit is lowered, starts no more calls until fewer than the new limit run, and never raises it', async () => {
+    const gate = new CallGate(3);
+    const { started, call, end, all } = harness(gate);
+    for (let i = 0; i < 6; i++) call(`c${i}`, 'llama3');
+    await new Promise((settle) => setImmediate(settle));
+    expect(started).toEqual(['c0', 'c1', 'c2']);
+    expect(gate.lowerLimit(1)).toBe(1);
+    expect(gate.lowerLimit(4)).toBe(1);
+    // Two of the three running calls end: the third still runs, so nothing starts.
+    await end('c0');
+    await end('c1');
+    expect(started).toEqual(['c0', 'c1', 'c2']);
+    await end('c2');
+    expect(started).toEqual(['c0', 'c1', 'c2', 'c3']);
+    for (let i = 3; i < 6; i++) await end(`c${i}`);
+    await all();
+    expect(started).toHaveLength(6);
+    expect(gate.lowerLimit(0)).toBe(1);
+  });
+
   it('measures shared beginnings in characters', () => {
     expect(sharedStart('debate A: round 1', 'debate A: round 2')).toBe(16);
     expect(sharedStart('', 'x')).toBe(0);

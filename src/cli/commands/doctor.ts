@@ -9,15 +9,17 @@ import path from 'node:path';
 import { closestName } from '../../config/closest-name.js';
 import { loadScenario } from '../../config/load-scenario.js';
 import type { Scenario } from '../../config/scenario.js';
+import { settleSeed } from '../../config/scenario-overrides.js';
 import { AgoraError, ExitCode } from '../../core/errors.js';
 import { isProviderError } from '../../llm/errors.js';
 import { OllamaProvider } from '../../llm/ollama-provider.js';
 import type { ModelProvider } from '../../llm/provider.js';
 import { RoutingProvider } from '../../llm/routing-provider.js';
-import { fitCallKinds, measureRate, rateSample } from '../../session/call-kind-fits.js';
+import { scenarioFits } from '../../session/call-kind-fits.js';
 import { fitContextWindow } from '../../session/context-window-fit.js';
 import { createModelProvider } from '../../session/model-providers.js';
 import { hasModel, requiredModels, serves } from '../../session/preflight.js';
+import { prepareScenario } from '../../session/prepare-scenario.js';
 import { type CommandInput, defineCommand, type OptionSpecs } from '../command-definition.js';
 import { HOST } from '../common-options.js';
 import type { CliIo } from '../io.js';
@@ -103,7 +105,8 @@ async function doctor(
 async function checkWindow(scenario: Scenario, provider: ModelProvider, io: CliIo): Promise<number> {
   let fitted: Scenario;
   try {
-    const fit = await fitContextWindow(scenario, provider);
+    // As a new run settles it: a formal debate's models picked from the server, by its seed.
+    const fit = await fitContextWindow(await prepareScenario(settleSeed(scenario), provider), provider);
     if (fit.warning) io.stdout.write(`! ${fit.warning}\n`);
     fitted = fit.scenario;
   } catch (error) {
@@ -112,23 +115,21 @@ async function checkWindow(scenario: Scenario, provider: ModelProvider, io: CliI
     return ExitCode.config;
   }
   const window = fitted.model_options.context_window;
-  const rates = new Map<string, number>();
-  for (const model of requiredModels(fitted)) {
-    const rate = await measureRate(provider, model, rateSample(fitted, model), window).catch(() => undefined);
+  const fits = await scenarioFits(provider, fitted, window);
+  for (const { model, rate } of fits.rates) {
     if (rate === undefined) {
       io.stdout.write(
         `! ${model}: the server counted no tokens; its rate is taken as 4 characters a token\n`,
       );
       continue;
     }
-    rates.set(model, rate.charsPerToken);
     const how = rate.how === 'tokenizer' ? "the server's tokenizer" : 'one short call';
     io.stdout.write(
       `  ${model}: ${rate.charsPerToken.toFixed(2)} characters per token (${rate.chars} characters, ${rate.tokens} tokens, by ${how})\n`,
     );
   }
   let code: number = ExitCode.ok;
-  for (const fit of fitCallKinds(fitted, window, rates)) {
+  for (const fit of fits.calls) {
     if (fit.error) {
       io.stdout.write(`✗ ${fit.error.message}\n`);
       code = ExitCode.config;
@@ -136,6 +137,17 @@ async function checkWindow(scenario: Scenario, provider: ModelProvider, io: CliI
     }
     io.stdout.write(
       `✓ ${fit.call.what}: about ${fit.promptTokens} tokens before the debate so far, ${fit.call.maxTokens} for the answer, in a ${window}-token window\n`,
+    );
+  }
+  // A knockout's round cannot be cut while it runs: its last prompts hold both statements whole.
+  for (const fit of fits.round) {
+    if (fit.error) {
+      io.stdout.write(`✗ ${fit.error.message}\n`);
+      code = ExitCode.config;
+      continue;
+    }
+    io.stdout.write(
+      `✓ ${fit.what} in round 1: about ${fit.promptTokens} tokens with the round's statements at their caps, ${fit.maxTokens} for the answer, in a ${window}-token window\n`,
     );
   }
   return code;

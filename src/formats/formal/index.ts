@@ -224,6 +224,7 @@ export function formalTranscript(state: FormalState) {
       modelCalls: modelCalls(state),
       flagged: state.statements.filter((statement) => statement.flagged).length,
       wordLimited: state.statements.filter((statement) => statement.wordLimited).length,
+      timeLimited: state.statements.filter((statement) => statement.timeLimited).length,
       degradedTurns: state.statements.filter((statement) => statement.degraded).length,
     },
     startedAt: state.startedAt,
@@ -233,6 +234,7 @@ export function formalTranscript(state: FormalState) {
 
 function notes(statement: {
   wordLimited?: boolean;
+  timeLimited?: boolean;
   regenerated?: boolean;
   flagged?: string;
   degraded?: boolean;
@@ -242,6 +244,7 @@ function notes(statement: {
   return [
     statement.degraded ? 'degraded: every model call failed' : '',
     statement.wordLimited ? 'cut to the word limit' : '',
+    statement.timeLimited ? 'cut at its time limit' : '',
     statement.regenerated ? 'regenerated once' : '',
     statement.flagged ? `flagged by the moderator: ${statement.flagged}` : '',
     fallbackNote(statement),

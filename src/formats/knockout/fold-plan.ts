@@ -54,7 +54,7 @@ function projectedStatementChars(state: KnockoutState): number {
 }
 
 /** The state with round `round` under way and `positions` already spoken, in statements of `chars` characters. */
-function projected(
+export function projected(
   state: KnockoutState,
   round: number,
   positions: ReadonlyArray<'X' | 'Y'>,

@@ -9,10 +9,10 @@
 import { fittedChat } from '../../context/fitted-call.js';
 import type { StatementEvent } from '../../core/events.js';
 import { PERSON_MODEL } from '../../core/person-seat.js';
-import { addUsage, NO_USAGE, recordedTokens } from '../../llm/call-usage.js';
+import { addUsage, messageChars, NO_USAGE, recordedTokens } from '../../llm/call-usage.js';
 import { ProviderError } from '../../llm/errors.js';
 import { firstWords, personTokens, wordsInSeconds } from '../../llm/podium-provider.js';
-import type { ChatMessage } from '../../llm/provider.js';
+import type { ChatMessage, ModelProvider } from '../../llm/provider.js';
 import { ModelCallFailed, type RetryPolicy, type SafeCallResult } from '../../llm/safe-call.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { markIfCut } from '../../timer/speaking-timer.js';
@@ -145,22 +145,29 @@ export async function produceStatement(
         throw new ModelCallFailed(timedOut, 1);
       }
       // What was said before the time ran out stands. The server never finished, so it never
-      // counted this attempt: each streamed piece is about one token, and no prompt is recorded.
+      // sent its count: each streamed piece is about one token, and the prompt it had read (it
+      // was writing the answer) is counted by its own tokenizer where it has one.
       timeLimited = true;
       context.logger.warn(
         { speaker: request.speaker, phase: request.phase, limitMs: limit },
         'statement cut at its time limit',
       );
+      const read = await readPromptTokens(context.provider, request.model, messages);
+      const cutUsage = {
+        promptTokens: read,
+        outputTokens: pieces,
+        promptChars: read > 0 ? messageChars(messages) : 0,
+      };
       attempts += 1;
-      usage = addUsage(usage, { promptTokens: 0, outputTokens: pieces, promptChars: 0 });
+      usage = addUsage(usage, cutUsage);
       return {
         model: request.model,
         attempts: 1,
-        usage: { promptTokens: 0, outputTokens: pieces, promptChars: 0 },
+        usage: cutUsage,
         result: {
           text: heard,
           model: request.model,
-          promptTokens: 0,
+          promptTokens: read,
           outputTokens: pieces,
           stopReason: 'length',
           timings: { totalMs: limit, loadMs: 0, promptEvalMs: 0, evalMs: 0 },
@@ -315,4 +322,18 @@ export async function produceStatement(
       failureReason: error.message,
     };
   }
+}
+
+/**
+ * The tokens of `messages` as `model`'s server counts them (its tokenizer, the messages' text with
+ * a line between them), for a call cut before the server said; 0 where the server has no tokenizer.
+ */
+async function readPromptTokens(
+  provider: ModelProvider,
+  model: string,
+  messages: readonly ChatMessage[],
+): Promise<number> {
+  const text = messages.map((message) => message.content).join('\n');
+  const counted = await provider.countTokens?.(model, text).catch(() => undefined);
+  return counted !== undefined && counted > 0 ? counted : 0;
 }

@@ -74,5 +74,5 @@ export function tokenUsageTable(records: readonly CallRecord[], layout?: TextLay
     ]),
     layout ?? WIDE_LAYOUT,
   );
-  return `${table}\nCache share: of the prompt tokens of the calls whose server reports its prompt cache, the share it served from that cache (every attempt counted); — where the server reports none (Ollama).`;
+  return `${table}\nCache share: of the prompt tokens of the calls whose server reports its prompt cache, the share it served from that cache (every attempt counted); — where the server reports none (Ollama). Calls: every model call, retries included.`;
 }
