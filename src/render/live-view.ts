@@ -2,6 +2,7 @@
 
 import type { Writable } from 'node:stream';
 import type { Scenario } from '../config/scenario.js';
+import { clampedText } from '../core/clamped-text.js';
 import type { AssessmentEvent, RunEvent, StatementEvent } from '../core/events.js';
 import type { LiveNotice } from '../core/live.js';
 import { PERSON_MODEL } from '../core/person-seat.js';
@@ -224,6 +225,9 @@ function createView(
             write(`  ${event.judge}: abstained (${event.reason ?? 'no usable answer'})\n`);
           } else {
             write(assessmentLines(event, event.result));
+            if (event.clamped && event.clamped.length > 0) {
+              write(`  ${event.judge}: ${clampedText(event.clamped)} (outside the answer's bounds)\n`);
+            }
           }
           recorded(event.judge);
           return;

@@ -1,4 +1,5 @@
 /** The council's record: transcript.json, transcript.md, the failed steps and the end-of-run report. */
+import { clampedText } from '../../core/clamped-text.js';
 import { clipText, type TextLayout } from '../../core/text-layout.js';
 import { textTable } from '../../render/text-table.js';
 import { fallbackNote } from '../shared/fallback-note.js';
@@ -67,12 +68,32 @@ function fallbackLines(state: CouncilState): string[] {
     .map((item) => `- ${item.judge}, ${item.phase}: ${fallbackNote(item, 'answered')}`);
 }
 
+/** The answers whose numbers were held to their bounds, one line each. */
+function clampedLines(state: CouncilState): string[] {
+  return state.assessments
+    .filter((item) => item.clamped && item.clamped.length > 0)
+    .map((item) => `- ${item.judge}, ${item.phase}: ${clampedText(item.clamped ?? [])}`);
+}
+
 /** transcript.md: the result, then the Final Packet as final-packet.md has it, then any fallbacks. */
 export function councilMarkdown(state: CouncilState): string {
   const packet = state.artifacts.find((artifact) => artifact.name === 'final-packet')?.data;
   const result = `**Result:** ${councilResult(state)}\n\n${budgetLine(recordedBudget(state, councilStateName(state)))}`;
   const fallbacks = fallbackLines(state);
-  const fallbackSection = fallbacks.length > 0 ? ['## Fallback models', '', ...fallbacks, ''] : [];
+  const clamped = clampedLines(state);
+  const fallbackSection = [
+    ...(fallbacks.length > 0 ? ['## Fallback models', '', ...fallbacks, ''] : []),
+    ...(clamped.length > 0
+      ? [
+          '## Numbers held to their bounds',
+          '',
+          'Outside the bounds the answer allows; the answer was used with the bound.',
+          '',
+          ...clamped,
+          '',
+        ]
+      : []),
+  ];
   if (!packet) {
     return [
       `# ${state.scenario.topic}`,
@@ -103,5 +124,10 @@ export function councilReport(state: CouncilState, layout?: TextLayout): string 
       ]);
     }
   }
-  return `${councilResult(state)}\n${budgetLine(transcript.budget)}\n\n${table.toString()}${transcript.note ? `\nDecision record: ${transcript.note}` : ''}`;
+  const clamped = clampedLines(state);
+  const held =
+    clamped.length > 0
+      ? `\nNumbers held to their bounds (the answers were used with the bound):\n${clamped.join('\n')}`
+      : '';
+  return `${councilResult(state)}\n${budgetLine(transcript.budget)}\n\n${table.toString()}${held}${transcript.note ? `\nDecision record: ${transcript.note}` : ''}`;
 }
