@@ -120,8 +120,11 @@ function followRun(root) {
       switch (notice.type) {
         case 'turn-start': {
           const element = box(notice.agent);
-          element.querySelector('.who').textContent =
-            `${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model} is generating…`;
+          // A person's seat is written, not generated.
+          const person = notice.model === 'person';
+          element.querySelector('.who').textContent = person
+            ? `${notice.heading} · ${notice.agent} (${notice.label}) · the person at the podium is writing…`
+            : `${notice.heading} · ${notice.agent} (${notice.label}) · ${notice.model} is generating…`;
           element.querySelector('.text').textContent = '';
           // The statement streams after the transcript, at the foot of a long page: the line near
           // the top says who is speaking, shows its newest words and leads there.
@@ -129,7 +132,12 @@ function followRun(root) {
           follow.href = '#generating';
           follow.className = 'follow-live';
           follow.textContent = 'follow it live ↓';
-          activity.replaceChildren(`${notice.agent} is generating on ${notice.model} · `, follow);
+          activity.replaceChildren(
+            person
+              ? `${notice.agent} (a person) is writing · `
+              : `${notice.agent} is generating on ${notice.model} · `,
+            follow,
+          );
           break;
         }
         case 'turn-delta': {

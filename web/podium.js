@@ -89,7 +89,10 @@ function showTurn(turn, seatLink) {
     }
   });
   parts.push(form);
-  if (seatLink) {
+  // A link to this machine's own address opens nowhere else: offer it only when the viewer is
+  // served beyond this machine.
+  const loopback = ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(location.hostname);
+  if (seatLink && !loopback) {
     parts.push(
       element(
         'p',
@@ -105,6 +108,15 @@ async function look() {
   const response = await fetch(`/api/runs/${encodeURIComponent(runId)}/podium`).catch(() => null);
   if (response?.ok) {
     const state = await response.json();
+    if (['completed', 'degraded', 'failed'].includes(state.status)) {
+      showMessage('The debate has ended: every statement is in the transcript below.');
+      return;
+    }
+    if (state.status === 'stopped' && !state.waiting) {
+      showMessage('The debate is stopped. Resume continues it from where it stood.');
+      setTimeout(look, 1500);
+      return;
+    }
     if (state.waiting && state.turn && state.turn.id === sentTurn) {
       // Sent: the debate takes the statement in a moment.
     } else if (state.waiting && state.turn) showTurn(state.turn, state.seatLink);

@@ -22,7 +22,10 @@ export function podiumRoutes(parts: ViewerParts) {
     .get('/api/runs/:runId/podium', (c) => {
       const runId = c.req.param('runId');
       const runDir = runs.runDir(runId);
-      const scenario = runs.view(runId).scenario;
+      const view = runs.view(runId);
+      const { scenario } = view;
+      // A run with its end in the log waits for nobody: the page says so instead of "not your turn".
+      const status = view.progress?.status ?? null;
       const seated = scenario ? personSeats(scenario) : [];
       const token = seatTokenOf(c, runId);
       const mayWrite = seatTokenMatches(runs.outDir, runId, token);
@@ -30,6 +33,7 @@ export function podiumRoutes(parts: ViewerParts) {
       return c.json({
         seated,
         waiting: turn !== undefined,
+        status,
         mayWrite,
         ...(turn && mayWrite ? { turn } : turn ? { speaker: turn.speaker } : {}),
         ...(mayWrite && token ? { seatLink: `/runs/${encodeURIComponent(runId)}/seat?token=${token}` } : {}),

@@ -37,7 +37,7 @@ async function podium(web: Viewer, runId: string, cookie: string) {
   const response = await fetch(`${web.url}/api/runs/${encodeURIComponent(runId)}/podium`, {
     headers: { cookie },
   });
-  return (await response.json()) as { waiting: boolean; turn?: { id: string } };
+  return (await response.json()) as { waiting: boolean; status: string | null; turn?: { id: string } };
 }
 
 /** The turn the debate waits for, once it waits (read from the viewer, as the page reads it). */
@@ -93,6 +93,8 @@ describe('the person’s turn in the viewer', () => {
     }
     await expect.poll(() => readEvents(runDir).at(-1)?.type, WAIT).toBe('run-end');
     expect(readEvents(runDir).at(-1)).toMatchObject({ status: 'completed' });
+    // The page is told the debate has ended, not that it is "not your turn yet".
+    await expect.poll(async () => (await podium(web, runId, cookie)).status, WAIT).toBe('completed');
   });
 
   it('pauses at once when Stop is pressed while the debate waits for the person, and Resume asks again', async () => {
@@ -114,7 +116,7 @@ describe('the person’s turn in the viewer', () => {
         WAIT,
       )
       .toBe(false);
-    expect(await podium(web, runId, cookie)).toMatchObject({ waiting: false });
+    expect(await podium(web, runId, cookie)).toMatchObject({ waiting: false, status: 'stopped' });
     expect((await speak(web, token, runId, cookie, first, 'Too late.')).status).toBe(409);
     // Resume goes on from the person's turn: a new turn, and the statement sent for it is taken.
     const resume = await postJson(web, `/api/runs/${runId}/resume`, {}, token);
