@@ -35,3 +35,31 @@ export function listenForStopSignals(handlers: StopSignalHandlers): () => void {
     process.off('SIGTERM', onSignal);
   };
 }
+
+/** Where a run of many debates reports a signal: its progress reporter, so a redraw does not paint over it. */
+export interface SignalReporter {
+  event(text: string): void;
+}
+
+/**
+ * The first Ctrl-C (or SIGTERM) of a command that runs many debates asks them to stop after the steps
+ * in flight; a second aborts those steps. Each is said through the reporter with how to go on
+ * (`resumeHint`). `stopRequested()` and `signal` are handed to the debates; `close()` stops listening.
+ */
+export function stopAfterStepsInFlight(reporter: SignalReporter, resumeHint: string) {
+  let stopRequested = false;
+  const abort = new AbortController();
+  const close = listenForStopSignals({
+    stop(signal) {
+      stopRequested = true;
+      reporter.event(
+        `${signal}: stopping after the steps in flight (press Ctrl-C again to abort them). ${resumeHint}`,
+      );
+    },
+    abort(signal) {
+      reporter.event(`${signal} again: aborting the steps in flight. ${resumeHint}`);
+      abort.abort();
+    },
+  });
+  return { stopRequested: () => stopRequested, signal: abort.signal, close };
+}

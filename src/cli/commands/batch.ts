@@ -22,7 +22,7 @@ import { JSON_OUTPUT, OUT, TIMEOUT } from '../common-options.js';
 import { integerFlag, timeoutFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
-import { listenForStopSignals } from '../stop-signals.js';
+import { stopAfterStepsInFlight } from '../stop-signals.js';
 import { renderTable } from '../table-output.js';
 import { terminalLayout } from '../terminal-layout.js';
 import { onSimulator, startDemoServer } from './demo.js';
@@ -160,21 +160,7 @@ async function runOnHosts(
   io.stderr.write(
     `Batch ${plan.batchId}: ${plural(plan.items.length, 'debate')}, ${concurrency} at a time, at most ${plural(perHost, 'model call')} at once per host (${hosts.join(', ')})${shareNote(provider.capacity, Math.min(concurrency, plan.items.length))}\n`,
   );
-  let stopRequested = false;
-  const abort = new AbortController();
-  // Through the reporter, so a terminal's progress redraw does not paint over the message.
-  const stopListening = listenForStopSignals({
-    stop(signal) {
-      stopRequested = true;
-      reporter.event(
-        `${signal}: stopping after the steps in flight (press Ctrl-C again to abort them). ${RESUME_HINT}`,
-      );
-    },
-    abort(signal) {
-      reporter.event(`${signal} again: aborting the steps in flight. ${RESUME_HINT}`);
-      abort.abort();
-    },
-  });
+  const stops = stopAfterStepsInFlight(reporter, RESUME_HINT);
   reporter.start(counts);
   const started = Date.now();
   let results: Awaited<ReturnType<typeof runBatch>>;
@@ -188,13 +174,13 @@ async function runOnHosts(
       concurrency,
       onEvent: (message) => reporter.event(message),
       counts,
-      stopRequested: () => stopRequested,
-      signal: abort.signal,
+      stopRequested: stops.stopRequested,
+      signal: stops.signal,
       ...(simulatorUrl ? { simulated: true } : {}),
     });
   } finally {
     reporter.stop();
-    stopListening();
+    stops.close();
   }
   const { summary, file } = summariseBatch(plan, outDir, results, {
     realMs: Date.now() - started,

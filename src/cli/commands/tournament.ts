@@ -35,7 +35,7 @@ import { TIMEOUT } from '../common-options.js';
 import { integerFlag, ROUNDS_RANGE, timeoutFlag } from '../flag-values.js';
 import type { CliIo } from '../io.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
-import { listenForStopSignals } from '../stop-signals.js';
+import { stopAfterStepsInFlight } from '../stop-signals.js';
 import { startDemoServer } from './demo.js';
 import { finishedMatches, printStandings } from './tournament-standings.js';
 
@@ -270,20 +270,7 @@ async function play(
       io.stderr.write(
         `Tournament ${state.start.id} in ${folder}: ${spec.models.join(', ')} on ${plural(spec.motions.length, 'motion')}, ${spec.format}, ${spec.schedule} (${plural(planned, 'debate')}${resumed ? `, ${counts.done} already finished` : ''}), ${concurrency} at a time on ${hosts.join(', ')}\n`,
       );
-      let stopRequested = false;
-      const abort = new AbortController();
-      const stopListening = listenForStopSignals({
-        stop(signal) {
-          stopRequested = true;
-          reporter.event(
-            `${signal}: stopping after the steps in flight (press Ctrl-C again to abort them). ${RESUME_HINT}`,
-          );
-        },
-        abort(signal) {
-          reporter.event(`${signal} again: aborting the steps in flight. ${RESUME_HINT}`);
-          abort.abort();
-        },
-      });
+      const stops = stopAfterStepsInFlight(reporter, RESUME_HINT);
       reporter.start(counts);
       let result: Awaited<ReturnType<typeof runTournament>>;
       try {
@@ -310,12 +297,12 @@ async function play(
             : {}),
           counts,
           onEvent: (message) => reporter.event(message),
-          stopRequested: () => stopRequested,
-          signal: abort.signal,
+          stopRequested: stops.stopRequested,
+          signal: stops.signal,
         });
       } finally {
         reporter.stop();
-        stopListening();
+        stops.close();
       }
       printStandings(state, folder, values, io);
       if (result.stopped) {
