@@ -50,7 +50,10 @@ describe('the argument map as HTML', () => {
   });
 
   it('says when a format has no two sides, and when nothing was claimed yet', async () => {
-    expect(argumentMapHtml(null).value).toContain('no two sides');
+    // A started run of a format without two sides; before its start, any run has no claims yet.
+    const started = [{ type: 'run-start' }] as unknown as Parameters<typeof argumentMapHtml>[1];
+    expect(argumentMapHtml(null, started).value).toContain('no two sides');
+    expect(argumentMapHtml(null).value).toContain('No claims yet');
     const map = argumentMap(logOf(await scenarioOf('duel'), []));
     expect(argumentMapHtml(map).value).toContain('No claims yet');
   });
