@@ -26,7 +26,7 @@ export function judgesScoreText(events: readonly RunEvent[], score: ArgumentScor
     );
     if (totals.length === 0) return null;
     const mean = totals.reduce((sum, value) => sum + value, 0) / totals.length;
-    return `${mean.toFixed(2)} / 5 over ${rounds.size} round${rounds.size === 1 ? '' : 's'}`;
+    return `${mean.toFixed(2)}\u00a0/\u00a05 over ${rounds.size} round${rounds.size === 1 ? '' : 's'}`;
   }
   if (format === 'formal') {
     const verdict = events.find((event) => event.type === 'assessment' && event.phase === 'verdict');
@@ -34,7 +34,7 @@ export function judgesScoreText(events: readonly RunEvent[], score: ArgumentScor
     const totals = result?.totals as Record<string, number> | undefined;
     const total = totals?.[score.side];
     if (typeof total !== 'number') return null;
-    return `${total.toFixed(2)} / 5 in the verdict${result?.winner === score.side ? ' (winner)' : ''}`;
+    return `${total.toFixed(2)}\u00a0/\u00a05 in the verdict${result?.winner === score.side ? ' (winner)' : ''}`;
   }
   if (format === 'duel') {
     const judged = events.filter(

@@ -215,7 +215,7 @@ ${notes([
 ${
   evaluation
     ? html`<span class="vote-${evaluation.continue_vote ? 'continue' : 'rotate'}">${evaluation.continue_vote ? 'continue' : 'rotate'}</span>
-weighted ${evaluation.total_score.toFixed(2)} / 5${evaluation.inconsistent ? html` <span class="warning">⚠ ${voteContradictionText(evaluation)}</span>` : ''} · ${Object.entries(
+weighted ${evaluation.total_score.toFixed(2)}\u00a0/\u00a05${evaluation.inconsistent ? html` <span class="warning">⚠ ${voteContradictionText(evaluation)}</span>` : ''} · ${Object.entries(
         evaluation.position_y_performance,
       )
         .map(([criterion, score]) => `${criterion.replace(/_/g, ' ')} ${score}`)
@@ -229,7 +229,7 @@ ${evaluation.comments ? html`<p class="comment">${evaluation.comments}</p>` : ''
       const { tally } = event;
       return html`<section class="event round-end" id="${id}" data-seq="${event.seq}">
 <h3>Round ${event.round}: ${event.outcome.replace(/-/g, ' ')}</h3>
-<p>${tally.rotateVotes} rotate · ${tally.continueVotes} continue · ${tally.abstentions} abstained${tally.meanScore === null ? '' : ` · mean weighted score ${tally.meanScore.toFixed(2)} / 5`} · decided by ${tally.decidedBy}</p>
+<p>${tally.rotateVotes} rotate · ${tally.continueVotes} continue · ${tally.abstentions} abstained${tally.meanScore === null ? '' : ` · mean weighted score ${tally.meanScore.toFixed(2)}\u00a0/\u00a05`} · decided by ${tally.decidedBy}</p>
 ${event.rotation ? html`<p class="rotation">${event.rotation.from} is knocked out; ${event.rotation.to} steps in.</p>` : ''}
 ${event.transition.summary ? html`<p class="notes">${event.transition.summary}</p>` : ''}
 </section>`;

@@ -66,7 +66,7 @@ export function scoreboardHtml(view: RunView): SafeHtml {
     return html`<table class="scoreboard knockout"><thead><tr><th>Round</th><th>Y</th><th>Judges' votes</th><th>Mean</th><th>Outcome</th><th>Spectators</th></tr></thead><tbody>
 ${rounds.map(
   (round) =>
-    html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${votesText(round.tally)}</td><td>${round.tally.meanScore === null ? '–' : `${round.tally.meanScore.toFixed(2)} / 5`}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
+    html`<tr><td>${round.round}</td><td>${round.debater}</td><td>${votesText(round.tally)}</td><td>${round.tally.meanScore === null ? '–' : `${round.tally.meanScore.toFixed(2)}\u00a0/\u00a05`}</td><td>${round.rotation ? `${round.rotation.from} → ${round.rotation.to}` : round.outcome.replace(/-/g, ' ')}</td><td>${audience(round.round) || '–'}</td></tr>`,
 )}
 </tbody></table>`;
   }

@@ -81,7 +81,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the viewer at phone and 
       expect(await page.textContent('#result')).toMatch(
         /Xavier \(Car-free\) knocked out \d of \d opponents?; .*, so (Car-free prevails|Car-friendly holds)\./,
       );
-      expect(await page.textContent('#scoreboard')).toMatch(/\d\.\d\d \/ 5/);
+      expect(await page.textContent('#scoreboard')).toMatch(/\d\.\d\d\s\/\s5/);
       await page.screenshot({ path: screenshotPath(`run-page-${width}.png`), fullPage: false });
       await page.locator('#scoreboard').screenshot({ path: screenshotPath(`run-scoreboard-${width}.png`) });
       expect(await noSidewaysScroll(page), `run page at ${width} px`).toBe(true);

@@ -36,7 +36,7 @@ describe('the argument map as HTML', () => {
     const scores = argumentScoresHtml(map, events).value;
     // Y's judges' score beside its argument scores: the mean of the round's weighted totals.
     expect(scores).toMatch(
-      /<tr data-speaker="Yara">.*<td data-label="Judges">3\.00 \/ 5 over 1 round<\/td>/s,
+      /<tr data-speaker="Yara">.*<td data-label="Judges">3\.00\s\/\s5 over 1 round<\/td>/s,
     );
     expect(argumentScoresHtml(map, events, { judges: false }).value).not.toContain('Judges');
   });
