@@ -66,7 +66,7 @@ describe('truth question files', () => {
       ),
     ).toEqual([
       '1 [0].wrong_answer: is missing; every question needs question, answer, wrong_answer',
-      '3 [1].answr: is not a field of a question; the fields are id, question, answer, wrong_answer, passage',
+      '3 [1].answr: is not a field of a question; the fields are id, question, answer, wrong_answer, passage, passage_file',
       '3 [1].answer: is missing; every question needs question, answer, wrong_answer',
       '6 [2].wrong_answer: is the same as answer ("two"); give the wrong answer a careless reasoner would give',
       '9 [3]: is not a question; write an object with question, answer and wrong_answer',
