@@ -31,13 +31,11 @@ export function withTokenUsage<State, Step extends { kind: string }>(
   return {
     ...format,
     report: (state, layout) => {
-      // A summary part written from the claims ledger is no model's: it gets a line, not a row.
-      const records = recordedCalls(state);
-      const ledger = records.filter((record) => record.model === LEDGER_SUMMARY_MODEL).length;
-      const table = tokenUsageTable(
-        records.filter((record) => record.model !== LEDGER_SUMMARY_MODEL),
-        layout,
-      );
+      // A summary part written from the claims ledger is no model call (recordedCalls leaves it
+      // out): it gets a line under the table, not a row.
+      const summaries = (state as Partial<KnockoutState>).summaries ?? [];
+      const ledger = summaries.filter((summary) => summary.model === LEDGER_SUMMARY_MODEL).length;
+      const table = tokenUsageTable(recordedCalls(state), layout);
       const note =
         ledger === 0
           ? ''
