@@ -24,8 +24,9 @@ export function readEvents(runDir: string): Array<Record<string, unknown> & { ty
 }
 
 /**
- * The transcript without what legitimately differs between two identical runs: times and ids, and
- * the log position it was made from (the hash of a log whose lines carry their times).
+ * The transcript without what legitimately differs between two identical runs: times (a model's
+ * load time among them) and ids, and the log position it was made from (the hash of a log whose
+ * lines carry their times).
  */
 export function comparable(transcript: KnockoutTranscript | undefined): unknown {
   if (!transcript) throw new Error('no transcript was written');
@@ -36,6 +37,7 @@ export function comparable(transcript: KnockoutTranscript | undefined): unknown 
         'startedAt',
         'updatedAt',
         'realMs',
+        'loadMs',
         'slow',
         'slowRounds',
         'active_seconds',
