@@ -164,7 +164,14 @@ describe('format: truth', () => {
     const debaters = requests.filter((request) => !request.task.includes('You are the judge'));
     expect(judge.length).toBeGreaterThanOrEqual(3);
     expect(debaters.length).toBeGreaterThanOrEqual(4);
-    for (const request of judge) expect(request.text).not.toContain('PASSAGE-MARK');
+    // The judge is never given the passage; it reads only what the debaters quote of it, marked.
+    for (const request of judge) {
+      expect(request.text).not.toContain('## Passage');
+      expect(request.text.replace(/<[uv]_quote>[^<]*<\/[uv]_quote>/g, '')).not.toContain('PASSAGE-MARK');
+    }
+    const alone = judge.filter((request) => request.task.includes('Answer it yourself as best you can'));
+    expect(alone.length).toBeGreaterThanOrEqual(1);
+    for (const request of alone) expect(request.text).not.toContain('PASSAGE-MARK');
     for (const request of debaters) expect(request.text).toContain('PASSAGE-MARK');
     expect(readJson(onlyRunDir(out)).questions.map((question) => question.answer)).toEqual(['green', '8']);
   });
