@@ -45,12 +45,11 @@ function parsed(line: string): RunEvent | null {
   }
 }
 
-/**
- * The position of the log in `file`, read from its end as every reader reads it: a last line
- * without its newline counts when it is a whole event, and is left out when it is torn. Null when
- * the log holds no event, or its last line is not one (a damaged log is for a full read to name).
- */
-export function logPosition(file: string): LogPosition | null {
+/** `read` on the open file and its size; null when the file cannot be opened. The file is closed after. */
+function fromFileEnd(
+  file: string,
+  read: (descriptor: number, size: number) => LogPosition | null,
+): LogPosition | null {
   let descriptor: number;
   try {
     descriptor = openSync(file, 'r');
@@ -58,7 +57,19 @@ export function logPosition(file: string): LogPosition | null {
     return null;
   }
   try {
-    const size = fstatSync(descriptor).size;
+    return read(descriptor, fstatSync(descriptor).size);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
+ * The position of the log in `file`, read from its end as every reader reads it: a last line
+ * without its newline counts when it is a whole event, and is left out when it is torn. Null when
+ * the log holds no event, or its last line is not one (a damaged log is for a full read to name).
+ */
+export function logPosition(file: string): LogPosition | null {
+  return fromFileEnd(file, (descriptor, size) => {
     for (let length = Math.min(size, 64 * 1024); ; length = Math.min(size, length * 4)) {
       const bytes = tail(descriptor, size, length);
       const whole = length === size;
@@ -77,9 +88,7 @@ export function logPosition(file: string): LogPosition | null {
       const before = lines.at(-2);
       return before === undefined ? null : positionAfter(parsed(before) ?? undefined);
     }
-  } finally {
-    closeSync(descriptor);
-  }
+  });
 }
 
 /** The member transcript.json ends with (its last, so it is read from the file's end). */
@@ -99,21 +108,12 @@ const RECORDED = [
 
 /** The log position a derived file records at its end; null when it records none (or is missing). */
 export function recordedPosition(file: string): LogPosition | null {
-  let descriptor: number;
-  try {
-    descriptor = openSync(file, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const size = fstatSync(descriptor).size;
+  return fromFileEnd(file, (descriptor, size) => {
     const text = tail(descriptor, size, Math.min(size, 512)).toString('utf8');
     for (const pattern of RECORDED) {
       const match = pattern.exec(text);
       if (match) return { seq: Number(match[1]), hash: match[2] as string };
     }
     return null;
-  } finally {
-    closeSync(descriptor);
-  }
+  });
 }
