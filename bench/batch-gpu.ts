@@ -7,7 +7,11 @@
  * across its parallel slots and shares the GPU between everything else (src/mock-ollama/gpu-clock.ts);
  * its busy time is in simulated seconds, so the figures do not depend on this machine's speed.
  * Each row also gives the mean number of sequences a decode step served, one after another and at
- * once. Each debate's transcript must come out the same both ways, or the benchmark fails.
+ * once, and the floor of the at-once figure: the busy time the prompt tokens read afresh and the
+ * tokens written at once would take if every decode step served as many sequences as a model has
+ * slots (src/mock-ollama/busy-floor.ts), plus the first model load, which nothing can overlap; no
+ * order of the calls that reads as much afresh can go below it. Each debate's transcript must come
+ * out the same both ways, or the benchmark fails.
  *
  * `npm run bench:batch-gpu [-- debates parallel] [--only TEXT]` (4 debates where a row does not say;
  * `parallel` overrides the slots; `--only` keeps the rows whose label contains TEXT); writes
@@ -23,7 +27,7 @@ import { formatNamed } from '../src/formats/index.js';
 import { LimitedProvider } from '../src/llm/limited-provider.js';
 import { OllamaProvider } from '../src/llm/ollama-provider.js';
 import { loadRun } from '../src/manager/debate-manager.js';
-import { type CostProfile, PROFILES, startMockOllama } from '../src/mock-ollama/index.js';
+import { busyFloorSeconds, type CostProfile, PROFILES, startMockOllama } from '../src/mock-ollama/index.js';
 
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];
@@ -91,6 +95,11 @@ interface Measured {
   prefilled: number;
   cached: number;
   completed: number;
+  /**
+   * The least busy time the same prompt tokens read afresh and tokens written could take: every
+   * decode step full, and the first load (nothing runs before it).
+   */
+  floorSeconds: number;
   /** Each debate's transcript, by its place in the plan. */
   transcripts: string[];
 }
@@ -155,6 +164,12 @@ async function measure(
       prefilled: stats.prefilledPromptTokens,
       cached: stats.cachedPromptTokens,
       completed: counts.done,
+      floorSeconds:
+        busyFloorSeconds(profile, {
+          prefilled: stats.prefilledPromptTokens,
+          decoded: stats.gpuDecodedTokens,
+          slots: Math.min(profile.parallel, parallel),
+        }) + (stats.modelLoads > 0 ? profile.loadSeconds : 0),
       transcripts: plan.items.map((item) => transcriptOf(path.join(out, item.runId))),
     };
   } finally {
@@ -190,6 +205,8 @@ for (const { label, profile, debates = DEBATES, atOnce = debates, speed } of HOS
     atOnceBusySeconds: round1(together.busySeconds),
     ratio: Math.round((together.busySeconds / alone.busySeconds) * 100) / 100,
     busySecondsPerDebate: round1(together.busySeconds / debates),
+    atOnceFloorSeconds: round1(together.floorSeconds),
+    floorRatio: Math.round((together.floorSeconds / alone.busySeconds) * 1000) / 1000,
     sequencesPerStep: `${alone.perStep.toFixed(2)} / ${together.perStep.toFixed(2)}`,
     loads: `${alone.loads} / ${together.loads}`,
     prefilled: `${alone.prefilled} / ${together.prefilled}`,
@@ -199,12 +216,12 @@ const out = (text = '') => process.stdout.write(`${text}\n`);
 out(`## Debates of ${SCENARIO}: GPU-busy simulated seconds, one after another vs at once`);
 out();
 out(
-  '| profile | debates | --parallel | one after another | at once | --concurrency | ratio | busy per debate, at once | sequences per decode step (after / at once) | loads (after / at once) | prefilled tokens (after / at once) |',
+  '| profile | debates | --parallel | one after another | at once | --concurrency | ratio | busy per debate, at once | floor at once (ratio) | sequences per decode step (after / at once) | loads (after / at once) | prefilled tokens (after / at once) |',
 );
-out('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+out('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) {
   out(
-    `| ${row.profile} | ${row.debates} | ${row.parallel} | ${row.oneAfterAnotherBusySeconds} s | ${row.atOnceBusySeconds} s | ${row.atOnce} | ${row.ratio.toFixed(2)}x | ${row.busySecondsPerDebate} s | ${row.sequencesPerStep} | ${row.loads} | ${row.prefilled} |`,
+    `| ${row.profile} | ${row.debates} | ${row.parallel} | ${row.oneAfterAnotherBusySeconds} s | ${row.atOnceBusySeconds} s | ${row.atOnce} | ${row.ratio.toFixed(2)}x | ${row.busySecondsPerDebate} s | ${row.atOnceFloorSeconds} s (${row.floorRatio.toFixed(3)}x) | ${row.sequencesPerStep} | ${row.loads} | ${row.prefilled} |`,
   );
 }
 process.stderr.write(`(${((Date.now() - started) / 1000).toFixed(0)} s of real time)\n`);

@@ -2,6 +2,8 @@
  * Agora's mock Ollama: a real HTTP server speaking the Ollama API, with deterministic debate
  * answers, scripted faults, and a simulated cost model (loads, slots, prompt cache).
  */
+
+export { type BusyWork, busyFloorSeconds } from './busy-floor.js';
 export { type CassetteCall, CassetteError, loadCassette } from './cassette-format.js';
 export { requestDifference } from './cassette-match.js';
 export type { CassetteOptions } from './cassette-player.js';

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { busyFloorSeconds } from '../../src/mock-ollama/busy-floor.js';
 import { GpuClock } from '../../src/mock-ollama/gpu-clock.js';
 import { type CostProfile, type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
 import { json, post } from './helpers.js';
@@ -93,6 +94,57 @@ describe('the simulated GPU', () => {
         { model: 'a', prefill: 200, output: 10 },
       ]),
     ).toBeCloseTo(0.7, 6);
+  });
+});
+
+describe('the least busy time for a given work', () => {
+  type Job = { model: string; prefill: number; output: number };
+  const floorOf = (jobs: Job[]) =>
+    busyFloorSeconds(profile, {
+      prefilled: jobs.reduce((sum, job) => sum + job.prefill, 0),
+      decoded: jobs.reduce((sum, job) => sum + job.output, 0),
+      slots: profile.parallel,
+    });
+
+  it('is what the clock takes when every decode step is full', async () => {
+    const full: Job[] = [
+      { model: 'a', prefill: 0, output: 50 },
+      { model: 'a', prefill: 0, output: 50 },
+    ];
+    // 50 steps of two sequences: 50 × 1.2 / 100 s.
+    expect(floorOf(full)).toBeCloseTo(0.6, 6);
+    expect(await busyFor(full)).toBeCloseTo(floorOf(full), 6);
+    const withPrompts: Job[] = [
+      { model: 'a', prefill: 250, output: 10 },
+      { model: 'a', prefill: 250, output: 10 },
+    ];
+    expect(await busyFor(withPrompts)).toBeCloseTo(floorOf(withPrompts), 6);
+  });
+
+  it('is below what the clock takes when a step serves fewer sequences than there are slots', async () => {
+    const cases: Job[][] = [
+      // Uneven answers: the longer one's last 40 tokens decode alone.
+      [
+        { model: 'a', prefill: 0, output: 10 },
+        { model: 'a', prefill: 0, output: 50 },
+      ],
+      // One sequence each of two models: no step is shared.
+      [
+        { model: 'a', prefill: 0, output: 30 },
+        { model: 'b', prefill: 0, output: 30 },
+      ],
+      // Prompts read at different lengths, so the decodes start apart.
+      [
+        { model: 'a', prefill: 300, output: 20 },
+        { model: 'a', prefill: 100, output: 20 },
+      ],
+    ];
+    for (const jobs of cases) {
+      expect(await busyFor(jobs)).toBeGreaterThan(floorOf(jobs) + 0.01);
+    }
+    // The first: 10 steps of two (0.12 s) and 40 alone (0.4 s), against 30 full steps (0.36 s).
+    expect(await busyFor(cases[0] as Job[])).toBeCloseTo(0.52, 6);
+    expect(floorOf(cases[0] as Job[])).toBeCloseTo(0.36, 6);
   });
 });
 
