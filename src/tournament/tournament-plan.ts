@@ -12,7 +12,7 @@ import { type JudgeRule, judgeCandidates, pickJudge } from './judge-rule.js';
 import type { Motion } from './motions-file.js';
 import { pairingKey, roundRobinPlan, roundRobinSize, type ScheduledDebate } from './round-robin.js';
 
-export const TOURNAMENT_FORMATS = ['duel', 'formal'] as const;
+export const TOURNAMENT_FORMATS = ['duel', 'formal', 'knockout'] as const;
 export type TournamentFormat = (typeof TOURNAMENT_FORMATS)[number];
 export const SCHEDULES = ['round-robin', 'adaptive'] as const;
 export type Schedule = (typeof SCHEDULES)[number];
