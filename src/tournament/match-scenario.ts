@@ -13,6 +13,12 @@ import type { PlannedMatch, TournamentSpec } from './tournament-plan.js';
 
 const DEFAULT_POSITIONS = { a: 'For the motion', b: 'Against the motion' };
 
+/** The seat fields a line-up file set for `model` (its `think`). */
+function seat(spec: TournamentSpec, model: string) {
+  const think = spec.modelOptions?.[model]?.think;
+  return think === undefined ? {} : { think };
+}
+
 function background(motion: Motion) {
   return motion.background ? { background: { knowledge: { background: motion.background } } } : {};
 }
@@ -26,8 +32,18 @@ function duelFile(spec: TournamentSpec, motion: Motion, match: PlannedMatch) {
     positions: motion.positions ?? DEFAULT_POSITIONS,
     ...background(motion),
     debaters: {
-      a: { name: 'Debater A', model: match.first, ...(motion.persona?.a ? { role: motion.persona.a } : {}) },
-      b: { name: 'Debater B', model: match.second, ...(motion.persona?.b ? { role: motion.persona.b } : {}) },
+      a: {
+        name: 'Debater A',
+        model: match.first,
+        ...seat(spec, match.first),
+        ...(motion.persona?.a ? { role: motion.persona.a } : {}),
+      },
+      b: {
+        name: 'Debater B',
+        model: match.second,
+        ...seat(spec, match.second),
+        ...(motion.persona?.b ? { role: motion.persona.b } : {}),
+      },
     },
     judge: { name: 'Judge', model: match.judge },
     max_rounds: spec.rounds,
@@ -39,11 +55,13 @@ function formalFile(spec: TournamentSpec, motion: Motion, match: PlannedMatch) {
   const first = {
     name: 'Speaker A',
     model: match.first,
+    ...seat(spec, match.first),
     ...(motion.persona?.a ? { role: motion.persona.a } : {}),
   };
   const second = {
     name: 'Speaker B',
     model: match.second,
+    ...seat(spec, match.second),
     ...(motion.persona?.b ? { role: motion.persona.b } : {}),
   };
   const firstDrawsAffirmative = seededFraction(spec.seed, 'sides') < 0.5;
@@ -77,12 +95,14 @@ function knockoutFile(spec: TournamentSpec, motion: Motion, match: PlannedMatch)
     name: 'Debater X',
     position: 'X',
     model: match.first,
+    ...seat(spec, match.first),
     role: motion.persona?.a ?? knockoutRole(positions.a),
   };
   const ys = Array.from({ length: KNOCKOUT_Y_AGENTS }, (_, at) => ({
     name: `Debater Y${at + 1}`,
     position: 'Y',
     model: match.second,
+    ...seat(spec, match.second),
     role: motion.persona?.b ?? knockoutRole(positions.b),
   }));
   return {

@@ -10,6 +10,7 @@ import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { openHostPool } from '../../session/host-pool.js';
 import { knockoutVerdict } from '../../tournament/knockout-verdict.js';
+import { isLineupFile, readLineupFile } from '../../tournament/lineup-file.js';
 import { matchScenario } from '../../tournament/match-scenario.js';
 import { readMotionsFile } from '../../tournament/motions-file.js';
 import { roundRobinSize } from '../../tournament/round-robin.js';
@@ -47,7 +48,10 @@ const DEFAULT_ROUNDS = 3;
 const DEFAULT_SEED = 42;
 
 const TOURNAMENT_OPTIONS = {
-  models: { value: 'A,B,C', help: 'the models to compare (at least two), comma-separated' },
+  models: {
+    value: 'A,B,C|FILE',
+    help: 'the models to compare (at least two), comma-separated, or a line-up file (.yaml, .yml, .json)',
+  },
   motions: { value: 'FILE', help: 'the motions: a text file, one a line, or a YAML list' },
   format: { value: 'NAME', help: 'duel (default), formal or knockout' },
   rounds: { value: 'N', help: `rounds of each duel or knockout (default ${DEFAULT_ROUNDS})` },
@@ -103,7 +107,11 @@ function listFlag(value: string | undefined): string[] {
 
 /** The tournament asked for on the command line, checked; the motions file read. */
 async function specFromFlags(values: Values, io: CliIo): Promise<TournamentSpec> {
-  const models = listFlag(values.models);
+  const lineup =
+    values.models !== undefined && isLineupFile(values.models)
+      ? await readLineupFile(values.models, io.cwd)
+      : null;
+  const models = lineup ? lineup.models : listFlag(values.models);
   if (!values.motions)
     throw new UsageError('name the motions with --motions FILE (a text file, one motion a line)');
   const format = (values.format ?? 'duel') as TournamentFormat;
@@ -136,6 +144,7 @@ async function specFromFlags(values: Values, io: CliIo): Promise<TournamentSpec>
     schedule,
     budget,
     judges,
+    ...(lineup && Object.keys(lineup.options).length > 0 ? { modelOptions: lineup.options } : {}),
   };
   checkSpec(spec);
   return spec;
