@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ExitCode } from '../../src/core/errors.js';
 import type { RecordedRequest } from '../../src/mock-ollama/types.js';
 import { type KnockoutVerdict, verdictMessages } from '../../src/tournament/knockout-verdict.js';
 import { modelFamily } from '../../src/tournament/model-family.js';
@@ -188,6 +189,55 @@ describe('agora tournament --format knockout', () => {
         .sort(),
     ).toEqual(planned.map((match) => match.runId).sort());
     expect(again.stdout).toBe(first.stdout);
+  });
+
+  it('fails a knockout whose judge gives no usable verdict, and asks only the verdict again next time', async () => {
+    // Every verdict the judge is asked for comes back as prose, not the JSON asked for.
+    const broken = await mock({
+      models: ['llama3', 'mistral', 'qwen2.5'],
+      script: [{ match: { text: 'Which side argued its position better?' }, reply: 'Both sides made good points.' }],
+    });
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'motions.txt'), 'Tea is better than coffee\n');
+    const args = (host: string) => [
+      'tournament',
+      '--host',
+      host,
+      '--format',
+      'knockout',
+      '--models',
+      'llama3,mistral,qwen2.5',
+      '--motions',
+      'motions.txt',
+      '--rounds',
+      '1',
+      '--out',
+      'cup',
+    ];
+    const first = await runAgora(args(broken.url), { cwd: dir });
+    expect(first.code).toBe(ExitCode.runFailed);
+    expect(first.stderr).toContain('no usable verdict in either side order');
+    const out = path.join(dir, 'cup');
+    const planned = plannedIn(entries(out));
+    // The debates ended; none counts, and no verdict was kept.
+    expect(endsIn(entries(out))).toHaveLength(0);
+    for (const match of planned) {
+      expect(existsSync(path.join(out, match.runId, 'transcript.json'))).toBe(true);
+      expect(existsSync(path.join(out, match.runId, 'tournament-verdict.json'))).toBe(false);
+    }
+
+    const working = await mock({ models: ['llama3', 'mistral', 'qwen2.5'] });
+    const again = await runAgora(args(working.url), { cwd: dir });
+    expect([0, 9]).toContain(again.code);
+    const asked = chats(working.requests);
+    // Two readings per debate, and no debate run again.
+    expect(asked).toHaveLength(2 * planned.length);
+    expect(asked.every(isVerdict)).toBe(true);
+    expect(
+      endsIn(entries(out))
+        .map((end) => end.runId)
+        .sort(),
+    ).toEqual(planned.map((match) => match.runId).sort());
   });
 
   it('repeats no finished knockout after kill -9 mid-debate', async () => {
