@@ -195,7 +195,9 @@ describe('agora tournament --format knockout', () => {
     // Every verdict the judge is asked for comes back as prose, not the JSON asked for.
     const broken = await mock({
       models: ['llama3', 'mistral', 'qwen2.5'],
-      script: [{ match: { text: 'Which side argued its position better?' }, reply: 'Both sides made good points.' }],
+      script: [
+        { match: { text: 'Which side argued its position better?' }, reply: 'Both sides made good points.' },
+      ],
     });
     const dir = tempDir();
     writeFileSync(path.join(dir, 'motions.txt'), 'Tea is better than coffee\n');
