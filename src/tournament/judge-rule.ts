@@ -5,7 +5,7 @@
  * none (two models and no `--judges`), the tournament cannot judge the pairing and is refused.
  */
 import { UsageError } from '../core/errors.js';
-import { sameFamily } from './model-family.js';
+import { modelFamily } from './model-family.js';
 
 /** The rule a match's judge was drawn under, strongest first; recorded in the tournament log. */
 export type JudgeRule = 'other-family' | 'other-model';
@@ -15,14 +15,19 @@ export const JUDGE_RULE_TEXT: Record<JudgeRule, string> = {
   'other-model': 'not in the match (no model of another family was left)',
 };
 
-/** The models that may judge `first` against `second` from `pool`, under the strongest rule that leaves one. */
+/**
+ * The models that may judge `first` against `second` from `pool`, under the strongest rule that
+ * leaves one; `familyOf` gives a model's family (its name's, unless a line-up file set it).
+ */
 export function judgeCandidates(
   pool: readonly string[],
   first: string,
   second: string,
+  familyOf: (model: string) => string = modelFamily,
 ): { rule: JudgeRule; candidates: string[] } {
   const outside = pool.filter((model) => model !== first && model !== second);
-  const otherFamily = outside.filter((model) => !sameFamily(model, first) && !sameFamily(model, second));
+  const debaters = [familyOf(first), familyOf(second)];
+  const otherFamily = outside.filter((model) => !debaters.includes(familyOf(model)));
   if (otherFamily.length > 0) return { rule: 'other-family', candidates: otherFamily };
   if (outside.length > 0) return { rule: 'other-model', candidates: outside };
   throw new UsageError(

@@ -12,10 +12,12 @@ import type {
   StyleFeatures,
   TournamentMatch,
 } from '../analytics/tournament-match.js';
+import type { KnockoutVerdict } from './knockout-verdict.js';
 import { markdownElements } from './markdown-count.js';
 
 interface Statement {
   side?: string;
+  position?: string;
   text?: string;
   outputTokens?: number;
   phase?: string;
@@ -34,6 +36,7 @@ interface Judgement {
 }
 
 interface TranscriptRecord {
+  agents?: Array<{ position?: string; model?: string }>;
   runId?: string;
   format?: string;
   status?: string;
@@ -132,11 +135,61 @@ function formalMatch(record: TranscriptRecord, runId: string, motionId: string):
   };
 }
 
-/** The debate from its transcript's JSON; null for a transcript of another format or without its sides. */
-export function tournamentMatch(transcript: unknown, motionId: string): TournamentMatch | null {
+/**
+ * A knockout: Position X's model is the first side, the Position Y agents' the second. The result is
+ * the tournament judge's verdict (knockout-verdict.ts), never the Y agents' own scores; without a
+ * verdict the debate names no winner.
+ */
+function knockoutMatch(
+  record: TranscriptRecord,
+  runId: string,
+  motionId: string,
+  verdict: KnockoutVerdict | null,
+): TournamentMatch | null {
+  const first = record.agents?.find((agent) => agent.position === 'X')?.model;
+  const second = record.agents?.find((agent) => agent.position === 'Y')?.model;
+  if (!first || !second) return null;
+  const statements = (record.rounds ?? []).flatMap((round) => round.statements ?? []);
+  const choice = sideChoice('x', 'y');
+  const winner = verdict ? choice(verdict.winner) : null;
+  const inOrder = verdict ? choice(verdict.picks[0]) : null;
+  return {
+    runId,
+    motionId,
+    first,
+    second,
+    score:
+      record.status !== 'completed' || winner === null
+        ? null
+        : winner === 'first'
+          ? 1
+          : winner === 'second'
+            ? 0
+            : 0.5,
+    style: {
+      first: style(statements.filter((each) => each.position === 'X')),
+      second: style(statements.filter((each) => each.position === 'Y')),
+    },
+    readings:
+      verdict && inOrder !== null
+        ? [{ judgeModel: verdict.judge, inOrder, swapped: choice(verdict.picks[1]) }]
+        : [],
+  };
+}
+
+/**
+ * The debate from its transcript's JSON; null for a transcript of another format or without its
+ * sides. A knockout's result is the tournament's `verdict` on it.
+ */
+export function tournamentMatch(
+  transcript: unknown,
+  motionId: string,
+  verdict: KnockoutVerdict | null = null,
+): TournamentMatch | null {
   const record = (transcript ?? {}) as TranscriptRecord;
   const runId = record.runId ?? '';
   if (record.format === 'duel') return duelMatch(record, runId, motionId);
   if (record.format === 'formal') return formalMatch(record, runId, motionId);
+  if (record.format === 'knockout') return knockoutMatch(record, runId, motionId, verdict);
   return null;
 }

@@ -15,6 +15,7 @@ import { callShare, withCallShare } from '../llm/call-share.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
 import { indexRun, runSession } from '../session/debate-session.js';
 import { claimNamedRunFolder } from '../session/run-folder-claim.js';
+import type { KnockoutVerdict } from './knockout-verdict.js';
 import { tournamentMatch } from './match-record.js';
 import type { DebateStatus, TournamentLog, TournamentState } from './tournament-log.js';
 import type { PlannedMatch } from './tournament-plan.js';
@@ -35,6 +36,11 @@ export interface RunTournamentOptions {
    * tournament. Absent for a round-robin, which is planned whole at the start.
    */
   nextMatches?: (state: TournamentState) => PlannedMatch[];
+  /**
+   * The tournament judge's verdict on a finished debate whose own judges are its debaters (a
+   * knockout: knockout-verdict.ts); absent for formats whose judge is the match's already.
+   */
+  verdictFor?: (match: PlannedMatch, runDir: string) => Promise<KnockoutVerdict>;
   counts: TournamentCounts;
   onEvent: (message: string) => void;
   stopRequested: () => boolean;
@@ -62,9 +68,12 @@ function endEntry(
   status: DebateStatus,
   error: string | null,
   outputTokens: number,
+  verdict: KnockoutVerdict | null = null,
 ) {
   const transcript = readTranscript(runDir) as Record<string, unknown> | null;
-  const record: TournamentMatch | null = transcript ? tournamentMatch(transcript, match.motionId) : null;
+  const record: TournamentMatch | null = transcript
+    ? tournamentMatch(transcript, match.motionId, verdict)
+    : null;
   const result =
     transcript && typeof transcript.format === 'string'
       ? outcomeLine(transcript.format, { ...transcript, failedSteps: Number(transcript.failedSteps ?? 0) })
@@ -83,6 +92,19 @@ function endEntry(
 }
 
 type MatchOutcome = 'finished' | 'degraded' | 'stopped' | 'failed';
+
+/**
+ * A debate that ended but got no verdict: stopped when a stop cut the judge short, else failed. No
+ * end is logged, so the next run reads the ended debate back and asks the judge again.
+ */
+function verdictFailed(match: PlannedMatch, options: RunTournamentOptions, error: unknown): MatchOutcome {
+  if (options.signal.aborted || options.stopRequested()) return 'stopped';
+  options.counts.failed += 1;
+  options.onEvent(
+    `failed: ${match.runId} — no verdict: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  return 'failed';
+}
 
 async function runMatch(
   match: PlannedMatch,
@@ -103,7 +125,13 @@ async function runMatch(
     // Ended before the tournament could log it (a kill between the two): logged now, not run again.
     indexRun(runDir, { warning: (text) => options.onEvent(`warning: ${text}`) });
     const status = claim.progress.status === 'degraded' ? 'degraded' : 'completed';
-    const entry = endEntry(match, runDir, status, null, 0);
+    let verdict: KnockoutVerdict | null;
+    try {
+      verdict = options.verdictFor ? await options.verdictFor(match, runDir) : null;
+    } catch (error) {
+      return verdictFailed(match, options, error);
+    }
+    const entry = endEntry(match, runDir, status, null, 0, verdict);
     log.append(entry);
     options.state.ended.set(match.runId, entry);
     counts.done += 1;
@@ -150,12 +178,22 @@ async function runMatch(
     const { status, error, stopReason } = outcome.transcript;
     if (status === 'stopped') return 'stopped';
     const ended: DebateStatus = status === 'completed' || status === 'degraded' ? status : 'failed';
+    let verdict: KnockoutVerdict | null = null;
+    if (ended !== 'failed' && options.verdictFor) {
+      try {
+        step('the tournament judge reading');
+        verdict = await options.verdictFor(match, runDir);
+      } catch (failure) {
+        return verdictFailed(match, options, failure);
+      }
+    }
     const entry = endEntry(
       match,
       runDir,
       ended,
       error ?? (ended === 'failed' ? stopReason : null),
       outputTokens,
+      verdict,
     );
     log.append(entry);
     if (ended === 'failed') {

@@ -9,10 +9,12 @@ import { UsageError } from '../core/errors.js';
 import { slugify } from '../store/run-id.js';
 import { nextAdaptiveBatch } from './adaptive-schedule.js';
 import { type JudgeRule, judgeCandidates, pickJudge } from './judge-rule.js';
+import type { ModelOptions } from './lineup-file.js';
+import { modelFamily } from './model-family.js';
 import type { Motion } from './motions-file.js';
 import { pairingKey, roundRobinPlan, roundRobinSize, type ScheduledDebate } from './round-robin.js';
 
-export const TOURNAMENT_FORMATS = ['duel', 'formal'] as const;
+export const TOURNAMENT_FORMATS = ['duel', 'formal', 'knockout'] as const;
 export type TournamentFormat = (typeof TOURNAMENT_FORMATS)[number];
 export const SCHEDULES = ['round-robin', 'adaptive'] as const;
 export type Schedule = (typeof SCHEDULES)[number];
@@ -29,6 +31,13 @@ export interface TournamentSpec {
   budget: number;
   /** The models judges are drawn from: `--judges`, else the tournament's own models. */
   judges: string[] | null;
+  /** What a line-up file set for some models (lineup-file.ts); absent when it set nothing. */
+  modelOptions?: Record<string, ModelOptions>;
+}
+
+/** A model's family for the judge rule: the line-up file's, else the one its name gives. */
+export function familyIn(spec: TournamentSpec): (model: string) => string {
+  return (model) => spec.modelOptions?.[model]?.family ?? modelFamily(model);
 }
 
 /** One debate of the plan. */
@@ -71,7 +80,12 @@ export function plannedMatches(
 ): PlannedMatch[] {
   const pairs = modelPairs(spec.models).map(([a, b]) => pairingKey({ first: a, second: b, motionId: '' }));
   return debates.map((debate, offset) => {
-    const { rule, candidates } = judgeCandidates(spec.judges ?? spec.models, debate.first, debate.second);
+    const { rule, candidates } = judgeCandidates(
+      spec.judges ?? spec.models,
+      debate.first,
+      debate.second,
+      familyIn(spec),
+    );
     const pairIndex = pairs.indexOf(pairingKey({ ...debate, motionId: '' }));
     const judge = pickJudge(candidates, Number(debate.motionId) + Math.max(0, pairIndex));
     const index = nextIndex + offset;
@@ -152,7 +166,7 @@ export function adaptiveMatches(
 export function checkJudges(spec: TournamentSpec): string[] {
   const weaker: string[] = [];
   for (const [x, y] of modelPairs(spec.models)) {
-    const { rule } = judgeCandidates(spec.judges ?? spec.models, x, y);
+    const { rule } = judgeCandidates(spec.judges ?? spec.models, x, y, familyIn(spec));
     if (rule !== 'other-family') weaker.push(`${x} v ${y}`);
   }
   if (weaker.length === 0) return [];

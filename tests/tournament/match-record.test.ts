@@ -1,5 +1,5 @@
 /**
- * Tournament matches read from real transcripts: duel and formal debates built from a motion by the
+ * Tournament matches read from real transcripts: duel, formal and knockout debates built from a motion by the
  * tournament, run against the mock server, their transcript.json read back as `TournamentMatch`.
  */
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { formatNamed } from '../../src/formats/index.js';
 import { OllamaProvider } from '../../src/llm/ollama-provider.js';
 import { createRunDir, driveDebate } from '../../src/manager/debate-manager.js';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
+import type { KnockoutVerdict } from '../../src/tournament/knockout-verdict.js';
 import { markdownElements } from '../../src/tournament/markdown-count.js';
 import { tournamentMatch } from '../../src/tournament/match-record.js';
 import { matchScenario } from '../../src/tournament/match-scenario.js';
@@ -112,6 +113,43 @@ describe('a tournament match from its transcript', () => {
       const winner = transcript.verdict.winner;
       expect(record?.score).toBe(winner === 'affirmative' ? 1 : winner === 'negative' ? 0 : 0.5);
     }
+  });
+
+  it('reads a knockout: X on the first model, the four Ys on the second, the result from the verdict alone', async () => {
+    const tournament = spec('knockout');
+    const [, swapped] = pairingMatches(tournament, 't', '1', ['llama3', 'mistral'], 1);
+    const transcript = await play(tournament, swapped as PlannedMatch);
+    expect(transcript.status).toBe('completed');
+    const seated = (position: string) =>
+      transcript.agents
+        .filter((agent: { position: string }) => agent.position === position)
+        .map((agent: { model: string }) => agent.model);
+    expect(seated('X')).toEqual(['mistral']);
+    expect(seated('Y')).toEqual(['llama3', 'llama3', 'llama3', 'llama3']);
+    // The Ys scored the exchanges themselves: the format's own votes are there, and count for nothing.
+    expect(transcript.rounds[0].evaluations.length).toBeGreaterThan(0);
+    expect(tournamentMatch(transcript, '1')?.score).toBeNull();
+    expect(tournamentMatch(transcript, '1')?.readings).toEqual([]);
+    const verdict = (
+      picks: KnockoutVerdict['picks'],
+      winner: KnockoutVerdict['winner'],
+    ): KnockoutVerdict => ({
+      judge: 'qwen2.5',
+      presentedFirst: ['x', 'y'],
+      picks,
+      reasons: [null, null],
+      winner,
+    });
+    const won = tournamentMatch(transcript, '1', verdict(['y', 'y'], 'y'));
+    expect(won?.first).toBe('mistral');
+    expect(won?.second).toBe('llama3');
+    expect(won?.score).toBe(0);
+    expect(won?.readings).toEqual([{ judgeModel: 'qwen2.5', inOrder: 'second', swapped: 'second' }]);
+    const split = tournamentMatch(transcript, '1', verdict(['x', 'y'], 'tie'));
+    expect(split?.score).toBe(0.5);
+    expect(split?.readings).toEqual([{ judgeModel: 'qwen2.5', inOrder: 'first', swapped: 'second' }]);
+    expect(won?.style.first.tokensPerStatement).toBeGreaterThan(0);
+    expect(won?.style.second.tokensPerStatement).toBeGreaterThan(0);
   });
 });
 

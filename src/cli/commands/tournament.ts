@@ -7,7 +7,10 @@ import path from 'node:path';
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
+import { derivedSeed } from '../../rotation/seeded-random.js';
 import { openHostPool } from '../../session/host-pool.js';
+import { knockoutVerdict } from '../../tournament/knockout-verdict.js';
+import { isLineupFile, readLineupFile } from '../../tournament/lineup-file.js';
 import { matchScenario } from '../../tournament/match-scenario.js';
 import { readMotionsFile } from '../../tournament/motions-file.js';
 import { roundRobinSize } from '../../tournament/round-robin.js';
@@ -19,6 +22,7 @@ import {
   checkJudges,
   checkSpec,
   modelPairs,
+  type PlannedMatch,
   pairingMatches,
   roundRobinMatches,
   SCHEDULES,
@@ -44,10 +48,13 @@ const DEFAULT_ROUNDS = 3;
 const DEFAULT_SEED = 42;
 
 const TOURNAMENT_OPTIONS = {
-  models: { value: 'A,B,C', help: 'the models to compare (at least two), comma-separated' },
+  models: {
+    value: 'A,B,C|FILE',
+    help: 'the models to compare (at least two), comma-separated, or a line-up file (.yaml, .yml, .json)',
+  },
   motions: { value: 'FILE', help: 'the motions: a text file, one a line, or a YAML list' },
-  format: { value: 'NAME', help: 'duel (default) or formal' },
-  rounds: { value: 'N', help: `rounds of each duel (default ${DEFAULT_ROUNDS})` },
+  format: { value: 'NAME', help: 'duel (default), formal or knockout' },
+  rounds: { value: 'N', help: `rounds of each duel or knockout (default ${DEFAULT_ROUNDS})` },
   schedule: {
     value: 'NAME',
     help: 'round-robin, or adaptive (the default when --budget is below the round-robin)',
@@ -100,19 +107,19 @@ function listFlag(value: string | undefined): string[] {
 
 /** The tournament asked for on the command line, checked; the motions file read. */
 async function specFromFlags(values: Values, io: CliIo): Promise<TournamentSpec> {
-  const models = listFlag(values.models);
+  const lineup =
+    values.models !== undefined && isLineupFile(values.models)
+      ? await readLineupFile(values.models, io.cwd)
+      : null;
+  const models = lineup ? lineup.models : listFlag(values.models);
   if (!values.motions)
     throw new UsageError('name the motions with --motions FILE (a text file, one motion a line)');
   const format = (values.format ?? 'duel') as TournamentFormat;
-  if (values.format === 'knockout')
-    throw new UsageError(
-      '--format knockout is not available for tournaments yet: its judges are its own debaters; use duel or formal',
-    );
   if (!(TOURNAMENT_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--format must be one of ${TOURNAMENT_FORMATS.join(', ')}, got "${values.format}"`);
   if (format === 'formal' && values.rounds !== undefined)
     throw new UsageError(
-      '--rounds sets the rounds of a duel; a formal debate has its fixed speeches: leave it out',
+      '--rounds sets the rounds of a duel or a knockout; a formal debate has its fixed speeches: leave it out',
     );
   if (values.schedule !== undefined && !(SCHEDULES as readonly string[]).includes(values.schedule))
     throw new UsageError(`--schedule must be one of ${SCHEDULES.join(', ')}, got "${values.schedule}"`);
@@ -137,6 +144,7 @@ async function specFromFlags(values: Values, io: CliIo): Promise<TournamentSpec>
     schedule,
     budget,
     judges,
+    ...(lineup && Object.keys(lineup.options).length > 0 ? { modelOptions: lineup.options } : {}),
   };
   checkSpec(spec);
   return spec;
@@ -201,15 +209,21 @@ async function onServers(
   io: CliIo,
 ): Promise<number> {
   const { spec } = known;
-  // One debate per pairing is enough to check that the hosts have every model before anything starts.
+  // One debate per pairing is enough to check that the hosts have every model before anything
+  // starts. A knockout seats no judge (the tournament's reads it afterwards): the pairing's duel,
+  // which seats the same judge, is checked beside it.
+  const probeSpecs: TournamentSpec[] =
+    spec.format === 'knockout' ? [spec, { ...spec, format: 'duel' }] : [spec];
   const probes = await Promise.all(
-    modelPairs(spec.models).flatMap((pair) => {
-      const motion = spec.motions[0];
-      if (!motion) return [];
-      return pairingMatches(spec, 'check', motion.id, pair, 1).map((match) =>
-        matchScenario(spec, match, known.motionsFile),
-      );
-    }),
+    probeSpecs.flatMap((probeSpec) =>
+      modelPairs(spec.models).flatMap((pair) => {
+        const motion = spec.motions[0];
+        if (!motion) return [];
+        return pairingMatches(probeSpec, 'check', motion.id, pair, 1).map((match) =>
+          matchScenario(probeSpec, match, known.motionsFile),
+        );
+      }),
+    ),
   );
   const simulator = known.simulated ? await startDemoServer(probes, 'instant', 0) : undefined;
   try {
@@ -282,6 +296,18 @@ async function play(
           env: io.env,
           concurrency,
           scenarioFor: (match) => matchScenario(spec, match, state.start.motionsFile),
+          ...(spec.format === 'knockout'
+            ? {
+                verdictFor: (match: PlannedMatch, runDir: string) =>
+                  knockoutVerdict({
+                    provider,
+                    judge: match.judge,
+                    runDir,
+                    seed: derivedSeed(spec.seed, match.runId),
+                    signal: stops.signal,
+                  }),
+              }
+            : {}),
           ...(spec.schedule === 'adaptive'
             ? {
                 // Each batch fills the debates at a time: two debates per pairing.
