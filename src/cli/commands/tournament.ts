@@ -10,6 +10,7 @@ import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { openHostPool } from '../../session/host-pool.js';
 import { matchScenario } from '../../tournament/match-scenario.js';
 import { readMotionsFile } from '../../tournament/motions-file.js';
+import { rollingChoice, schedulingLag } from '../../tournament/rolling-schedule.js';
 import { roundRobinSize } from '../../tournament/round-robin.js';
 import { runTournament } from '../../tournament/run-tournament.js';
 import { claimTournamentFolder } from '../../tournament/tournament-folder.js';
@@ -37,7 +38,7 @@ import type { CliIo } from '../io.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { stopAfterStepsInFlight } from '../stop-signals.js';
 import { startDemoServer } from './demo.js';
-import { finishedMatches, printStandings } from './tournament-standings.js';
+import { printStandings } from './tournament-standings.js';
 
 const RESUME_HINT = 'Run the same command again, or `agora tournament --resume DIR`, to continue it.';
 const DEFAULT_ROUNDS = 3;
@@ -282,19 +283,7 @@ async function play(
           env: io.env,
           concurrency,
           scenarioFor: (match) => matchScenario(spec, match, state.start.motionsFile),
-          ...(spec.schedule === 'adaptive'
-            ? {
-                // Each batch fills the debates at a time: two debates per pairing.
-                nextMatches: (now: typeof state) =>
-                  adaptiveMatches(
-                    spec,
-                    now.start.id,
-                    now.planned,
-                    finishedMatches(now),
-                    Math.max(1, Math.ceil(concurrency / 2)),
-                  ),
-              }
-            : {}),
+          ...(spec.schedule === 'adaptive' ? { nextMatches: rollingChoice(schedulingLag(concurrency)) } : {}),
           counts,
           onEvent: (message) => reporter.event(message),
           stopRequested: stops.stopRequested,
