@@ -57,7 +57,7 @@ function readTranscript(runDir: string): unknown {
 }
 
 /** The end entry of a finished debate, read from its run folder. */
-function endEntry(
+export function endEntry(
   match: PlannedMatch,
   runDir: string,
   status: DebateStatus,

@@ -55,7 +55,7 @@ function stateWith(planned: PlannedMatch[], endedIndexes: readonly number[]): To
         },
       ]),
   );
-  return { start, planned: [...planned], started: new Set(), ended };
+  return { start, planned: [...planned], started: new Set(), queued: new Set(), ended };
 }
 
 const upTo = (last: number) => Array.from({ length: last }, (_, at) => at + 1);

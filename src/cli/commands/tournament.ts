@@ -8,11 +8,12 @@ import { ExitCode, UsageError } from '../../core/errors.js';
 import { plural } from '../../core/plural.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { openHostPool } from '../../session/host-pool.js';
+import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { matchScenario } from '../../tournament/match-scenario.js';
 import { readMotionsFile } from '../../tournament/motions-file.js';
 import { rollingChoice, schedulingLag } from '../../tournament/rolling-schedule.js';
 import { roundRobinSize } from '../../tournament/round-robin.js';
-import { runTournament } from '../../tournament/run-tournament.js';
+import { runTournament, type TournamentRunResult } from '../../tournament/run-tournament.js';
 import { claimTournamentFolder } from '../../tournament/tournament-folder.js';
 import { holdsTournament } from '../../tournament/tournament-log.js';
 import {
@@ -38,6 +39,7 @@ import type { CliIo } from '../io.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { stopAfterStepsInFlight } from '../stop-signals.js';
 import { startDemoServer } from './demo.js';
+import { checkQueueFlags, checkSameQueue, followQueue, type TournamentRun } from './tournament-queued.js';
 import { printStandings } from './tournament-standings.js';
 
 const RESUME_HINT = 'Run the same command again, or `agora tournament --resume DIR`, to continue it.';
@@ -67,7 +69,10 @@ const TOURNAMENT_OPTIONS = {
   out: { value: 'DIR', help: 'the tournament’s folder (default transcripts/tournament-<id>)' },
   resume: { value: 'DIR', help: 'continue the tournament in DIR' },
   demo: { help: 'every debate on the built-in simulator (simulated text, no model needed)' },
-  database: { value: 'URL', help: 'not available for tournaments yet' },
+  database: {
+    value: 'URL',
+    help: 'queue the debates in the shared Postgres store for `agora worker`s, and follow them there',
+  },
   json: { help: 'the standings as JSON' },
   csv: { help: 'the standings as CSV' },
 } as const satisfies OptionSpecs;
@@ -147,15 +152,13 @@ export async function runTournamentCommand(
   { values }: CommandInput<typeof TOURNAMENT_OPTIONS>,
   io: CliIo,
 ): Promise<number> {
-  if (values.database !== undefined)
-    throw new UsageError(
-      '--database is not available for tournaments yet: a tournament runs its debates from this process (use --host, repeatable, to spread them over several GPU hosts)',
-    );
+  const url = databaseUrl(values.database, io.env);
   integerFlag('concurrency', values.concurrency, 1);
   integerFlag('parallel', values.parallel, 1);
   timeoutFlag(values.timeout);
   if (values.demo && values.host?.length)
     throw new UsageError('--demo runs the tournament on the built-in simulator: leave out --host');
+  checkQueueFlags(url, values);
 
   let folder: string;
   let request: Parameters<typeof openTournament>[1];
@@ -182,6 +185,7 @@ export async function runTournamentCommand(
       motionsFile: values.motions as string,
       simulated: values.demo === true,
       notices,
+      ...(url ? { database: redactedUrl(url) } : {}),
       firstMatches: (planned, plannedId) =>
         planned.schedule === 'round-robin'
           ? roundRobinMatches(planned, plannedId)
@@ -191,6 +195,11 @@ export async function runTournamentCommand(
   const known = request ?? loadTournament(folder).start;
   if (values.resume !== undefined && known.simulated && values.host?.length)
     throw new UsageError(`${values.resume} is a tournament on the built-in simulator: leave out --host`);
+  checkSameQueue(folder, known, url);
+  if (url)
+    return followQueue(url, folder, io, (where, drive) =>
+      play(folder, request, known.spec, where, values, io, drive),
+    );
   return onServers(folder, request, known, values, io);
 }
 
@@ -239,7 +248,15 @@ async function onServers(
         },
       })),
     });
-    return await play(folder, request, spec, pool.provider, hosts, values, io);
+    return await play(folder, request, spec, `on ${hosts.join(', ')}`, values, io, (run) =>
+      runTournament({
+        ...run,
+        folder,
+        pool: pool.provider,
+        env: io.env,
+        ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+      }),
+    );
   } finally {
     await simulator?.close();
   }
@@ -249,10 +266,10 @@ async function play(
   folder: string,
   request: Parameters<typeof openTournament>[1],
   spec: TournamentSpec,
-  provider: Awaited<ReturnType<typeof openHostPool>>['provider'],
-  hosts: string[],
+  where: string,
   values: Values,
   io: CliIo,
+  drive: (run: TournamentRun) => Promise<TournamentRunResult>,
 ): Promise<number> {
   const release = claimTournamentFolder(folder);
   try {
@@ -269,18 +286,15 @@ async function play(
       );
       const reporter = tournamentReporter(io.stderr, clock);
       io.stderr.write(
-        `Tournament ${state.start.id} in ${folder}: ${spec.models.join(', ')} on ${plural(spec.motions.length, 'motion')}, ${spec.format}, ${spec.schedule} (${plural(planned, 'debate')}${resumed ? `, ${counts.done} already finished` : ''}), ${concurrency} at a time on ${hosts.join(', ')}\n`,
+        `Tournament ${state.start.id} in ${folder}: ${spec.models.join(', ')} on ${plural(spec.motions.length, 'motion')}, ${spec.format}, ${spec.schedule} (${plural(planned, 'debate')}${resumed ? `, ${counts.done} already finished` : ''}), ${concurrency} at a time ${where}\n`,
       );
       const stops = stopAfterStepsInFlight(reporter, RESUME_HINT);
       reporter.start(counts);
       let result: Awaited<ReturnType<typeof runTournament>>;
       try {
-        result = await runTournament({
-          folder,
+        result = await drive({
           state,
           log,
-          pool: provider,
-          env: io.env,
           concurrency,
           scenarioFor: (match) => matchScenario(spec, match, state.start.motionsFile),
           ...(spec.schedule === 'adaptive' ? { nextMatches: rollingChoice(schedulingLag(concurrency)) } : {}),
