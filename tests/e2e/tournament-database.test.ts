@@ -171,23 +171,4 @@ describe.runIf(runs)('agora tournament --database', () => {
     const board = await runAgora(['leaderboard', '--tournament', out, '--json'], { cwd: dir });
     expect(board.code).toBe(0);
   });
-
-  it('refuses the flags that belong to the workers before anything starts', async () => {
-    const dir = tempDir();
-    writeFileSync(path.join(dir, 'motions.txt'), 'Tea is better than coffee\n');
-    const base = ['tournament', '--models', 'm1,m2,m3', '--motions', 'motions.txt'];
-    const url = 'postgres://agora@127.0.0.1:1/none';
-    const demo = await runAgora([...base, '--demo', '--database', url], { cwd: dir });
-    expect(demo.code).toBe(2);
-    expect(demo.stderr).toContain('leave out --database');
-    const host = await runAgora(
-      [...base, '--database', url, '--host', 'http://127.0.0.1:2', '--parallel', '2'],
-      {
-        cwd: dir,
-      },
-    );
-    expect(host.code).toBe(2);
-    expect(host.stderr).toContain('leave out --host, --parallel');
-    expect(existsSync(path.join(dir, 'transcripts'))).toBe(false);
-  });
 });
