@@ -171,4 +171,75 @@ describe.runIf(runs)('agora tournament --database', () => {
     const board = await runAgora(['leaderboard', '--tournament', out, '--json'], { cwd: dir });
     expect(board.code).toBe(0);
   });
+
+  it('plans an adaptive schedule through the queue as it plans it on one host, from the same outcomes', async () => {
+    const url = await freshDatabase();
+    expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
+    const dir = tempDir();
+    writeFileSync(
+      path.join(dir, 'motions.txt'),
+      'Tea is better than coffee\nTrains beat planes\nHomework does more harm than good\n',
+    );
+    const args = [
+      'tournament',
+      '--models',
+      'm1,m2,m3,m4',
+      '--motions',
+      'motions.txt',
+      '--rounds',
+      '1',
+      '--budget',
+      '18',
+      '--concurrency',
+      '4',
+    ];
+    const host = await mock();
+    const here = await runAgora([...args, '--host', host.url, '--out', 'here'], { cwd: dir });
+    expect([0, 9]).toContain(here.code);
+
+    const workers = await Promise.all(
+      ['w1', 'w2'].map(async (name) => {
+        const own = await mock();
+        return startAgora(
+          [
+            'worker',
+            '--database',
+            url,
+            '--host',
+            own.url,
+            '--out',
+            tempDir(),
+            '--poll',
+            '0.1',
+            '--name',
+            name,
+          ],
+          { cwd: dir },
+        );
+      }),
+    );
+    try {
+      const queued = await runAgora([...args, '--database', url, '--out', 'queued'], { cwd: dir });
+      expect([0, 9]).toContain(queued.code);
+      expect(queued.stdout).toMatch(/^\s*m\d\b/m);
+    } finally {
+      for (const worker of workers) worker.child.kill('SIGINT');
+      await Promise.all(workers.map((worker) => worker.result));
+    }
+    const plan = (folder: string) =>
+      ofType(entries(path.join(dir, folder)), 'matches-planned').map((entry) => entry.matches);
+    const results = (folder: string) =>
+      ofType(entries(path.join(dir, folder)), 'debate-end')
+        .map((entry) => `${entry.runId} ${entry.match?.score}`)
+        .sort();
+    expect(plan('queued')[0]).toHaveLength(12);
+    expect(
+      plan('queued')
+        .slice(1)
+        .map((matches) => matches.length),
+    ).toEqual([2, 2, 2]);
+    // The same outcomes, so the same choices.
+    expect(results('queued')).toEqual(results('here'));
+    expect(plan('queued')).toEqual(plan('here'));
+  });
 });
