@@ -243,3 +243,30 @@ describe.runIf(runs)('agora tournament --database', () => {
     expect(plan('queued')).toEqual(plan('here'));
   });
 });
+
+describe('agora tournament with AGORA_DATABASE_URL set', () => {
+  it('runs a --demo tournament here, as it says, and leaves the database alone', async () => {
+    const dir = tempDir();
+    writeFileSync(path.join(dir, 'motions.txt'), 'Tea is better than coffee\n');
+    const result = await runAgora(
+      [
+        'tournament',
+        '--demo',
+        '--models',
+        'm1,m2,m3',
+        '--motions',
+        'motions.txt',
+        '--rounds',
+        '1',
+        '--out',
+        'cup',
+      ],
+      { cwd: dir, env: { AGORA_DATABASE_URL: 'postgres://agora@127.0.0.1:1/agora' } },
+    );
+    expect([0, 9]).toContain(result.code);
+    const log = entries(path.join(dir, 'cup'));
+    const start = log[0];
+    expect(start?.type === 'tournament-start' && start.database).toBeUndefined();
+    expect(ofType(log, 'debate-end')).toHaveLength(6);
+  });
+});

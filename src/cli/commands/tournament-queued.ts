@@ -36,17 +36,29 @@ export function checkQueueFlags(
     );
 }
 
-/** A tournament folder is continued the way it was started: through the database, or here. */
-export function checkSameQueue(folder: string, known: { database?: string }, url: string | undefined): void {
+/**
+ * The database a tournament's debates go through, if any: a tournament folder is continued the way
+ * it was started, through the database or here. AGORA_DATABASE_URL alone (no `--database`) does not
+ * send a tournament that runs here to a database, nor a `--demo` one.
+ */
+export function queueFor(
+  folder: string,
+  known: { database?: string; simulated: boolean },
+  url: string | undefined,
+  flagged: boolean,
+): string | undefined {
   const start = holdsTournament(folder) ? loadTournament(folder).start : known;
   if (start.database && url === undefined)
     throw new UsageError(
       `the tournament in ${folder} queues its debates in the database at ${start.database}: give --database URL again (or set AGORA_DATABASE_URL)`,
     );
-  if (!start.database && url !== undefined)
+  if (!start.database && url !== undefined) {
+    if (!flagged) return undefined;
     throw new UsageError(
       `the tournament in ${folder} runs its debates from this process, not through a database: leave out --database, or give this one another --out`,
     );
+  }
+  return url;
 }
 
 /**

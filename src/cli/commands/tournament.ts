@@ -39,7 +39,7 @@ import type { CliIo } from '../io.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { stopAfterStepsInFlight } from '../stop-signals.js';
 import { startDemoServer } from './demo.js';
-import { checkQueueFlags, checkSameQueue, followQueue, type TournamentRun } from './tournament-queued.js';
+import { checkQueueFlags, followQueue, queueFor, type TournamentRun } from './tournament-queued.js';
 import { printStandings } from './tournament-standings.js';
 
 const RESUME_HINT = 'Run the same command again, or `agora tournament --resume DIR`, to continue it.';
@@ -152,7 +152,10 @@ export async function runTournamentCommand(
   { values }: CommandInput<typeof TOURNAMENT_OPTIONS>,
   io: CliIo,
 ): Promise<number> {
-  const url = databaseUrl(values.database, io.env);
+  // AGORA_DATABASE_URL alone sends no demo, nor a tournament given its hosts, to the database.
+  const flagged = values.database !== undefined;
+  const url =
+    flagged || !(values.demo || values.host?.length) ? databaseUrl(values.database, io.env) : undefined;
   integerFlag('concurrency', values.concurrency, 1);
   integerFlag('parallel', values.parallel, 1);
   timeoutFlag(values.timeout);
@@ -195,9 +198,9 @@ export async function runTournamentCommand(
   const known = request ?? loadTournament(folder).start;
   if (values.resume !== undefined && known.simulated && values.host?.length)
     throw new UsageError(`${values.resume} is a tournament on the built-in simulator: leave out --host`);
-  checkSameQueue(folder, known, url);
-  if (url)
-    return followQueue(url, folder, io, (where, drive) =>
+  const queue = queueFor(folder, known, url, flagged);
+  if (queue)
+    return followQueue(queue, folder, io, (where, drive) =>
       play(folder, request, known.spec, where, values, io, drive),
     );
   return onServers(folder, request, known, values, io);
