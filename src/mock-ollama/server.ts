@@ -205,6 +205,12 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
     ...(cassette ? { cassette } : {}),
   };
   const requests: RecordedRequest[] = [];
+  const keeping = options.keepRequests ?? Number.POSITIVE_INFINITY;
+  const keep = (record: RecordedRequest) => {
+    if (keeping <= 0) return;
+    requests.push(record);
+    if (requests.length > keeping) requests.splice(0, requests.length - keeping);
+  };
 
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://mock.invalid').pathname;
@@ -215,7 +221,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
       receivedAt: Date.now(),
       ...(req.headers.authorization === undefined ? {} : { authorization: req.headers.authorization }),
     };
-    requests.push(record);
+    keep(record);
     stats.request(path);
     const settle = (): void => {
       if (res.headersSent && record.status === undefined) record.status = res.statusCode;

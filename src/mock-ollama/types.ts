@@ -35,6 +35,12 @@ export interface MockOllamaOptions extends ServerSettings {
   templates?: Record<string, TemplateName>;
   /** Debate speeches of this many words (drawn evenly between the two); default: short speeches. */
   speechLength?: SpeechLength;
+  /**
+   * How many of the latest requests `requests` keeps (each with its parsed body, prompts included);
+   * default: every one. A server that answers for a long time and whose record nobody reads (the
+   * demo's, `agora mock-ollama`) keeps none, so its memory does not grow with every call.
+   */
+  keepRequests?: number;
 }
 
 /** One request as the server saw it. Times are ms since the epoch. */
@@ -65,7 +71,7 @@ export interface MockOllama {
   /** Base URL, e.g. `http://127.0.0.1:54321`. */
   url: string;
   port: number;
-  /** Every request received, in order of arrival. */
+  /** The requests received, in order of arrival: every one, or the latest `keepRequests`. */
   requests: RecordedRequest[];
   /** A snapshot of the running totals. */
   stats(): MockStats;

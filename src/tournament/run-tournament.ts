@@ -9,7 +9,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TournamentMatch } from '../analytics/tournament-match.js';
 import type { Scenario } from '../config/scenario.js';
-import { mapConcurrent } from '../core/concurrency.js';
 import { outcomeLine } from '../formats/outcome-line.js';
 import { callShare, withCallShare } from '../llm/call-share.js';
 import type { LimitedProvider } from '../llm/limited-provider.js';
@@ -32,10 +31,12 @@ export interface RunTournamentOptions {
   concurrency: number;
   scenarioFor: (match: PlannedMatch) => Promise<Scenario>;
   /**
-   * The next matches to play after those planned are done (an adaptive schedule); none ends the
-   * tournament. Absent for a round-robin, which is planned whole at the start.
+   * The next matches to play once those planned have all started (an adaptive schedule), asked
+   * again each time a slot frees; `settled` says which planned debates have ended, here or before.
+   * None while the choice waits for results, and none at the end. Absent for a round-robin, which
+   * is planned whole at the start.
    */
-  nextMatches?: (state: TournamentState) => PlannedMatch[];
+  nextMatches?: (state: TournamentState, settled: (match: PlannedMatch) => boolean) => PlannedMatch[];
   /**
    * The tournament judge's verdict on a finished debate whose own judges are its debaters (a
    * knockout: knockout-verdict.ts); absent for formats whose judge is the match's already.
@@ -62,7 +63,7 @@ function readTranscript(runDir: string): unknown {
 }
 
 /** The end entry of a finished debate, read from its run folder. */
-function endEntry(
+export function endEntry(
   match: PlannedMatch,
   runDir: string,
   status: DebateStatus,
@@ -218,41 +219,83 @@ async function runMatch(
   }
 }
 
-/** Plays the planned matches not yet finished, then (adaptive) the next ones, until none is left or a stop. */
+/**
+ * Plays the planned matches not yet finished, `concurrency` at a time, and (adaptive) plans the next
+ * ones as slots free, until none is left or a stop. A run of failed debates as long as the slots (at
+ * least two) stops the starting of more: the rest would fail the same way, and waits for the next run.
+ */
 export async function runTournament(options: RunTournamentOptions): Promise<TournamentRunResult> {
   const result: TournamentRunResult = { stopped: false, failed: 0, degraded: 0 };
   const { state } = options;
   const attempted = new Set<string>();
+  const settledHere = new Set<string>();
+  const settled = (match: PlannedMatch) => state.ended.has(match.runId) || settledHere.has(match.runId);
+  const running = new Map<string, Promise<void>>();
+  const failureRun = Math.max(2, options.concurrency);
+  let failedInARow = 0;
+  let stopped = false;
+  let failure: { error: unknown } | undefined;
+  const nextToStart = () =>
+    state.planned.find((match) => !state.ended.has(match.runId) && !attempted.has(match.runId));
   for (;;) {
-    const pending = state.planned.filter(
-      (match) => !state.ended.has(match.runId) && !attempted.has(match.runId),
-    );
-    if (pending.length === 0) {
-      const next = options.nextMatches && !options.stopRequested() ? options.nextMatches(state) : [];
-      if (next.length === 0) break;
-      options.log.append({ type: 'matches-planned', at: now(), matches: next });
-      state.planned.push(...next);
-      continue;
+    while (running.size < options.concurrency && !stopped && failedInARow < failureRun) {
+      if (options.stopRequested()) {
+        stopped = true;
+        break;
+      }
+      let match = nextToStart();
+      if (!match && options.nextMatches) {
+        const next = options.nextMatches(state, settled);
+        if (next.length > 0) {
+          options.log.append({ type: 'matches-planned', at: now(), matches: next });
+          state.planned.push(...next);
+          match = nextToStart();
+        }
+      }
+      if (!match) break;
+      const started = match;
+      attempted.add(started.runId);
+      // Each debate sends at most its share of the calls the hosts take at once (call-share.ts).
+      const waiting = state.planned.filter(
+        (each) => !state.ended.has(each.runId) && !attempted.has(each.runId),
+      ).length;
+      const share = callShare(
+        options.pool.capacity,
+        Math.min(options.concurrency, running.size + 1 + waiting),
+      );
+      const pool =
+        share === undefined || share >= options.pool.capacity
+          ? options.pool
+          : withCallShare(options.pool, share);
+      running.set(
+        started.runId,
+        runMatch(started, options, pool).then(
+          (outcome) => {
+            running.delete(started.runId);
+            if (outcome === 'stopped') {
+              stopped = true;
+              return;
+            }
+            settledHere.add(started.runId);
+            if (outcome === 'failed') {
+              result.failed += 1;
+              failedInARow += 1;
+            } else failedInARow = 0;
+            if (outcome === 'degraded') result.degraded += 1;
+          },
+          (error: unknown) => {
+            // The tournament's own log could not be written: nothing more starts, the rest finish.
+            running.delete(started.runId);
+            failure ??= { error };
+            stopped = true;
+          },
+        ),
+      );
     }
-    // Each debate sends at most its share of the calls the hosts take at once (call-share.ts).
-    const share = callShare(options.pool.capacity, Math.min(options.concurrency, pending.length));
-    const pool =
-      share === undefined || share >= options.pool.capacity
-        ? options.pool
-        : withCallShare(options.pool, share);
-    const outcomes = await mapConcurrent(pending, options.concurrency, async (match) => {
-      attempted.add(match.runId);
-      if (options.stopRequested()) return 'stopped' as const;
-      return runMatch(match, options, pool);
-    });
-    result.failed += outcomes.filter((outcome) => outcome === 'failed').length;
-    result.degraded += outcomes.filter((outcome) => outcome === 'degraded').length;
-    if (outcomes.includes('stopped') || options.stopRequested()) {
-      result.stopped = true;
-      break;
-    }
-    // A batch that only failed would fail the same way again: the rest waits for the next run.
-    if (outcomes.every((outcome) => outcome === 'failed')) break;
+    if (running.size === 0) break;
+    await Promise.race(running.values());
   }
+  if (failure) throw failure.error;
+  result.stopped = stopped || options.stopRequested();
   return result;
 }

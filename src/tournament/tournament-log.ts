@@ -28,8 +28,15 @@ export type TournamentEntry =
       simulated: boolean;
       /** What the user was told about the plan (a weaker judge rule), kept with it. */
       notices: string[];
+      /**
+       * The shared database the debates are queued in (`--database`), its password left out;
+       * absent when this process runs them.
+       */
+      database?: string;
     }
   | { type: 'matches-planned'; at: string; matches: PlannedMatch[] }
+  /** Sent to the shared database's queue (`--database`), for the workers. */
+  | { type: 'debate-queued'; at: string; index: number; runId: string }
   | { type: 'debate-start'; at: string; index: number; runId: string }
   | {
       type: 'debate-end';
@@ -52,6 +59,8 @@ export interface TournamentState {
   planned: PlannedMatch[];
   /** Run ids of debates started at least once. */
   started: Set<string>;
+  /** Run ids of debates sent to the shared database's queue. */
+  queued: Set<string>;
   /** Finished debates by run id. */
   ended: Map<string, Extract<TournamentEntry, { type: 'debate-end' }>>;
 }
@@ -94,10 +103,17 @@ export function foldTournament(entries: readonly TournamentEntry[], file: string
     throw new RunError(`${file} does not start with the tournament's plan; it is not a tournament log`, {
       exitCode: ExitCode.runCorrupt,
     });
-  const state: TournamentState = { start: first, planned: [], started: new Set(), ended: new Map() };
+  const state: TournamentState = {
+    start: first,
+    planned: [],
+    started: new Set(),
+    queued: new Set(),
+    ended: new Map(),
+  };
   for (const entry of entries.slice(1)) {
     if (entry.type === 'matches-planned') state.planned.push(...entry.matches);
     else if (entry.type === 'debate-start') state.started.add(entry.runId);
+    else if (entry.type === 'debate-queued') state.queued.add(entry.runId);
     else if (entry.type === 'debate-end') state.ended.set(entry.runId, entry);
   }
   return state;

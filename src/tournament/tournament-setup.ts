@@ -20,6 +20,8 @@ export interface TournamentRequest {
   motionsFile: string;
   simulated: boolean;
   notices: string[];
+  /** The shared database the debates go to (its password left out), when they are queued. */
+  database?: string;
   /** The matches to plan first: the whole round-robin, or an adaptive schedule's first batch. */
   firstMatches: (spec: TournamentSpec, id: string) => PlannedMatch[];
 }
@@ -60,12 +62,13 @@ export function openTournament(
     motionsFile: request.motionsFile,
     simulated: request.simulated,
     notices: request.notices,
+    ...(request.database ? { database: request.database } : {}),
   };
   log.append(start);
   const matches = request.firstMatches(request.spec, request.id);
   log.append({ type: 'matches-planned', at, matches });
   return {
-    state: { start, planned: [...matches], started: new Set(), ended: new Map() },
+    state: { start, planned: [...matches], started: new Set(), queued: new Set(), ended: new Map() },
     log,
     resumed: false,
   };

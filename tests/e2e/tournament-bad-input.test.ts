@@ -92,9 +92,29 @@ describe('agora tournament refuses bad input before anything starts', () => {
     expect(own.stderr).toContain('no judge is left for llama3 against mistral');
   });
 
-  it('--database, which tournaments do not take yet', async () => {
-    const result = await refused(['--models', 'm1,m2,m3', '--database', 'postgres://localhost/agora'], TWO);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--database is not available for tournaments yet');
+  it('--database with the flags that belong to its workers, or with --demo', async () => {
+    const url = 'postgres://agora@127.0.0.1:1/agora';
+    const demo = await refused(['--demo', '--models', 'm1,m2,m3', '--database', url], TWO);
+    expect(demo.code).toBe(2);
+    expect(demo.stderr).toContain('leave out --database');
+    const host = await refused(
+      ['--models', 'm1,m2,m3', '--database', url, '--host', 'http://127.0.0.1:2', '--parallel', '2'],
+      TWO,
+    );
+    expect(host.code).toBe(2);
+    expect(host.stderr).toContain('leave out --host, --parallel here and give it to each `agora worker`');
+    const knockout = await refused(['--models', 'm1,m2,m3', '--database', url, '--format', 'knockout'], TWO);
+    expect(knockout.code).toBe(2);
+    expect(knockout.stderr).toContain('--format knockout is not available with --database');
+  });
+
+  it('--database naming a database out of reach', async () => {
+    const result = await refused(
+      ['--models', 'm1,m2,m3', '--database', 'postgres://agora:pw@127.0.0.1:1/agora'],
+      TWO,
+    );
+    expect(result.code).toBe(11);
+    expect(result.stderr).toContain('cannot reach the database at postgres://agora:***@127.0.0.1:1/agora');
+    expect(result.stderr).not.toContain(':pw@');
   });
 });

@@ -213,6 +213,10 @@ describe('agora tournament --format knockout', () => {
       'motions.txt',
       '--rounds',
       '1',
+      // All six debates at once: a tournament stops starting debates after as many failures in a
+      // row as it runs at a time, and here every debate is to end before its verdict fails.
+      '--concurrency',
+      '6',
       '--out',
       'cup',
     ];

@@ -172,3 +172,45 @@ export function roundRobinSteps(
   }
   return steps;
 }
+
+/**
+ * How an adaptive tournament goes when each next pairing is chosen as slots free (rolling-schedule.ts):
+ * the pairing that holds debates P + 1 and P + 2 is chosen from the results of debates 1 to
+ * P + 2 − lag, the debates ending in the order they were planned. Its order against `reference`
+ * after every `every` debates (and at the end), to compare with `adaptiveSteps` at the same pace.
+ */
+export function rollingSteps(
+  world: SyntheticWorld,
+  motionIds: readonly string[],
+  reference: readonly number[],
+  options: { lag: number; seed: number; every: number },
+): ScheduleStep[] {
+  const models = modelsOf(world);
+  const planned: ScheduledDebate[] = nextAdaptiveBatch({
+    models,
+    motionIds,
+    results: [],
+    pairings: (models.length * (models.length - 1)) / 2,
+    seed: options.seed,
+  });
+  const played = (count: number) =>
+    planned.slice(0, Math.max(0, count)).map((debate) => playDebate(world, debate));
+  for (;;) {
+    const next = nextAdaptiveBatch({
+      models,
+      motionIds,
+      results: played(planned.length + 2 - options.lag),
+      scheduled: planned,
+      pairings: 1,
+      seed: options.seed,
+    });
+    if (next.length === 0) break;
+    planned.push(...next);
+  }
+  const steps: ScheduleStep[] = [];
+  for (let count = options.every; count < planned.length + options.every; count += options.every) {
+    const results = played(Math.min(count, planned.length));
+    steps.push({ debates: results.length, tau: kendallTauB(fittedRatings(models, results), reference) ?? 0 });
+  }
+  return steps;
+}

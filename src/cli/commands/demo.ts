@@ -52,7 +52,8 @@ export function startDemoServer(
     return [...required, ...fallbacks];
   });
   const models = [...new Set([...named, ...DEFAULT_MODELS])];
-  return startMockOllama({ models, profile, speed });
+  // Nothing reads the demo server's request record: kept, it would grow by every prompt answered.
+  return startMockOllama({ models, profile, speed, keepRequests: 0 });
 }
 
 const DEMO_OPTIONS = {

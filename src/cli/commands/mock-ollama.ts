@@ -64,6 +64,8 @@ async function serveMockOllama(
       host: address,
       profile: profile as (typeof PROFILES)[number],
       speed: numberFlag('speed', values.speed, 0) ?? 0,
+      // A standalone server's request record is read by no one: kept, it grows by every prompt.
+      keepRequests: 0,
       ...(script ? { ...script.settings, script: script.rules } : {}),
       ...(cassette ? { cassette } : {}),
       ...(values['context-length']

@@ -9,12 +9,14 @@ import { plural } from '../../core/plural.js';
 import { normalizeOllamaHost } from '../../llm/ollama-host.js';
 import { derivedSeed } from '../../rotation/seeded-random.js';
 import { openHostPool } from '../../session/host-pool.js';
+import { databaseUrl, redactedUrl } from '../../store/postgres/database-url.js';
 import { knockoutVerdict } from '../../tournament/knockout-verdict.js';
 import { isLineupFile, readLineupFile } from '../../tournament/lineup-file.js';
 import { matchScenario } from '../../tournament/match-scenario.js';
 import { readMotionsFile } from '../../tournament/motions-file.js';
+import { rollingChoice, schedulingLag } from '../../tournament/rolling-schedule.js';
 import { roundRobinSize } from '../../tournament/round-robin.js';
-import { runTournament } from '../../tournament/run-tournament.js';
+import { runTournament, type TournamentRunResult } from '../../tournament/run-tournament.js';
 import { claimTournamentFolder } from '../../tournament/tournament-folder.js';
 import { holdsTournament } from '../../tournament/tournament-log.js';
 import {
@@ -41,7 +43,8 @@ import type { CliIo } from '../io.js';
 import { ollamaHostFor, withoutApiSuffix } from '../ollama-address.js';
 import { stopAfterStepsInFlight } from '../stop-signals.js';
 import { startDemoServer } from './demo.js';
-import { finishedMatches, printStandings } from './tournament-standings.js';
+import { checkQueueFlags, followQueue, queueFor, type TournamentRun } from './tournament-queued.js';
+import { printStandings } from './tournament-standings.js';
 
 const RESUME_HINT = 'Run the same command again, or `agora tournament --resume DIR`, to continue it.';
 const DEFAULT_ROUNDS = 3;
@@ -73,7 +76,10 @@ const TOURNAMENT_OPTIONS = {
   out: { value: 'DIR', help: 'the tournament’s folder (default transcripts/tournament-<id>)' },
   resume: { value: 'DIR', help: 'continue the tournament in DIR' },
   demo: { help: 'every debate on the built-in simulator (simulated text, no model needed)' },
-  database: { value: 'URL', help: 'not available for tournaments yet' },
+  database: {
+    value: 'URL',
+    help: 'queue the debates in the shared Postgres store for `agora worker`s, and follow them there',
+  },
   json: { help: 'the standings as JSON' },
   csv: { help: 'the standings as CSV' },
 } as const satisfies OptionSpecs;
@@ -154,15 +160,16 @@ export async function runTournamentCommand(
   { values }: CommandInput<typeof TOURNAMENT_OPTIONS>,
   io: CliIo,
 ): Promise<number> {
-  if (values.database !== undefined)
-    throw new UsageError(
-      '--database is not available for tournaments yet: a tournament runs its debates from this process (use --host, repeatable, to spread them over several GPU hosts)',
-    );
+  // AGORA_DATABASE_URL alone sends no demo, nor a tournament given its hosts, to the database.
+  const flagged = values.database !== undefined;
+  const url =
+    flagged || !(values.demo || values.host?.length) ? databaseUrl(values.database, io.env) : undefined;
   integerFlag('concurrency', values.concurrency, 1);
   integerFlag('parallel', values.parallel, 1);
   timeoutFlag(values.timeout);
   if (values.demo && values.host?.length)
     throw new UsageError('--demo runs the tournament on the built-in simulator: leave out --host');
+  checkQueueFlags(url, values);
 
   let folder: string;
   let request: Parameters<typeof openTournament>[1];
@@ -189,6 +196,7 @@ export async function runTournamentCommand(
       motionsFile: values.motions as string,
       simulated: values.demo === true,
       notices,
+      ...(url ? { database: redactedUrl(url) } : {}),
       firstMatches: (planned, plannedId) =>
         planned.schedule === 'round-robin'
           ? roundRobinMatches(planned, plannedId)
@@ -198,6 +206,11 @@ export async function runTournamentCommand(
   const known = request ?? loadTournament(folder).start;
   if (values.resume !== undefined && known.simulated && values.host?.length)
     throw new UsageError(`${values.resume} is a tournament on the built-in simulator: leave out --host`);
+  const queue = queueFor(folder, known, url, flagged);
+  if (queue)
+    return followQueue(queue, folder, io, (where, drive) =>
+      play(folder, request, known.spec, where, values, io, drive),
+    );
   return onServers(folder, request, known, values, io);
 }
 
@@ -252,7 +265,27 @@ async function onServers(
         },
       })),
     });
-    return await play(folder, request, spec, pool.provider, hosts, values, io);
+    return await play(folder, request, spec, `on ${hosts.join(', ')}`, values, io, (run) =>
+      runTournament({
+        ...run,
+        folder,
+        pool: pool.provider,
+        env: io.env,
+        ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+        ...(spec.format === 'knockout'
+          ? {
+              verdictFor: (match: PlannedMatch, runDir: string) =>
+                knockoutVerdict({
+                  provider: pool.provider,
+                  judge: match.judge,
+                  runDir,
+                  seed: derivedSeed(spec.seed, match.runId),
+                  signal: run.signal,
+                }),
+            }
+          : {}),
+      }),
+    );
   } finally {
     await simulator?.close();
   }
@@ -262,10 +295,10 @@ async function play(
   folder: string,
   request: Parameters<typeof openTournament>[1],
   spec: TournamentSpec,
-  provider: Awaited<ReturnType<typeof openHostPool>>['provider'],
-  hosts: string[],
+  where: string,
   values: Values,
   io: CliIo,
+  drive: (run: TournamentRun) => Promise<TournamentRunResult>,
 ): Promise<number> {
   const release = claimTournamentFolder(folder);
   try {
@@ -282,45 +315,18 @@ async function play(
       );
       const reporter = tournamentReporter(io.stderr, clock);
       io.stderr.write(
-        `Tournament ${state.start.id} in ${folder}: ${spec.models.join(', ')} on ${plural(spec.motions.length, 'motion')}, ${spec.format}, ${spec.schedule} (${plural(planned, 'debate')}${resumed ? `, ${counts.done} already finished` : ''}), ${concurrency} at a time on ${hosts.join(', ')}\n`,
+        `Tournament ${state.start.id} in ${folder}: ${spec.models.join(', ')} on ${plural(spec.motions.length, 'motion')}, ${spec.format}, ${spec.schedule} (${plural(planned, 'debate')}${resumed ? `, ${counts.done} already finished` : ''}), ${concurrency} at a time ${where}\n`,
       );
       const stops = stopAfterStepsInFlight(reporter, RESUME_HINT);
       reporter.start(counts);
       let result: Awaited<ReturnType<typeof runTournament>>;
       try {
-        result = await runTournament({
-          folder,
+        result = await drive({
           state,
           log,
-          pool: provider,
-          env: io.env,
           concurrency,
           scenarioFor: (match) => matchScenario(spec, match, state.start.motionsFile),
-          ...(spec.format === 'knockout'
-            ? {
-                verdictFor: (match: PlannedMatch, runDir: string) =>
-                  knockoutVerdict({
-                    provider,
-                    judge: match.judge,
-                    runDir,
-                    seed: derivedSeed(spec.seed, match.runId),
-                    signal: stops.signal,
-                  }),
-              }
-            : {}),
-          ...(spec.schedule === 'adaptive'
-            ? {
-                // Each batch fills the debates at a time: two debates per pairing.
-                nextMatches: (now: typeof state) =>
-                  adaptiveMatches(
-                    spec,
-                    now.start.id,
-                    now.planned,
-                    finishedMatches(now),
-                    Math.max(1, Math.ceil(concurrency / 2)),
-                  ),
-              }
-            : {}),
+          ...(spec.schedule === 'adaptive' ? { nextMatches: rollingChoice(schedulingLag(concurrency)) } : {}),
           counts,
           onEvent: (message) => reporter.event(message),
           stopRequested: stops.stopRequested,
