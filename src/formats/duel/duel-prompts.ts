@@ -1,4 +1,4 @@
-/** The duel's prompts: shared rules and transcript first, each participant's task last. */
+/** The duel's prompts: the rules every call shares, the transcript or a debater's own conversation, each participant's task last. */
 import { rulesPlacementFor } from '../../agents/message-layout.js';
 import { buildMessages, lengthRequest, promptChars } from '../../agents/prompts.js';
 import { backgroundText } from '../../config/background-text.js';
