@@ -17,6 +17,7 @@ import {
   startMockOllama,
   templateNameFor,
 } from '../../src/mock-ollama/index.js';
+import { personTask } from '../../src/render/person-task.js';
 import { runAgora, tempDir } from '../helpers/cli.js';
 import { FAST_RETRIES } from '../helpers/format-scenarios.js';
 import { longTurnRules } from '../helpers/long-turns.js';
@@ -123,6 +124,13 @@ describe('a duel debater on a model of its own', () => {
         const opponent = statementsOf(events, side === 'a' ? 'b' : 'a');
         const answers = side === 'a' ? opponent[round - 2] : opponent[round - 1];
         if (answers !== undefined) expect(last(body)).toContain(answers);
+        // A person in the seat is shown that statement alone, then the task.
+        const view = personTask(body.messages);
+        expect(view).toMatchObject({
+          name,
+          task: expect.stringMatching(`^Your task: round ${round} of 4\n`),
+        });
+        expect(view.opponent?.text).toBe(answers);
       });
       // Append-only: the next request begins with this one and its answer, then one user turn.
       for (let index = 0; index + 1 < calls.length; index += 1) {

@@ -37,6 +37,12 @@ export function conversationNote(name: string): string {
   return `Your replies in this conversation are your own statements as ${name}; each of my later messages brings what was said since you last spoke, then your next task.`;
 }
 
+/**
+ * The heading between what was said and who the debater is: a statement in the turn ends at it, as
+ * a statement of the shared transcript ends with its message (a person's view of the turn reads it so).
+ */
+const SIDE_HEADING = '## Your side';
+
 const opponentOf = (side: Side): Side => (side === 'a' ? 'b' : 'a');
 
 const statementOf = (state: DuelState, side: Side, round: number): Statement | undefined =>
@@ -80,7 +86,7 @@ function firstTurn(state: DuelState, side: Side, start: number, parts: Conversat
   return [
     parts.placement === 'first-user' ? parts.system : '',
     history,
-    conversationNote(name),
+    `${SIDE_HEADING}\n${conversationNote(name)}`,
     parts.task(start),
   ]
     .filter((part) => part !== '')
@@ -105,7 +111,7 @@ function conversationFrom(
     const heard = since(state, side, turn);
     messages.push({
       role: 'user',
-      content: [heard, parts.task(turn)].filter((part) => part !== '').join('\n\n'),
+      content: [heard, `${SIDE_HEADING}\n${parts.task(turn)}`].filter((part) => part !== '').join('\n\n'),
     });
   }
   return messages;
