@@ -1,13 +1,18 @@
-/** The duel's prompts: shared rules and transcript first, each participant's task last. */
-import { buildMessages, lengthRequest, promptChars, transcriptText } from '../../agents/prompts.js';
+/** The duel's prompts: the rules every call shares, the transcript or a debater's own conversation, each participant's task last. */
+import { rulesPlacementFor } from '../../agents/message-layout.js';
+import { buildMessages, lengthRequest, promptChars } from '../../agents/prompts.js';
 import { backgroundText } from '../../config/background-text.js';
 import type { DuelScenario } from '../../config/scenario.js';
 import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
+import { BRIEF_THINKING } from '../../context/fitted-call.js';
+import { seatModel } from '../../core/person-seat.js';
 import { DEFAULT_CHARS_PER_TOKEN, estimateTokens, promptBudget } from '../../core/token-estimate.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';
 import { structuredAnswerRoom } from '../shared/structured-call.js';
 import { answerBudget } from '../shared/token-budget.js';
+import { debaterConversation } from './debater-conversation.js';
+import { transcriptFor } from './duel-transcript.js';
 
 export type DuelState = SequenceState<DuelScenario>;
 export type DuelSide = 'a' | 'b';
@@ -15,13 +20,6 @@ export type DuelSide = 'a' | 'b';
 export function sideLabel(scenario: DuelScenario, side: DuelSide): string {
   return `Debater ${side.toUpperCase()}, ${scenario.positions[side]}`;
 }
-
-/**
- * How a statement is labelled in the prompts: its side's position. The order the Judge's task
- * lists the sides in is the only thing the side-swapped reading changes, so it shares every
- * message but its task with the calls around it.
- */
-const promptLabel = (scenario: DuelScenario, side: DuelSide) => `arguing for ${scenario.positions[side]}`;
 
 /** The rules every call shares, the Judge's two readings included. */
 export function duelSystemPrompt(scenario: DuelScenario): string {
@@ -39,71 +37,6 @@ export function duelSystemPrompt(scenario: DuelScenario): string {
     `- ${b.name} argues for: ${scenario.positions.b}`,
     `- Each round ${a.name} speaks, then ${b.name} answers, then the Judge assesses the round; at most ${scenario.max_rounds} rounds.`,
   ].join('\n');
-}
-
-/** What a condensed round shows when its judgement left no summary: each statement's opening sentences. */
-function openingsOf(state: DuelState, round: number): string {
-  return state.statements
-    .filter((statement) => statement.round === round)
-    .map((statement) => {
-      const sentences = statement.text.trim().match(/[^.!?]+[.!?]+(\s|$)/g) ?? [statement.text.trim()];
-      return `${statement.speaker} opened: ${sentences.slice(0, 2).join('').trim()}`;
-    })
-    .join(' ');
-}
-
-/**
- * The shared transcript. When it would not fit, the oldest rounds are given by the Judge's
- * summary of them instead of verbatim, oldest first, so the prompt stays inside the window: the
- * newest round is always verbatim, and the window fitter (which measures with the same rate) never
- * has to cut the rounds a judge must compare.
- */
-function transcriptFor(state: DuelState, upToRound: number, fits: (text: string) => boolean): string {
-  const { scenario } = state;
-  const rounds = [...new Set(state.statements.map((statement) => statement.round))].filter(
-    (round) => round <= upToRound,
-  );
-  // Only a condensed round shows the Judge's words, its neutral summary of what was said: no
-  // verdict enters a prompt (the Judge must not read its own earlier verdicts as evidence).
-  const judgement = (round: number) =>
-    state.assessments.find((item) => item.phase === 'judgement' && item.round === round);
-  let condensed = 0;
-  for (;;) {
-    const text = transcriptText({
-      summaries: [],
-      rounds: rounds.map((number, index) => {
-        const verdict = judgement(number)?.result;
-        const summary = typeof verdict?.summary === 'string' ? verdict.summary.trim() : '';
-        if (index < condensed) {
-          return {
-            number,
-            title: `Round ${number} (${summary ? "the Judge's summary" : 'the openings of its statements'})`,
-            statements: [
-              summary
-                ? { agent: 'Judge', label: 'summary', text: summary }
-                : {
-                    agent: 'Moderator',
-                    label: 'openings',
-                    text: openingsOf(state, number) || '(nothing said)',
-                  },
-            ],
-          };
-        }
-        return {
-          number,
-          statements: state.statements
-            .filter((statement) => statement.round === number)
-            .map((statement) => ({
-              agent: statement.speaker,
-              label: promptLabel(scenario, statement.side as DuelSide),
-              text: statement.text,
-            })),
-        };
-      }),
-    });
-    if (fits(text) || condensed >= rounds.length - 1) return text;
-    condensed += 1;
-  }
 }
 
 /**
@@ -144,17 +77,13 @@ function lastAssessment(state: DuelState, round: number): string {
   return `The Judge ${who} in round ${round - 1}: ${String(result.why ?? '').trim()}`;
 }
 
-export function debaterMessages(
-  state: DuelState,
-  side: DuelSide,
-  round: number,
-  rate?: number,
-): ChatMessage[] {
+/** The debater's task in `round`: who it is, the Judge's view of the round before, what to do. */
+function debaterTask(state: DuelState, side: DuelSide, round: number): string {
   const { scenario } = state;
   const debater = scenario.debaters[side];
   const other: DuelSide = side === 'a' ? 'b' : 'a';
   const last = round >= scenario.max_rounds;
-  const task = [
+  return [
     `Your name: ${debater.name}`,
     `You argue for: ${scenario.positions[side]}`,
     `You argue against: ${scenario.positions[other]}`,
@@ -172,8 +101,57 @@ export function debaterMessages(
   ]
     .filter((line) => line !== '')
     .join('\n');
+}
+
+/** `llama3` and `llama3:latest` are one model, as Ollama resolves them. */
+const sameModel = (first: string, second: string) =>
+  first.replace(/:latest$/, '') === second.replace(/:latest$/, '');
+
+/**
+ * Whether a debater's model serves no other seat of the duel: then its server slot keeps the
+ * debater's own last prompt and answer, and the debater's own conversation is what it can reuse.
+ * A model that also serves the opponent or the Judge keeps the other seat's call in between, and
+ * what they share is the transcript.
+ */
+export function hasOwnModel(scenario: DuelScenario, side: DuelSide): boolean {
+  const model = seatModel(scenario.debaters[side]);
+  const others = [seatModel(scenario.debaters[side === 'a' ? 'b' : 'a']), scenario.judge.model];
+  return !others.some((other) => sameModel(other, model));
+}
+
+/**
+ * A debater's prompt. On a model of its own, its own conversation (debater-conversation.ts): its
+ * earlier statements as its own turns, each request the previous one with its answer and the next
+ * turn added. On a model shared with another seat, the layout every seat shares: the rules, the
+ * transcript, its task. When even the conversation of its round alone would not fit the window,
+ * the shared layout, whose transcript the window fitter can cut.
+ */
+export function debaterMessages(
+  state: DuelState,
+  side: DuelSide,
+  round: number,
+  rate?: number,
+): ChatMessage[] {
+  const { scenario } = state;
+  const debater = scenario.debaters[side];
+  const thinks = debater.think === true && debater.human !== true;
   const reserve = answerBudget(scenario.debater_max_tokens, debater.think === true, scenario.thinking_budget);
-  return messagesFor(state, round, task, reserve, rate);
+  if (hasOwnModel(scenario, side)) {
+    const budget = promptBudget(scenario.model_options.context_window, reserve, WINDOW_MARGIN_TOKENS);
+    const conversation = debaterConversation(state, side, round, {
+      system: duelSystemPrompt(scenario),
+      placement: rulesPlacementFor(seatModel(debater)),
+      // A thinking model's request for brief thinking goes into every turn, as the call adds it
+      // to the last one, so that an earlier turn reads as it was sent.
+      task: (turn) => {
+        const task = debaterTask(state, side, turn);
+        return thinks ? `${task}\n\n${BRIEF_THINKING}` : task;
+      },
+      fits: (messages) => estimateTokens(promptChars(messages), rate ?? DEFAULT_CHARS_PER_TOKEN) <= budget,
+    });
+    if (conversation) return conversation;
+  }
+  return messagesFor(state, round, debaterTask(state, side, round), reserve, rate);
 }
 
 /**
