@@ -61,7 +61,7 @@ export interface TournamentState {
   started: Set<string>;
   /** Run ids of debates sent to the shared database's queue. */
   queued: Set<string>;
-  /** Finished debates by run id. */
+  /** Debates that ended by run id: finished, or failed on a worker of the shared database. */
   ended: Map<string, Extract<TournamentEntry, { type: 'debate-end' }>>;
 }
 
@@ -114,7 +114,12 @@ export function foldTournament(entries: readonly TournamentEntry[], file: string
     if (entry.type === 'matches-planned') state.planned.push(...entry.matches);
     else if (entry.type === 'debate-start') state.started.add(entry.runId);
     else if (entry.type === 'debate-queued') state.queued.add(entry.runId);
-    else if (entry.type === 'debate-end') state.ended.set(entry.runId, entry);
+    else if (entry.type === 'debate-end') {
+      // A debate that failed here is run again (resumed from its own log) the next time; one that
+      // failed on a worker stays failed until `agora resume RUN --database URL` continues it.
+      if (entry.status === 'failed' && !first.database) state.ended.delete(entry.runId);
+      else state.ended.set(entry.runId, entry);
+    }
   }
   return state;
 }
