@@ -13,7 +13,7 @@ import { ContextOverflowError } from '../llm/errors.js';
 import type { ModelProvider } from '../llm/provider.js';
 import { type FirstCall, firstCalls } from './first-calls.js';
 import { requiredModels } from './preflight.js';
-import { fitWholeRound, type RoundCallFit } from './round-fit.js';
+import { fitWholeDebate, type WholeDebateFit } from './whole-debate-fit.js';
 
 /** A model's measured characters per token, and how it was measured. */
 export interface MeasuredRate {
@@ -68,15 +68,17 @@ export async function measureRate(
 export interface ScenarioFits {
   rates: Array<{ model: string; rate: MeasuredRate | undefined }>;
   calls: CallKindFit[];
-  round: RoundCallFit[];
+  /** The whole debate tried at its caps; undefined when a first call already cannot fit, or nothing was measured for `run`. */
+  debate: WholeDebateFit | undefined;
   /** The first refusal, in the words the run stops with; undefined when everything fits. */
   error: ContextWindowError | undefined;
 }
 
 /**
  * The rule `run` applies before its first call and `doctor` reports: each model's rate measured on
- * the server (with `tokenizerOnly`, only by a tokenizer: no model call), each call kind's first
- * call fitted at that rate, and a knockout's whole first round, all in `contextWindow`.
+ * the server (with `tokenizerOnly`, only by a tokenizer: no model call, and no trial of the whole
+ * debate when nothing was measured), each call kind's first call fitted at that rate, then the
+ * whole debate tried at its caps at those rates (whole-debate-fit.ts), all in `contextWindow`.
  */
 export async function scenarioFits(
   provider: ModelProvider,
@@ -94,9 +96,18 @@ export async function scenarioFits(
     if (rate) measured.set(model, rate.charsPerToken);
   }
   const calls = fitCallKinds(scenario, contextWindow, measured);
-  const round = fitWholeRound(scenario, contextWindow, measured);
-  const error = [...calls, ...round].find((fit) => fit.error)?.error;
-  return { rates, calls, round, error };
+  const first = calls.find((fit) => fit.error)?.error;
+  const tried = first === undefined && (!options.tokenizerOnly || measured.size > 0);
+  const debate = tried
+    ? await fitWholeDebate(
+        {
+          ...scenario,
+          model_options: { ...scenario.model_options, context_window: contextWindow },
+        } as Scenario,
+        measured,
+      )
+    : undefined;
+  return { rates, calls, debate, error: first ?? debate?.error };
 }
 
 /** One call kind against the window: its fixed part's estimate, or the run's own refusal. */

@@ -238,14 +238,15 @@ suite(`doctor against a real llama-server${skipNote}`, () => {
   });
 
   it('refuses a knockout whose round cannot fit the slot at the measured rate, naming the call, as run does before its first call', async () => {
-    // One slot of 8192 tokens: each call's fixed part fits, but a judge's prompt with both
-    // statements written to their caps (at about 1.5 characters a token) does not.
+    // One slot of 8192 tokens: each call's fixed part fits, but once the first round is folded
+    // into a summary, a call of the second round with its statements at their caps (at about 1.5
+    // characters a token) still does not.
     const server = await serve(['-c', '8192', '-np', '1']);
     const abortion = shippedScenarios(server).find((file) => file.endsWith('abortion.yaml')) as string;
     const doctor = await runAgora(['doctor', abortion]);
     expect(doctor.code, doctor.stdout).toBe(3);
     const refusal =
-      /✗ (the context window is too small: one round does not fit in 8192 tokens: the prompt for (.+?), with the round's statements written to their caps, comes to about \d+ tokens.*)/.exec(
+      /✗ (the context window is too small: one round does not fit in 8192 tokens: the prompt for (.+?), with the finished rounds summarised and this round's statements whole, comes to about \d+ tokens.*)/.exec(
         doctor.stdout,
       );
     expect(refusal, doctor.stdout).not.toBeNull();
@@ -254,6 +255,42 @@ suite(`doctor against a real llama-server${skipNote}`, () => {
     expect(run.stderr).toContain(refusal?.[1]);
     // Refused before its first call: no run folder was made.
     expect(existsSync(path.join(path.dirname(abortion), 'runs', 'abortion'))).toBe(false);
+  });
+
+  it('refuses a critique whose refinement cannot fit once the critiques are written, naming it, as run does', async () => {
+    // One slot of 2560 tokens: every call kind's first call fits at about 1.5 characters a token,
+    // but a refinement's task holds the critiques it received, and at their caps they do not fit.
+    // Checked only by first calls, doctor passed this, and run stopped at the refinement after the
+    // proposals and critiques were written.
+    const server = await serve(['-c', '2560', '-np', '1', '--alias', 'llama3,mistral']);
+    const scenario = scenarioFile(
+      {
+        format: 'critique',
+        topic: 'Design a cache for product pages',
+        seed: 3,
+        agents: [
+          { name: 'Ada', role: 'architect', model: 'llama3' },
+          { name: 'Per', role: 'performance', model: 'mistral' },
+        ],
+        judge: { model: 'llama3' },
+        rounds: 1,
+      },
+      server,
+      ['llama3', 'mistral'],
+    );
+    const doctor = await runAgora(['doctor', scenario.file]);
+    expect(doctor.code, doctor.stdout).toBe(3);
+    expect(doctor.stdout).toMatch(/✓ Ada's proposal: about \d+ tokens before the debate so far/);
+    const refusal =
+      /✗ (the context window is too small: the prompt for Ada's refinement does not fit in a context window of 2560 tokens.*)/.exec(
+        doctor.stdout,
+      );
+    expect(refusal, doctor.stdout).not.toBeNull();
+    const run = await runAgora(['run', scenario.file, '--out', scenario.out, '--quiet']);
+    expect(run.code, run.stderr).toBe(3);
+    expect(run.stderr).toContain(refusal?.[1]);
+    // Refused before its first call: no run folder was made.
+    expect(existsSync(scenario.out)).toBe(false);
   });
 
   for (const window of ['4096', '8192']) {

@@ -36,15 +36,16 @@ async function mixedScenario(baseUrl: string) {
 
 describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible server', () => {
   it('completes, routes each model to its server, fits the server’s window and keeps the key out of the run', async () => {
-    // One simulator serves both APIs; its /v1 side reports a 4096-token window.
-    const server = await startMockOllama({ models: ['llama3', 'mistral'], contextLength: 4096 });
+    // One simulator serves both APIs; its /v1 side reports a 6144-token window, in which the
+    // debate fits with every statement at its cap.
+    const server = await startMockOllama({ models: ['llama3', 'mistral'], contextLength: 6144 });
     servers.push(server);
     // The file points at nothing; the environment variable moves the provider to the simulator.
     const { file, out } = await mixedScenario(`http://127.0.0.1:${await closedPort()}/v1`);
     const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet'], {
       env: { AGORA_TEST_LLM_KEY: KEY, AGORA_PROVIDER_LOCAL_URL: `${server.url}/v1` },
     });
-    expect(result.stderr).toContain('context window of 4096 tokens');
+    expect(result.stderr).toContain('context window of 6144 tokens');
     expect(result.code).toBe(0);
 
     const ollamaChats = server.requests.filter((request) => request.path === '/api/chat');
@@ -52,7 +53,7 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
     expect(ollamaChats.length).toBeGreaterThan(0);
     expect(openAiChats.length).toBeGreaterThan(0);
     for (const request of ollamaChats) {
-      expect(request.body).toMatchObject({ model: 'llama3', options: { num_ctx: 4096 } });
+      expect(request.body).toMatchObject({ model: 'llama3', options: { num_ctx: 6144 } });
       expect(request.authorization).toBeUndefined();
     }
     for (const request of openAiChats) {
@@ -64,19 +65,19 @@ describe('a knockout with X on Ollama and the Y panel on an OpenAI-compatible se
     const start = readEvents(runDir)[0] as unknown as {
       scenario: { model_options: { context_window: number } };
     };
-    expect(start.scenario.model_options.context_window).toBe(4096);
+    expect(start.scenario.model_options.context_window).toBe(6144);
     for (const name of filesUnder(runDir)) expect(readFileSync(name, 'utf8')).not.toContain(KEY);
   });
 
   it('a batch routes each debate’s models to the servers its scenario names, and fits that server’s window', async () => {
-    const server = await startMockOllama({ models: ['llama3', 'mistral'], contextLength: 4096 });
+    const server = await startMockOllama({ models: ['llama3', 'mistral'], contextLength: 6144 });
     servers.push(server);
     const { file, out } = await mixedScenario(`http://127.0.0.1:${await closedPort()}/v1`);
     const result = await runAgora(['batch', file, '--seeds', '1,2', '--host', server.url, '--out', out], {
       env: { AGORA_TEST_LLM_KEY: KEY, AGORA_PROVIDER_LOCAL_URL: `${server.url}/v1` },
     });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toContain('context window of 4096 tokens');
+    expect(result.stderr).toContain('context window of 6144 tokens');
     expectChatsSplit(server, { ollama: 'llama3', openai: 'mistral', key: KEY });
     for (const name of filesUnder(out)) expect(readFileSync(name, 'utf8')).not.toContain(KEY);
   });

@@ -56,7 +56,7 @@ describe('a fold in the middle of a round', () => {
       messages: [{ role: 'user' as const, content: 'A very long statement. '.repeat(400) }],
       tokenLimit: 160,
     };
-    const plan = foldInRound(state, finished + 1, call);
+    const plan = foldInRound(state, finished + 1, call, "Thomas Reyes's statement");
     expect(plan).toMatchObject({ kind: 'summarise', fromRound: 1, throughRound: finished });
   });
 });

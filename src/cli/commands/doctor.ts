@@ -99,8 +99,9 @@ async function doctor(
 
 /**
  * The scenario against the servers' context windows, with the check `run` makes before it starts;
- * then each model's characters per token, measured on its server, and each call kind's fixed part
- * fitted to the window at that rate, as `run` fits it.
+ * then each model's characters per token, measured on its server, each call kind's fixed part
+ * fitted to the window at that rate, and the whole debate tried with every answer at its cap, by
+ * the code the run fits its prompts with (session/whole-debate-fit.ts).
  */
 async function checkWindow(scenario: Scenario, provider: ModelProvider, io: CliIo): Promise<number> {
   let fitted: Scenario;
@@ -139,16 +140,26 @@ async function checkWindow(scenario: Scenario, provider: ModelProvider, io: CliI
       `✓ ${fit.call.what}: about ${fit.promptTokens} tokens before the debate so far, ${fit.call.maxTokens} for the answer, in a ${window}-token window\n`,
     );
   }
-  // A knockout's round cannot be cut while it runs: its last prompts hold both statements whole.
-  for (const fit of fits.round) {
-    if (fit.error) {
-      io.stdout.write(`✗ ${fit.error.message}\n`);
-      code = ExitCode.config;
-      continue;
-    }
+  const debate = fits.debate;
+  if (debate?.error) {
+    io.stdout.write(`✗ ${debate.error.message}\n`);
+    code = ExitCode.config;
+  } else if (debate) {
+    const fullest = debate.fullest
+      ? `; the fullest call, on ${debate.fullest.model}, about ${debate.fullest.promptTokens} tokens of prompt and ${debate.fullest.maxTokens} for the answer in a ${window}-token window`
+      : '';
+    const shortened =
+      debate.shortened > 0
+        ? `; ${debate.shortened} with the debate so far shortened to fit, as run shortens it`
+        : '';
     io.stdout.write(
-      `✓ ${fit.what} in round 1: about ${fit.promptTokens} tokens with the round's statements at their caps, ${fit.maxTokens} for the answer, in a ${window}-token window\n`,
+      `✓ the whole debate with every answer at its cap: ${debate.calls} calls fit${fullest}${shortened}\n`,
     );
+    if (debate.incomplete) {
+      io.stdout.write(
+        `! the trial stopped before the end of the debate, so later calls went untried: ${debate.incomplete}\n`,
+      );
+    }
   }
   return code;
 }

@@ -16,7 +16,7 @@ import { aimWords, transcriptText } from '../../agents/prompts.js';
 import { ContextWindowError } from '../../context/context-window-error.js';
 import type { Stored, SummaryEvent, TurnEndEvent } from '../../core/events.js';
 import { transcriptUpTo, transcriptView } from './knockout-prompts.js';
-import { fits, type PlannedCall, slackChars } from './prompt-fits.js';
+import { fits, type PlannedCall, promptEstimate, slackChars } from './prompt-fits.js';
 import {
   claimsCall,
   claimsModel,
@@ -54,7 +54,7 @@ function projectedStatementChars(state: KnockoutState): number {
 }
 
 /** The state with round `round` under way and `positions` already spoken, in statements of `chars` characters. */
-export function projected(
+function projected(
   state: KnockoutState,
   round: number,
   positions: ReadonlyArray<'X' | 'Y'>,
@@ -231,9 +231,10 @@ export function foldBeforeNextRound(state: KnockoutState) {
  * longer than the ones before it): the finished rounds but the latest, or the latest when it is the
  * only one left, on the model of the call that did not fit (it is the one loaded next). As between
  * rounds, parts that would take too much of that call's room are rewritten into one: a second fold
- * in one round must not add a part as long as the rounds it replaces.
+ * in one round must not add a part as long as the rounds it replaces. `what` names the call, for
+ * the refusal when nothing is left to fold.
  */
-export function foldInRound(state: KnockoutState, currentRound: number, call: PlannedCall) {
+export function foldInRound(state: KnockoutState, currentRound: number, call: PlannedCall, what: string) {
   const covered = summaryChain(state.summaries).at(-1)?.throughRound ?? 0;
   const finished = state.rounds
     .filter((round) => round.end && round.number < currentRound)
@@ -241,9 +242,10 @@ export function foldInRound(state: KnockoutState, currentRound: number, call: Pl
   const lastFinished = finished.at(-1) ?? 0;
   const target = lastFinished - 1 > covered ? lastFinished - 1 : lastFinished > covered ? lastFinished : null;
   if (target === null) {
-    // A setting, not a failed model: the run stops with exit 3 and says which one.
+    // A setting, not a failed model: the run stops with exit 3 and says which call and which setting.
+    const estimate = promptEstimate(state, call);
     throw new ContextWindowError(
-      `the context window is too small: one round does not fit in ${state.scenario.model_options.context_window} tokens; raise model_options.context_window (and the server's own window: llama-server -c, vLLM --max-model-len) or lower model_options.max_tokens`,
+      `the context window is too small: one round does not fit in ${state.scenario.model_options.context_window} tokens: the prompt for ${what}, with the finished rounds summarised and this round's statements whole, comes to about ${estimate.tokens} tokens, and its answer needs ${call.tokenLimit} more (at ${estimate.rate.toFixed(2)} characters per token); raise model_options.context_window (and the server's own window: llama-server -c, vLLM --max-model-len) or lower model_options.max_tokens`,
     );
   }
   const room = transcriptUpTo(state, lastFinished).length + slackChars(state, call);

@@ -67,7 +67,9 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
       if (mode === 'off' || spoken.degraded || extracted) continue;
       const model = claimsModel(scenario, index, position, round.debater, spoken.model);
       const call = claimsCall(state, round.number, spoken.agent, position, model);
-      if (mode === 'model' && !fits(state, call)) return foldInRound(state, round.number, call);
+      if (mode === 'model' && !fits(state, call)) {
+        return foldInRound(state, round.number, call, `the claims of ${spoken.agent}`);
+      }
       return {
         kind: 'claims',
         round: round.number,
@@ -80,7 +82,7 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
       };
     }
     const call = statementCall(state, position, round.number, round.debater);
-    if (!fits(state, call)) return foldInRound(state, round.number, call);
+    if (!fits(state, call)) return foldInRound(state, round.number, call, `${call.agent.name}'s statement`);
     return {
       kind: 'speak',
       round: round.number,
@@ -104,7 +106,7 @@ export function nextKnockoutStep(state: KnockoutState): KnockoutStep | DoneStep 
   if (pending.length > 0) {
     for (const name of pending) {
       const call = judgeCall(state, name, round.number, round.debater);
-      if (!fits(state, call)) return foldInRound(state, round.number, call);
+      if (!fits(state, call)) return foldInRound(state, round.number, call, `${name}'s evaluation`);
     }
     return { kind: 'judge', round: round.number, judges: pending };
   }

@@ -4,7 +4,13 @@
  * any order, or a resume in the middle of a round, cannot change what is planned).
  */
 import { promptChars } from '../../agents/prompts.js';
-import { calibrate, charsWithin, estimateTokens, promptBudget } from '../../core/token-estimate.js';
+import {
+  calibrate,
+  charsWithin,
+  DEFAULT_CHARS_PER_TOKEN,
+  estimateTokens,
+  promptBudget,
+} from '../../core/token-estimate.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { KnockoutState } from './state.js';
 
@@ -47,4 +53,10 @@ export function fits(state: KnockoutState, call: PlannedCall): boolean {
     estimateTokens(promptChars(call.messages), rate) <=
     promptBudget(window, call.tokenLimit, state.scenario.context.margin_tokens)
   );
+}
+
+/** A call's prompt in estimated tokens, and the characters per token it was estimated at. */
+export function promptEstimate(state: KnockoutState, call: PlannedCall): { tokens: number; rate: number } {
+  const rate = charsPerToken(state, call.model) ?? DEFAULT_CHARS_PER_TOKEN;
+  return { tokens: estimateTokens(promptChars(call.messages), rate), rate };
 }
