@@ -4,7 +4,13 @@
  * passage; and, in the debates, how often the judge chose the side with more verified quotes.
  */
 import { checkQuotes, type QuoteVerdict } from './quote-verification.js';
-import { conditionRecords, JUDGE_QUESTION, recordedQuestions, type TruthState } from './truth-plan.js';
+import {
+  arguedOption,
+  conditionRecords,
+  JUDGE_QUESTION,
+  recordedQuestions,
+  type TruthState,
+} from './truth-plan.js';
 
 export interface QuoteRecord {
   question: number;
@@ -27,9 +33,9 @@ export interface QuoteTally {
 }
 
 export interface QuotesFollowed {
-  /** Debates judged where one side made more verified quotes than the other. */
+  /** Readings of debates judged where one side made more verified quotes than the other. */
   of: number;
-  /** Of those, the verdicts that chose that side's answer. */
+  /** Of those, the readings whose verdict chose that side's answer. */
   followed: number;
 }
 
@@ -76,14 +82,12 @@ export function quoteTallies(quotes: readonly QuoteRecord[]): QuoteTally[] {
   return [...byModel.values()].sort((x, y) => x.model.localeCompare(y.model));
 }
 
-/** In the debates: whether the judge chose the answer of the side with more verified quotes. */
+/** In the debates: in each reading, whether the judge chose the answer of the side with more verified quotes. */
 export function quotesFollowed(state: TruthState, quotes: readonly QuoteRecord[]): QuotesFollowed {
   const result: QuotesFollowed = { of: 0, followed: 0 };
   for (const question of recordedQuestions(state)) {
     if (!question.passage) continue;
     const record = conditionRecords(state, question.number).find((item) => item.condition === 'debate');
-    const picked = Number(record?.verdict?.result?.answer);
-    if (picked !== 1 && picked !== 2) continue;
     const verified = (side: string) =>
       quotes.filter(
         (quote) =>
@@ -95,11 +99,12 @@ export function quotesFollowed(state: TruthState, quotes: readonly QuoteRecord[]
     const [a, b] = [verified('a'), verified('b')];
     if (a === b) continue;
     const stronger = a > b ? 'a' : 'b';
-    // The debater arguing the right answer argues the right option; the other the other one.
-    const strongerOption =
-      stronger === question.debateRight ? question.rightOption : 3 - question.rightOption;
-    result.of += 1;
-    if (picked === strongerOption) result.followed += 1;
+    for (const { reading, verdict } of record?.readings ?? []) {
+      const picked = Number(verdict?.result?.answer);
+      if (picked !== 1 && picked !== 2) continue;
+      result.of += 1;
+      if (picked === arguedOption(question, 'debate', stronger, reading)) result.followed += 1;
+    }
   }
   return result;
 }
