@@ -179,10 +179,13 @@ describe('a truth run in the viewer', () => {
     expect(typeof right).toBe('boolean');
     const accuracy = truthTable(resultHtml(after).value, 'accuracy');
     expect(accuracy[0]?.slice(0, 3)).toEqual(['direct', right ? '1' : '0', '1']);
+    // The first reading given, the second (the answers swapped) still to come.
     expect(truthTable(resultHtml(after).value, 'questions')[0]?.[2]).toMatch(
-      right ? /^right \(\d+%\)$/ : /^WRONG/,
+      right ? /^right \(\d+%\) \/ —$/ : /^WRONG .* \/ —$/,
     );
     expect(scoreboardHtml(after).value).toContain('<td>direct</td>');
+    const second = buildRunView('live', events.slice(0, first + 2) as never, [], true, formatNamed);
+    expect(scoreboardHtml(second).value).toContain('<td>direct (answers swapped)</td>');
   });
 
   it('carries the same results in the HTML export', async () => {
