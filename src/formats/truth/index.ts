@@ -18,6 +18,7 @@ import {
   conditionRecords,
   JUDGE_QUESTION,
   nextTruthStep,
+  questionJudged,
   questionSetEvent,
   recordedQuestions,
   type TruthState,
@@ -159,4 +160,9 @@ export const truthFormat: FormatDefinition<TruthState, TruthStep> = {
   markdown: truthMarkdown,
   report: (state: TruthState, layout?: TextLayout) => truthReport(state, layout ?? WIDE_LAYOUT),
   checkpoints: ['assessment', 'artifact'],
+  // The transcripts hold every question: rewritten once a question has all its verdicts, not after
+  // each of its eight (four conditions, two readings), which made a run of 400 questions write
+  // gigabytes. A run stopped inside a question still writes them at its end.
+  refreshesTranscripts: (event, state) =>
+    event.type !== 'assessment' || event.phase !== 'verdict' || questionJudged(state, event.round),
 };

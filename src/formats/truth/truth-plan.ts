@@ -197,22 +197,61 @@ export interface ConditionRecord {
   readings: ReadingRecord[];
 }
 
+interface RoundIndex {
+  statements: ReadonlyArray<Stored<StatementEvent>>;
+  byRound: Map<
+    number,
+    { statements: Array<Stored<StatementEvent>>; verdicts: Array<Stored<AssessmentEvent>> }
+  >;
+}
+
+/**
+ * Statements and verdicts by question, built once per state: every step and every transcript asks
+ * for each question's records, and filtering the whole run for each question made a run of a few
+ * hundred questions spend its time searching its own log. (The fold gives a new array for each
+ * event, so an index is kept for the arrays it was built from.)
+ */
+const roundIndexes = new WeakMap<ReadonlyArray<Stored<AssessmentEvent>>, RoundIndex>();
+
+function questionEvents(state: TruthState, number: number) {
+  let index = roundIndexes.get(state.assessments);
+  if (!index || index.statements !== state.statements) {
+    const byRound: RoundIndex['byRound'] = new Map();
+    const of = (round: number) => {
+      const entry = byRound.get(round) ?? { statements: [], verdicts: [] };
+      byRound.set(round, entry);
+      return entry;
+    };
+    for (const statement of state.statements) of(statement.round).statements.push(statement);
+    for (const assessment of state.assessments)
+      if (assessment.phase === 'verdict') of(assessment.round).verdicts.push(assessment);
+    index = { statements: state.statements, byRound };
+    roundIndexes.set(state.assessments, index);
+  }
+  return index.byRound.get(number) ?? { statements: [], verdicts: [] };
+}
+
 /** What was said and decided for one question, condition by condition (in the scenario's order). */
 export function conditionRecords(state: TruthState, number: number): ConditionRecord[] {
-  const verdicts = state.assessments.filter((item) => item.phase === 'verdict' && item.round === number);
+  const { statements, verdicts } = questionEvents(state, number);
   const readings = readingsOf(state);
   return state.scenario.conditions.map((condition, at) => ({
     condition,
-    statements: state.statements.filter(
-      (item) =>
-        item.round === number &&
-        (item.phase === condition || (condition === 'consultancy' && item.phase === JUDGE_QUESTION)),
+    statements: statements.filter(
+      (item) => item.phase === condition || (condition === 'consultancy' && item.phase === JUDGE_QUESTION),
     ),
     readings: Array.from({ length: readings }, (_, index) => ({
       reading: (index + 1) as Reading,
       verdict: verdicts[at * readings + index] ?? null,
     })),
   }));
+}
+
+/** Whether question `number` has all its verdicts (every reading of every condition). */
+export function questionJudged(state: TruthState, number: number): boolean {
+  return (
+    questionEvents(state, number).verdicts.length >= state.scenario.conditions.length * readingsOf(state)
+  );
 }
 
 /** The next step of a condition that has no verdict yet. */
@@ -256,6 +295,8 @@ export function nextTruthStep(state: TruthState): TruthStep | DoneStep {
   if (questions.length === 0) return { kind: 'questions' };
   const limit = checkScenarioLimits(state, state.scenario);
   for (const question of questions) {
+    // A question with all its verdicts is done; only the open one's records are looked at.
+    if (questionJudged(state, question.number)) continue;
     const open = conditionRecords(state, question.number).find((record) =>
       record.readings.some((item) => item.verdict === null),
     );

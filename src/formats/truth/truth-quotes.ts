@@ -39,6 +39,20 @@ export interface QuotesFollowed {
   followed: number;
 }
 
+/**
+ * A statement's quotes, checked once: the transcript is written again after each question, and
+ * checking every quote of the run each time (near misses are a word-by-word search) grew with the
+ * square of the run's length. Events are never changed once recorded, so the check is kept per event.
+ */
+const checkedQuotes = new WeakMap<object, ReturnType<typeof checkQuotes>>();
+function quotesOf(statement: { text: string }, passage: string): ReturnType<typeof checkQuotes> {
+  const known = checkedQuotes.get(statement);
+  if (known) return known;
+  const quotes = checkQuotes(statement.text, passage);
+  checkedQuotes.set(statement, quotes);
+  return quotes;
+}
+
 export function recordedQuotes(state: TruthState): QuoteRecord[] {
   const quotes: QuoteRecord[] = [];
   for (const question of recordedQuestions(state)) {
@@ -47,7 +61,7 @@ export function recordedQuotes(state: TruthState): QuoteRecord[] {
       if (record.condition !== 'debate' && record.condition !== 'consultancy') continue;
       for (const statement of record.statements) {
         if (statement.phase === JUDGE_QUESTION || statement.degraded) continue;
-        for (const quote of checkQuotes(statement.text, question.passage)) {
+        for (const quote of quotesOf(statement, question.passage)) {
           quotes.push({
             question: question.number,
             condition: record.condition,

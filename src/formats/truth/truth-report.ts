@@ -35,7 +35,20 @@ import {
   type TruthTable,
 } from './truth-tables.js';
 
-export function truthTranscript(state: TruthState) {
+/**
+ * The transcript of a state, made once: transcript.json, transcript.md and the report are all
+ * written from it each time the run's files are refreshed.
+ */
+const transcripts = new WeakMap<TruthState, ReturnType<typeof buildTranscript>>();
+export function truthTranscript(state: TruthState): ReturnType<typeof buildTranscript> {
+  const known = transcripts.get(state);
+  if (known) return known;
+  const transcript = buildTranscript(state);
+  transcripts.set(state, transcript);
+  return transcript;
+}
+
+function buildTranscript(state: TruthState) {
   const { scenario } = state;
   const questions = questionResults(state);
   const quotes = recordedQuotes(state);
