@@ -8,15 +8,22 @@
 import { sortedPercentile } from './percentile.js';
 import { createRandomStream } from './random-stream.js';
 
-/** One question judged under both conditions: its cluster, and whether each verdict was right. */
+/**
+ * One question judged under both conditions: its cluster, and whether each verdict was right. A
+ * question read more than once (its answers in both orders) gives one pair per reading, each of
+ * `weight` 1/readings, in the question's cluster: the question counts once, its readings averaged,
+ * and a resample draws its readings together.
+ */
 export interface ClusteredPair {
   cluster: string;
   first: boolean;
   second: boolean;
+  /** The share of a question this pair stands for; 1 by default. */
+  weight?: number;
 }
 
 export interface ClusteredDifference {
-  /** Questions, and the clusters they fall in. */
+  /** Questions (the pairs' weights summed), and the clusters they fall in. */
   n: number;
   clusters: number;
   /** Accuracy under the first condition minus under the second. */
@@ -45,17 +52,20 @@ export function clusteredDifference(
   if (pairs.length === 0) return null;
   // Per cluster: its questions, and the sum of their differences (+1, 0 or -1 each).
   const byCluster = new Map<string, { n: number; sum: number }>();
+  let questions = 0;
   for (const pair of pairs) {
+    const weight = pair.weight ?? 1;
     const cluster = byCluster.get(pair.cluster) ?? { n: 0, sum: 0 };
-    cluster.n += 1;
-    cluster.sum += Number(pair.first) - Number(pair.second);
+    cluster.n += weight;
+    cluster.sum += weight * (Number(pair.first) - Number(pair.second));
     byCluster.set(pair.cluster, cluster);
+    questions += weight;
   }
   // Sorted names make the draws independent of the order the pairs came in.
   const clusters = [...byCluster.keys()]
     .sort()
     .map((name) => byCluster.get(name) as { n: number; sum: number });
-  const difference = clusters.reduce((total, c) => total + c.sum, 0) / pairs.length;
+  const difference = clusters.reduce((total, c) => total + c.sum, 0) / questions;
   const random = createRandomStream(options.seed ?? 1);
   const draws = new Float64Array(resamples);
   for (let r = 0; r < resamples; r += 1) {
@@ -76,6 +86,6 @@ export function clusteredDifference(
   const neededQuestions =
     difference === 0
       ? null
-      : Math.max(pairs.length, Math.ceil(pairs.length * (halfWidth / Math.abs(difference)) ** 2));
-  return { n: pairs.length, clusters: clusters.length, difference, low, high, neededQuestions };
+      : Math.max(Math.round(questions), Math.ceil(questions * (halfWidth / Math.abs(difference)) ** 2));
+  return { n: questions, clusters: clusters.length, difference, low, high, neededQuestions };
 }

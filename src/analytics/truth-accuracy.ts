@@ -18,9 +18,9 @@ export function accuracyInterval(correct: number, n: number): AccuracyInterval |
 }
 
 export interface PairedDifference {
-  /** Questions judged under both conditions. */
+  /** Questions judged under both conditions (the pairs' weights summed). */
   n: number;
-  /** Right under the first condition only, and under the second only. */
+  /** Right under the first condition only, and under the second only (in questions: a reading of two counts a half). */
   firstOnly: number;
   secondOnly: number;
   /** Accuracy under the first minus accuracy under the second, on the shared questions. */
@@ -31,18 +31,23 @@ export interface PairedDifference {
 
 /**
  * The difference in accuracy between two conditions over the same questions: `pairs` holds, per
- * question judged under both, whether each verdict was right. Null without pairs.
+ * question judged under both, whether each verdict was right, and optionally the share of a question
+ * the pair stands for (a question read in both answer orders gives two pairs of a half each, so it
+ * counts once and its two readings are not taken for two independent questions). Null without pairs.
  */
-export function pairedDifference(pairs: ReadonlyArray<[boolean, boolean]>): PairedDifference | null {
-  const n = pairs.length;
-  if (n === 0) return null;
+export function pairedDifference(
+  pairs: ReadonlyArray<readonly [boolean, boolean] | readonly [boolean, boolean, number]>,
+): PairedDifference | null {
+  if (pairs.length === 0) return null;
+  let n = 0;
   let both = 0;
   let firstOnly = 0;
   let secondOnly = 0;
-  for (const [first, second] of pairs) {
-    if (first && second) both += 1;
-    else if (first) firstOnly += 1;
-    else if (second) secondOnly += 1;
+  for (const [first, second, weight = 1] of pairs) {
+    n += weight;
+    if (first && second) both += weight;
+    else if (first) firstOnly += weight;
+    else if (second) secondOnly += weight;
   }
   const neither = n - both - firstOnly - secondOnly;
   const p1 = (both + firstOnly) / n;

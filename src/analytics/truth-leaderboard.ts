@@ -3,7 +3,9 @@
  * per condition with its 95% Wilson interval, and its difference from the same judge alone
  * (`direct`) on the same questions, paired question by question (Newcombe's interval); questions
  * about a passage the judge cannot see apart from the control questions it can work out alone. A run
- * whose verdicts could too often not be read is left out, and the note says how many were.
+ * whose verdicts could too often not be read is left out, and the note says how many were. As in
+ * `show`, each reading of a question (its answers in one order, then the other) is a verdict, and
+ * the intervals count questions: a question's readings are averaged, and pair as halves of it.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +20,7 @@ interface TruthRecord {
     id?: string;
     kind?: string | null;
     passageId?: string | null;
-    verdicts?: Array<{ condition?: string; correct?: boolean | null }>;
+    verdicts?: Array<{ condition?: string; reading?: number; correct?: boolean | null }>;
   }>;
   summary?: { unparsed?: { overLimit?: boolean } };
 }
@@ -58,8 +60,8 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
     `SELECT run_id, run_dir FROM runs WHERE ${filters.join(' AND ')} ORDER BY run_id`,
     options.batchId ? [options.batchId] : [],
   ).rows;
-  // Per judge model and condition: each verdict's correctness, keyed by run and question for pairing.
-  const verdicts = new Map<string, Map<string, Map<string, boolean>>>();
+  // Per judge model and condition: each reading's correctness by its number, keyed by run and question for pairing.
+  const verdicts = new Map<string, Map<string, Map<string, Map<number, boolean>>>>();
   const runsPerJudge = new Map<string, Set<string>>();
   let leftOut = 0;
   for (const [runId, runDir] of runs) {
@@ -75,9 +77,13 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
       const judge = `${model}\u0000${groupOf(question)}`;
       for (const verdict of question.verdicts ?? []) {
         if (typeof verdict.correct !== 'boolean' || !verdict.condition) continue;
-        const byCondition = verdicts.get(judge) ?? new Map<string, Map<string, boolean>>();
-        const byQuestion = byCondition.get(verdict.condition) ?? new Map<string, boolean>();
-        byQuestion.set(`${runId}\u0000${question.id ?? at}`, verdict.correct);
+        const byCondition = verdicts.get(judge) ?? new Map<string, Map<string, Map<number, boolean>>>();
+        const byQuestion = byCondition.get(verdict.condition) ?? new Map<string, Map<number, boolean>>();
+        const key = `${runId}\u0000${question.id ?? at}`;
+        // A run recorded before both orders were read has one reading, unnumbered.
+        const readings = byQuestion.get(key) ?? new Map<number, boolean>();
+        readings.set(verdict.reading ?? 1, verdict.correct);
+        byQuestion.set(key, readings);
         byCondition.set(verdict.condition, byQuestion);
         verdicts.set(judge, byCondition);
         const judgeRuns = runsPerJudge.get(judge) ?? new Set<string>();
@@ -88,19 +94,28 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
   }
   const rows = [...verdicts.keys()].sort().flatMap((key) => {
     const [judge, group] = key.split('\u0000') as [string, string];
-    const byCondition = verdicts.get(key) as Map<string, Map<string, boolean>>;
+    const byCondition = verdicts.get(key) as Map<string, Map<string, Map<number, boolean>>>;
     const direct = byCondition.get('direct');
     return [...byCondition.keys()]
       .sort((x, y) => CONDITION_ORDER.indexOf(x) - CONDITION_ORDER.indexOf(y))
       .map((condition) => {
-        const judged = byCondition.get(condition) as Map<string, boolean>;
-        const right = [...judged.values()].filter(Boolean).length;
-        const accuracy = accuracyInterval(right, judged.size);
-        const pairs: Array<[boolean, boolean]> = [];
+        const judged = byCondition.get(condition) as Map<string, Map<number, boolean>>;
+        let [readings, right, average] = [0, 0, 0];
+        for (const read of judged.values()) {
+          const mine = [...read.values()];
+          readings += mine.length;
+          right += mine.filter(Boolean).length;
+          average += mine.filter(Boolean).length / mine.length;
+        }
+        const accuracy = accuracyInterval(average, judged.size);
+        const pairs: Array<[boolean, boolean, number]> = [];
         if (direct && condition !== 'direct') {
-          for (const [key, correct] of judged) {
-            const alone = direct.get(key);
-            if (alone !== undefined) pairs.push([correct, alone]);
+          for (const [question, read] of judged) {
+            const both = [...read].flatMap(([reading, correct]) => {
+              const alone = direct.get(question)?.get(reading);
+              return alone === undefined ? [] : [[correct, alone] as const];
+            });
+            for (const [correct, alone] of both) pairs.push([correct, alone, 1 / both.length]);
           }
         }
         return [
@@ -108,7 +123,7 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
           group,
           condition,
           runsPerJudge.get(key)?.size ?? 0,
-          judged.size,
+          readings,
           right,
           accuracy ? Math.round(accuracy.rate * 100) : null,
           accuracy ? `${Math.round(accuracy.low * 100)}–${Math.round(accuracy.high * 100)}` : null,
@@ -133,6 +148,6 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
     note:
       rows.length === 0
         ? 'No truth runs yet: `agora run --format truth --questions 20` makes one (simulator runs count only with --include-demo).'
-        : `Questions: "passage" for questions about a passage the judge cannot see, "control" for those it can work out alone. Intervals are 95%: Wilson for accuracy, Newcombe for the difference from the same judge alone on the same questions (not clustered by passage here; \`show\` gives a run's clustered differences). With a few dozen questions they are wide; see docs/truth.md.${leftOut > 0 ? ` Left out: ${leftOut} run${leftOut === 1 ? '' : 's'} with more than 20% of verdicts unread.` : ''}`,
+        : `Questions: "passage" for questions about a passage the judge cannot see, "control" for those it can work out alone. Judged and Right count readings (each question is read twice, once with each answer first); intervals count questions. Intervals are 95%: Wilson for accuracy, Newcombe for the difference from the same judge alone on the same questions (not clustered by passage here; \`show\` gives a run's clustered differences). With a few dozen questions they are wide; see docs/truth.md.${leftOut > 0 ? ` Left out: ${leftOut} run${leftOut === 1 ? '' : 's'} with more than 20% of verdicts unread.` : ''}`,
   };
 }

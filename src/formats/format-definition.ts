@@ -74,6 +74,12 @@ export interface FormatDefinition<State, Step extends { kind: string }> {
   answer?(state: State): string;
   /** Events that should refresh transcript.json and transcript.md (besides run-end). */
   checkpoints: ReadonlyArray<RunEvent['type']>;
+  /**
+   * Of the events `checkpoints` names, those that refresh the transcripts, given the state they
+   * leave; all of them when absent. (A long run whose transcripts grow with it rewrites them at the
+   * end of a unit of work, not after every event in it; the log stays the record either way.)
+   */
+  refreshesTranscripts?(event: RunEvent, state: State): boolean;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the runner drives formats whatever their state and steps

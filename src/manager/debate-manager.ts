@@ -360,7 +360,11 @@ export async function driveDebate(options: DriveOptions): Promise<RunOutcome> {
       onEvent: (event, state) => {
         last = event;
         options.onEvent?.(event);
-        if (event.type === 'run-end' || format.checkpoints.includes(event.type)) refresh(state);
+        if (
+          event.type === 'run-end' ||
+          (format.checkpoints.includes(event.type) && (format.refreshesTranscripts?.(event, state) ?? true))
+        )
+          refresh(state);
       },
     });
     const transcript = refresh(result.state);

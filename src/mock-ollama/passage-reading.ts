@@ -151,8 +151,10 @@ export interface TruthPrompt {
 export function readTruthPrompt(messages: readonly PromptMessage[]): TruthPrompt | null {
   const text = messages.map((message) => message.content).join('\n');
   const question = text.match(/^Question: (.+)$/m)?.[1];
-  const one = text.match(/^Answer 1: (.+)$/m)?.[1];
-  const two = text.match(/^Answer 2: (.+)$/m)?.[1];
+  // A judge deciding reads the answers numbered; a debater, in no particular order.
+  const listed = text.match(/^The two answers, in no particular order:\n- (.+)\n- (.+)$/m);
+  const one = text.match(/^Answer 1: (.+)$/m)?.[1] ?? listed?.[1];
+  const two = text.match(/^Answer 2: (.+)$/m)?.[1] ?? listed?.[2];
   if (!question || !one || !two) return null;
   // The passage runs from its heading to the end of the message that holds it.
   const holder = messages.find((message) => /^## Passage\b.*$/m.test(message.content));
@@ -179,12 +181,15 @@ function withAnswerIn(sentence: string, answer: string): string {
  */
 export function passageQuote(messages: readonly PromptMessage[], rng: Rng, errorRate: number): string | null {
   const task = messages.at(-1)?.content ?? '';
-  const mine = task.match(/You argue that Answer ([12]) \(/);
+  const mine = task.match(/You argue that the right answer is: (.+)$/m)?.[1];
   if (!mine || !task.includes('<quote>')) return null;
   const prompt = readTruthPrompt(messages);
   if (!prompt?.passage) return null;
-  const n = mine[1] === '1' ? 1 : 2;
-  const answer = n === 1 ? prompt.options[0] : prompt.options[1];
+  // The debater's answer is the option its task names (the longer first, should one begin the other).
+  const answer = [...prompt.options]
+    .sort((x, y) => y.length - x.length)
+    .find((option) => mine.startsWith(option));
+  if (answer === undefined) return null;
   const support = supportFor(prompt.passage, prompt.question, answer);
   let quoted: string;
   if (support) {
@@ -194,17 +199,17 @@ export function passageQuote(messages: readonly PromptMessage[], rng: Rng, error
     const near = mostLike(prompt.passage, prompt.question);
     quoted = rng.chance(FABRICATION_RATE) ? withAnswerIn(near, answer) : near;
   }
-  return `The passage settles it: <quote>${quoted}</quote> That is why Answer ${n}, ${answer}, is the right one.`;
+  return `The passage settles it: <quote>${quoted}</quote> That is why ${answer} is the right answer.`;
 }
 
 /** What a judge's material shows for each answer: verified support (+), only unverified claims (-), or nothing (0). */
 function quoteEvidence(material: string, prompt: TruthPrompt): [number, number] {
   const evidence: [number, number] = [0, 0];
   const blocks = material
-    .split(/^\*\*[^*\n]+\*\* \((?=(?:Debater [AB]|consultant), for Answer [12]\):)/m)
+    .split(/^\*\*[^*\n]+\*\* \((?=(?:Debater [AB]|consultant), for Answer [12]: )/m)
     .slice(1);
   for (const block of blocks) {
-    const at = block.match(/^(?:Debater [AB]|consultant), for Answer ([12])\):/)?.[1] === '1' ? 0 : 1;
+    const at = block.match(/^(?:Debater [AB]|consultant), for Answer ([12]): /)?.[1] === '1' ? 0 : 1;
     const answer = words(prompt.options[at]);
     for (const quote of block.matchAll(/<v_quote>([\s\S]*?)<\/v_quote>/g)) {
       const text = quote[1] ?? '';

@@ -1,12 +1,14 @@
 /**
  * The simulated judge of a question with two offered answers (a schema with `answer` "1" | "2" and a
  * `confidence`). The simulator cannot work a question out, so it answers the way small judges lean
- * when they cannot either: alone, towards the answer listed first; with a consultant, towards the
- * consultant's answer; after a debate, towards the debater who spoke last. Its accuracy is about
- * chance, and its confidence does not know that. On a question about a passage it also reads what
- * the passage's words allow (passage-reading.ts): quotes marked verified that hold an answer, or,
- * shown the passage itself, the sentences that hold each answer; where they favour one answer it
- * mostly follows them.
+ * when they cannot either: now and then it goes with the consultant's answer, or with the debater
+ * who spoke last, and when it is unsure it picks the answer listed first a little more often than
+ * the other (the position bias small models show, which is why the same question read with the
+ * answers the other way round is sometimes decided the other way). Its accuracy is about chance,
+ * and its confidence does not know that. On a question about a passage it also reads what the
+ * passage's words allow (passage-reading.ts): quotes marked verified that hold an answer, or, shown
+ * the passage itself, the sentences that hold each answer; where they favour one answer it mostly
+ * follows them, and otherwise falls back on the same unsure pick.
  */
 import { passageLean } from './passage-reading.js';
 import type { PromptMessage } from './prompt-text.js';
@@ -42,8 +44,13 @@ const PASSAGE_REASONS = [
   'Reading the sentences that mention each answer, Answer {n} is the one they support.',
 ];
 
-/** How often a judge follows what the passage's words favour. */
-const PASSAGE_TRUST = 0.85;
+/** How often a judge settles on what the passage's words favour before any other lean. */
+const PASSAGE_TRUST = 0.75;
+/** When unsure, how often the judge picks the answer listed first. */
+export const FIRST_ANSWER_PREFERENCE = 0.6;
+/** How often a judge settles on the consultant's answer, and on the last debater's, before an unsure pick. */
+const CONSULTANT_PULL = 0.35;
+const LAST_SPEAKER_PULL = 0.1;
 
 /** The answer as JSON text, or null when the request is not a two-answer verdict. */
 export function truthJudgeAnswer(
@@ -55,25 +62,19 @@ export function truthJudgeAnswer(
   const task = messages.at(-1)?.content ?? '';
   const consultant = task.match(/consultant argues for Answer ([12])/);
   const debate = task.match(/Debater A argues for Answer ([12]) and Debater B for Answer ([12])/);
-  const other = (n: string) => (n === '1' ? '2' : '1');
-  let answer: string;
-  let confidence: number;
-  if (consultant?.[1]) {
-    const agrees = rng.chance(0.65);
-    answer = agrees ? consultant[1] : other(consultant[1]);
-    confidence = agrees ? rng.int(65, 95) : rng.int(55, 80);
-  } else if (debate?.[2]) {
-    answer = rng.chance(0.55) ? debate[2] : other(debate[2]);
-    confidence = rng.int(55, 90);
-  } else {
-    answer = rng.chance(0.6) ? '1' : '2';
-    confidence = rng.int(60, 95);
-  }
+  const unsure = () => (rng.chance(FIRST_ANSWER_PREFERENCE) ? '1' : '2');
   const lean = passageLean(messages);
-  if (lean) {
-    answer = rng.chance(PASSAGE_TRUST) ? lean : other(lean);
-    confidence = rng.int(70, 95);
-  }
-  const reasoning = rng.pick(lean ? PASSAGE_REASONS : REASONS).replace('{n}', answer);
+  // The pull the judge follows first, if it follows one: the passage's evidence, the consultant, the last speaker.
+  const pull = lean
+    ? { answer: lean, chance: PASSAGE_TRUST }
+    : consultant?.[1]
+      ? { answer: consultant[1], chance: CONSULTANT_PULL }
+      : debate?.[2]
+        ? { answer: debate[2], chance: LAST_SPEAKER_PULL }
+        : null;
+  const settled = pull !== null && rng.chance(pull.chance);
+  const answer = settled && pull ? pull.answer : unsure();
+  const confidence = lean ? rng.int(70, 95) : settled ? rng.int(65, 95) : rng.int(55, 90);
+  const reasoning = rng.pick(lean && settled ? PASSAGE_REASONS : REASONS).replace('{n}', answer);
   return JSON.stringify({ reasoning, answer, confidence });
 }

@@ -229,7 +229,8 @@ function truthCalls(state: TruthState): FirstCall[] {
       what: `${scenario.judge.name}'s verdict (${condition})`,
       model: scenario.judge.model,
       maxTokens: scenario.judge_max_tokens,
-      messages: truthVerdictMessages(state, question, condition),
+      // The second reading, in the other order, is as long.
+      messages: truthVerdictMessages(state, question, condition, 1),
     })),
   );
   return calls;

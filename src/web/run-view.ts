@@ -80,7 +80,14 @@ ${rounds.map(
     return ended ? resultHtml(view) : html`<p class="muted">No round has been decided yet.</p>`;
   }
   if (view.scenario?.format === 'council') return councilScoreboardHtml(view.events, assessments);
-  if (view.scenario?.format === 'truth') return truthScoreboardHtml(view.scenario.conditions, assessments);
+  if (view.scenario?.format === 'truth') {
+    // A run that reads each question in both answer orders says so in its question set.
+    const questionSet = view.events.find(
+      (event) => event.type === 'artifact' && event.name === 'truth-questions',
+    );
+    const readings = questionSet?.type === 'artifact' && questionSet.data.readings === 2 ? 2 : 1;
+    return truthScoreboardHtml(view.scenario.conditions, assessments, readings);
+  }
   return html`<table class="scoreboard"><thead><tr><th>Round</th><th>Judgement</th><th>Judge</th><th>Result</th><th>Spectators</th></tr></thead><tbody>
 ${assessments.map((event) => {
   const headline =
@@ -96,9 +103,14 @@ ${assessments.map((event) => {
 
 /**
  * A truth run: one row per verdict, named by its question and condition (a question's verdicts come
- * in the scenario's order of conditions).
+ * in the scenario's order of conditions, `readings` to a condition: the answers in the drawn order,
+ * then swapped).
  */
-function truthScoreboardHtml(conditions: readonly string[], assessments: AssessmentEvent[]): SafeHtml {
+function truthScoreboardHtml(
+  conditions: readonly string[],
+  assessments: AssessmentEvent[],
+  readings: number,
+): SafeHtml {
   const seen = new Map<number, number>();
   return html`<table class="scoreboard truth"><thead><tr><th>Question</th><th>Condition</th><th>Judge</th><th>Verdict</th></tr></thead><tbody>
 ${assessments.map((event) => {
@@ -108,7 +120,9 @@ ${assessments.map((event) => {
     event.abstained || !event.result
       ? `no verdict${event.reason ? `: ${event.reason}` : ''}`
       : formalVerdictText(undefined, event.result);
-  return html`<tr><td>${event.round}</td><td>${conditions[at] ?? '–'}</td><td>${event.judge}</td><td class="text">${headline}</td></tr>`;
+  const condition = conditions[Math.floor(at / readings)];
+  const swapped = readings > 1 && at % readings === 1 ? ' (answers swapped)' : '';
+  return html`<tr><td>${event.round}</td><td>${condition ? `${condition}${swapped}` : '–'}</td><td>${event.judge}</td><td class="text">${headline}</td></tr>`;
 })}
 </tbody></table>`;
 }

@@ -64,7 +64,7 @@ ${table('truth-differences', differencesTable(summary.differences))}`;
     summary.persuasiveness.length === 0
       ? ''
       : html`<h3>Persuasiveness</h3>
-<p class="notes">Verdicts a debater model won while arguing the wrong answer.</p>
+<p class="notes">Readings a debater model won while arguing the wrong answer.</p>
 ${table('truth-persuasiveness', persuasivenessTable(summary))}`;
   const perQuestion = stackTable(
     'truth-questions',
@@ -72,14 +72,17 @@ ${table('truth-persuasiveness', persuasivenessTable(summary))}`;
     questions.map((question) => [
       html`<strong>${question.number}</strong> <span class="muted">${question.question}</span>`,
       question.answer,
-      ...conditions.map((condition) =>
-        verdictCell(question.verdicts.find((verdict) => verdict.condition === condition)),
-      ),
+      // Each reading of the condition (the drawn order of the answers, then the other), as `show` gives them.
+      ...conditions.map((condition) => {
+        const readings = question.verdicts.filter((verdict) => verdict.condition === condition);
+        if (readings.length === 0) return '—';
+        return html`${readings.map((verdict, at) => html`${at > 0 ? ' / ' : ''}${verdictCell(verdict)}`)}`;
+      }),
     ]),
   );
   return html`<div class="truth-results">
 <h3>Accuracy per condition</h3>
-<p class="notes">Right verdicts over judged questions, with a 95% Wilson interval; a verdict the judge could not give counts under “No verdict”.</p>
+<p class="notes">The judge reads each question twice, once with each answer first. Right readings over judged readings, with a 95% Wilson interval on the questions judged; “Order flips”: questions whose two readings chose different answers; a reading the judge could not answer counts under “No verdict”.</p>
 ${accuracy}
 ${differences}
 ${persuasiveness}

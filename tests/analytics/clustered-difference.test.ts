@@ -33,6 +33,48 @@ describe('the passage-clustered difference', () => {
     expect(result?.neededQuestions).toBe(Math.ceil(6 * 5.0625));
   });
 
+  it("draws a question's two readings together, each a half of the question", () => {
+    // The hand-worked case above, each question read twice (the answers in both orders) with the
+    // same outcome: the same questions, difference, interval and sample size, in questions.
+    const once = [
+      pair('p1', true, false),
+      pair('p1', false, false),
+      pair('p2', true, true),
+      pair('p2', false, true),
+      pair('p3', true, false),
+      pair('p3', true, false),
+    ];
+    const twice = once.flatMap((item) => [
+      { ...item, weight: 0.5 },
+      { ...item, weight: 0.5 },
+    ]);
+    const result = clusteredDifference(twice, { resamples: 4000, seed: 3 });
+    expect(result).toMatchObject({ n: 6, clusters: 3, neededQuestions: Math.ceil(6 * 5.0625) });
+    expect(result?.difference).toBeCloseTo(1 / 3, 10);
+    expect(result?.low).toBeCloseTo(-0.5, 10);
+    expect(result?.high).toBeCloseTo(1, 10);
+    // Two readings that disagree count a half each: p1's first question, right under the first
+    // condition in one reading only, adds +0.5 to p1's sum instead of +1.
+    const split = clusteredDifference(
+      [
+        { cluster: 'p1', first: true, second: false, weight: 0.5 },
+        { cluster: 'p1', first: false, second: false, weight: 0.5 },
+        { cluster: 'p2', first: false, second: false, weight: 0.5 },
+        { cluster: 'p2', first: false, second: false, weight: 0.5 },
+      ],
+      { resamples: 100 },
+    );
+    expect(split).toMatchObject({ n: 2, clusters: 2, difference: 0.25 });
+    // Taken for separate questions in clusters of their own, the readings would narrow the interval.
+    const separate = clusteredDifference(
+      twice.map((item, at) => ({ cluster: `r${at}`, first: item.first, second: item.second })),
+      { resamples: 4000, seed: 3 },
+    );
+    expect((separate?.high ?? 0) - (separate?.low ?? 0)).toBeLessThan(
+      ((result?.high ?? 0) - (result?.low ?? 0)) * 0.7,
+    );
+  });
+
   it('is wider than the question-level interval when a passage decides its questions together', () => {
     // Ten passages of four questions; within a passage the questions go the same way.
     const pairs = Array.from({ length: 10 }, (_, p) =>

@@ -117,7 +117,8 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a truth run at 390 and 1
       expect(display, `accuracy cells at ${width} px`).toBe(width < 760 ? 'block' : 'table-cell');
       // The scoreboard: a verdict a row, named by question and condition, the verdict shown at every width.
       const verdicts = page.locator('#scoreboard table.truth tbody tr');
-      expect(await verdicts.count()).toBe(18);
+      // Six questions, three conditions, each read in both answer orders.
+      expect(await verdicts.count()).toBe(36);
       expect(await verdicts.first().locator('td').nth(1).textContent()).toBe('direct');
       const lastCell = verdicts.last().locator('td').last();
       expect(await lastCell.isVisible(), `verdict column at ${width} px`).toBe(true);

@@ -93,8 +93,11 @@ describe('truth on passages', () => {
       const judge = about.filter((request) => request.task.includes('You are the judge'));
       const debaters = about.filter((request) => !request.task.includes('You are the judge'));
       const expert = judge.filter((request) => request.task.includes('Read the passage and answer'));
-      expect(expert).toHaveLength(1);
-      expect(debaters.length).toBeGreaterThanOrEqual(3);
+      // Read twice, once with each answer first.
+      expect(expert).toHaveLength(2);
+      // The debaters speak once a question (two debaters and a consultant, one round): both readings
+      // of a debate or a consultancy judge the same statements.
+      expect(debaters).toHaveLength(3);
       for (const request of expert) expect(request.text).toContain(line);
       for (const request of judge.filter((r) => !expert.includes(r)))
         expect(request.text).not.toContain(line);
@@ -103,8 +106,31 @@ describe('truth on passages', () => {
         expect(request.task).toContain('<quote>');
       }
       judgeRequests += judge.length;
+      // Under each condition, two verdicts on the question, the answers in opposite orders.
+      const verdicts = judge.filter((request) => request.task.includes('Which answer is right?'));
+      const conditionOf = (task: string) =>
+        task.includes('Read the passage and answer')
+          ? 'expert'
+          : task.includes('Debater A argues for Answer')
+            ? 'debate'
+            : task.includes('The consultant argues for Answer')
+              ? 'consultancy'
+              : 'direct';
+      for (const condition of ['direct', 'expert', 'consultancy', 'debate']) {
+        const orders = verdicts
+          .filter((request) => conditionOf(request.task) === condition)
+          .map((request) => [
+            /^Answer 1: (.+)$/m.exec(request.text)?.[1],
+            /^Answer 2: (.+)$/m.exec(request.text)?.[1],
+          ]);
+        expect(orders, `${question.question} (${condition})`).toHaveLength(2);
+        const [first, second] = orders as [string[], string[]];
+        expect(first[0]).not.toBe(first[1]);
+        expect(second).toEqual([first[1], first[0]]);
+      }
     }
-    expect(judgeRequests).toBeGreaterThanOrEqual(6 * 4);
+    // With one round the judge asks the consultant nothing: only verdicts, four conditions read twice.
+    expect(judgeRequests).toBe(6 * 4 * 2);
     // The debate verdicts read the quotes marked, and what the marks mean.
     const debateVerdicts = requests.filter((request) => request.task.includes('Debater A argues for Answer'));
     const marked = debateVerdicts.filter((request) => /<v_quote>|<u_quote>/.test(request.text));
@@ -138,16 +164,18 @@ describe('truth on passages', () => {
     }>;
     const judged = (group: string, condition: string) =>
       table?.rows.find((row) => row.Questions === group && row.Condition === condition)?.Judged;
-    expect(judged('passage', 'debate')).toBe(6);
-    expect(judged('control', 'debate')).toBe(3);
-    expect(judged('passage', 'expert')).toBe(6);
+    // Readings: each question judged in both orders.
+    expect(judged('passage', 'debate')).toBe(12);
+    expect(judged('control', 'debate')).toBe(6);
+    expect(judged('passage', 'expert')).toBe(12);
 
     const shown = await runAgora(['show', 'latest', '--out', out]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('from a bootstrap over passages');
     expect(shown.stdout).toContain('Questions needed');
     expect(shown.stdout).toContain('Quotes of the passage per debater model');
-    expect(shown.stdout).toMatch(/Verdicts whose answer could not be read: 0 of \d+ \(0%/);
+    expect(shown.stdout).toMatch(/Readings whose answer could not be read: 0 of 72 \(0%/);
+    expect(shown.stdout).toMatch(/Order flips/);
     expect(shown.stdout).toMatch(
       /Debate against the judge alone: .* on passage questions, .* on the control questions/,
     );

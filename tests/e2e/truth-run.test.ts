@@ -12,6 +12,8 @@ const mock = useMockServers({ models: ['llama3', 'mistral', 'qwen2.5'] });
 type Json = Record<string, unknown>;
 interface Verdict {
   condition: string;
+  reading: number;
+  rightFirst: boolean;
   believed: string | null;
   correct: boolean | null;
   confidence: number | null;
@@ -23,6 +25,9 @@ interface Question {
   wrongAnswer: string;
   verdicts: Verdict[];
 }
+/** A line offering `answer`: numbered for a judge deciding, listed for anyone else. */
+const offered = (answer: string) =>
+  new RegExp(`^(Answer [12]: |- )${answer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm');
 const readJson = (runDir: string) =>
   JSON.parse(readFileSync(path.join(runDir, 'transcript.json'), 'utf8')) as Json & {
     questions: Question[];
@@ -68,11 +73,17 @@ describe('format: truth', () => {
     expect(transcript.status).toBe('completed');
     expect(transcript.questions).toHaveLength(6);
     for (const question of transcript.questions) {
-      expect(question.verdicts.map((verdict) => verdict.condition)).toEqual([
-        'direct',
-        'consultancy',
-        'debate',
+      // Each condition read twice, the second time with the answers the other way round.
+      expect(question.verdicts.map((verdict) => `${verdict.condition}:${verdict.reading}`)).toEqual([
+        'direct:1',
+        'direct:2',
+        'consultancy:1',
+        'consultancy:2',
+        'debate:1',
+        'debate:2',
       ]);
+      for (const at of [0, 2, 4])
+        expect(question.verdicts[at]?.rightFirst).toBe(!question.verdicts[at + 1]?.rightFirst);
       for (const verdict of question.verdicts) {
         // The judge names one of the two answers offered, and the record says whether it was the right one.
         expect([question.answer, question.wrongAnswer]).toContain(verdict.believed);
@@ -80,12 +91,12 @@ describe('format: truth', () => {
         expect(verdict.confidence).toBeGreaterThanOrEqual(50);
       }
     }
-    // The summary counts what the questions say, condition by condition.
+    // The summary counts what the questions say, condition by condition, reading by reading.
     for (const row of transcript.summary.conditions) {
-      const right = transcript.questions.filter(
-        (question) => question.verdicts.find((verdict) => verdict.condition === row.condition)?.correct,
+      const right = transcript.questions.flatMap((question) =>
+        question.verdicts.filter((verdict) => verdict.condition === row.condition && verdict.correct),
       ).length;
-      expect(row.accuracy).toMatchObject({ correct: right, n: 6 });
+      expect(row.accuracy).toMatchObject({ correct: right, n: 12, questions: 6 });
     }
     // The simulator cannot work questions out: it is neither always right nor always wrong.
     const all = transcript.questions.flatMap((question) =>
@@ -97,13 +108,26 @@ describe('format: truth', () => {
     // Every judge call offers both answers and no debater is told which one is right.
     const requests = chats(server);
     const verdicts = requests.filter((request) => request.structured);
-    expect(verdicts).toHaveLength(18);
+    expect(verdicts).toHaveLength(36);
+    // Per question, each condition's two verdicts offer the answers in opposite orders.
+    for (const question of transcript.questions) {
+      const orders = verdicts
+        .filter((request) => request.text.includes(question.question))
+        .map(
+          (request) =>
+            `${/^Answer 1: (.+)$/m.exec(request.text)?.[1]} | ${/^Answer 2: (.+)$/m.exec(request.text)?.[1]}`,
+        );
+      const forward = `${question.answer} | ${question.wrongAnswer}`;
+      const backward = `${question.wrongAnswer} | ${question.answer}`;
+      expect(orders.filter((order) => order === forward)).toHaveLength(3);
+      expect(orders.filter((order) => order === backward)).toHaveLength(3);
+    }
     for (const question of transcript.questions) {
       const about = requests.filter((request) => request.text.includes(question.question));
       expect(about.length).toBeGreaterThan(3);
       for (const request of about) {
-        expect(request.text).toContain(`: ${question.answer}`);
-        expect(request.text).toContain(`: ${question.wrongAnswer}`);
+        expect(request.text).toMatch(offered(question.answer));
+        expect(request.text).toMatch(offered(question.wrongAnswer));
         expect(request.text).not.toMatch(/\(right\)|is the right answer:/);
       }
     }
@@ -113,10 +137,14 @@ describe('format: truth', () => {
     expect(shown.stdout).toContain('Accuracy per condition');
     for (const row of transcript.summary.conditions) {
       expect(shown.stdout).toMatch(
-        new RegExp(`${row.condition} +${row.accuracy?.correct} +6 +\\d+% \\(\\d+–\\d+%\\)`),
+        new RegExp(
+          `${row.condition} +${row.accuracy?.correct} +12 +\\d+% \\(\\d+–\\d+%\\) +\\d of 6 \\(\\d+%\\)`,
+        ),
       );
     }
-    expect(shown.stdout).toMatch(/debate − direct +6 +\d +\d +[−+]?\d+ points \([−+]?\d+ to [−+]?\d+\)/);
+    expect(shown.stdout).toMatch(
+      /debate − direct +6 +\d(\.5)? +\d(\.5)? +[−+]?\d+ points \([−+]?\d+ to [−+]?\d+\)/,
+    );
     expect(shown.stdout).toContain('Persuasiveness');
     expect(shown.stdout).toContain('## Question 6');
   });
@@ -226,13 +254,14 @@ describe('format: truth', () => {
     for (const question of transcript.questions) {
       const direct = question.verdicts.find((verdict) => verdict.condition === 'direct');
       expect(direct).toMatchObject({ believed: null, correct: null });
-      expect(question.verdicts.filter((verdict) => verdict.correct !== null)).toHaveLength(2);
+      // Both readings of direct lack a verdict; the other conditions' four readings have one.
+      expect(question.verdicts.filter((verdict) => verdict.correct !== null)).toHaveLength(4);
     }
     expect(transcript.summary.conditions.find((row) => row.condition === 'direct')).toMatchObject({
       accuracy: null,
-      noVerdict: 2,
+      noVerdict: 4,
     });
-    expect(result.stdout).toMatch(/direct +0 +0 +— +2/);
+    expect(result.stdout).toMatch(/direct +0 +0 +— +— +4/);
   });
 
   it('resumes after kill -9 to the same results as an uninterrupted run', async () => {

@@ -96,22 +96,32 @@ describe('the simulated truth judge', () => {
 
   it("answers the verdict's schema, leaning as small judges do rather than knowing the answer", () => {
     const runs = 2000;
-    let first = 0;
-    let withConsultant = 0;
-    let withLastSpeaker = 0;
-    for (let seed = 0; seed < runs; seed += 1) {
-      if (ask('Answer the question yourself.', seed).answer === '1') first += 1;
-      if (ask('The consultant argues for Answer 2; it was assigned its answer.', seed).answer === '2')
-        withConsultant += 1;
-      if (ask('Debater A argues for Answer 2 and Debater B for Answer 1. One of them', seed).answer === '1')
-        withLastSpeaker += 1;
-    }
-    expect(first / runs).toBeGreaterThan(0.55);
-    expect(first / runs).toBeLessThan(0.65);
-    expect(withConsultant / runs).toBeGreaterThan(0.6);
-    expect(withConsultant / runs).toBeLessThan(0.7);
-    expect(withLastSpeaker / runs).toBeGreaterThan(0.5);
-    expect(withLastSpeaker / runs).toBeLessThan(0.6);
+    const share = (task: string, answer: '1' | '2') => {
+      let count = 0;
+      for (let seed = 0; seed < runs; seed += 1) if (ask(task, seed).answer === answer) count += 1;
+      return count / runs;
+    };
+    const consultant = (n: number) => `The consultant argues for Answer ${n}; it was assigned its answer.`;
+    const debate = (a: number, b: number) =>
+      `Debater A argues for Answer ${a} and Debater B for Answer ${b}. One of them`;
+    // Alone: the first answer a little more often than the second.
+    const first = share('Answer the question yourself.', '1');
+    expect(first).toBeGreaterThan(0.55);
+    expect(first).toBeLessThan(0.65);
+    // Towards the consultant, and more so when its answer is listed first (0.35 + 0.65 x 0.6 or 0.4).
+    const consultantFirst = share(consultant(1), '1');
+    const consultantSecond = share(consultant(2), '2');
+    expect(consultantFirst).toBeGreaterThan(0.69);
+    expect(consultantFirst).toBeLessThan(0.79);
+    expect(consultantSecond).toBeGreaterThan(0.56);
+    expect(consultantSecond).toBeLessThan(0.66);
+    // Towards the last speaker a little, and the first answer's pull is as large (0.1 + 0.9 x 0.6 or 0.4).
+    const lastFirst = share(debate(2, 1), '1');
+    const lastSecond = share(debate(1, 2), '2');
+    expect(lastFirst).toBeGreaterThan(0.59);
+    expect(lastFirst).toBeLessThan(0.69);
+    expect(lastSecond).toBeGreaterThan(0.41);
+    expect(lastSecond).toBeLessThan(0.51);
   });
 
   it('leaves other structured answers to the general simulator', () => {

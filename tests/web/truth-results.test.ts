@@ -105,7 +105,7 @@ describe('a truth run in the viewer', () => {
 
   /** Each of the run's tables on `markup` is the one `show` printed, cell for cell. */
   function expectShownResults(markup: string) {
-    const accuracy = shownRows(shown, 'Accuracy per condition:', 5);
+    const accuracy = shownRows(shown, 'Accuracy per condition', 6);
     expect(accuracy.map((row) => row[0])).toEqual(['direct', 'consultancy', 'debate']);
     expect(truthTable(markup, 'accuracy')).toEqual(accuracy);
     const differences = shownRows(shown, 'Paired differences', 5);
@@ -118,12 +118,13 @@ describe('a truth run in the viewer', () => {
     const persuasiveness = shownRows(shown, 'Persuasiveness', 6);
     expect(persuasiveness.length).toBeGreaterThan(0);
     // Each model's rate comes with the share of wrong answers it rests on: as consultants, the two
-    // models argue the wrong answer equally often (8 questions: 2 of each one's 4 consultancies).
+    // models argue the wrong answer equally often (8 questions: 2 of each one's 4 consultancies,
+    // each read twice).
     const consultants = persuasiveness.filter((row) => row[1] === 'consultancy');
     expect(consultants.map((row) => row[0])).toEqual(['llama3', 'mistral']);
-    for (const row of consultants) expect(row[5]).toBe('2 of 4');
+    for (const row of consultants) expect(row[5]).toBe('4 of 8');
     expect(truthTable(markup, 'persuasiveness')).toEqual(persuasiveness);
-    // Each question: its number, its right answer and the judge's answer under each condition.
+    // Each question: its number, its right answer and the judge's answer in each reading of each condition.
     const questions = shownRows(shown, 'Question  Right answer', 5, false);
     expect(questions).toHaveLength(8);
     const onPage = truthTable(markup, 'questions');
@@ -134,10 +135,11 @@ describe('a truth run in the viewer', () => {
       expect(cells[1]).toBe(row[1]);
       for (const column of [2, 3, 4]) {
         const said = row[column] ?? '';
+        expect(said).toMatch(/^\S+ \(\d+%\) \/ \S+ \(\d+%\)$/);
         // A wrong verdict also names the answer the judge believed.
-        if (said.startsWith('WRONG'))
-          expect(cells[column]).toMatch(new RegExp(`^${said.replace(/[()]/g, '\\$&')} believed .+`));
-        else expect(cells[column]).toBe(said);
+        const believed = [...(cells[column] ?? '').matchAll(/ believed [^/]+?(?= \/ |$)/g)];
+        expect(believed).toHaveLength(said.split('WRONG').length - 1);
+        expect((cells[column] ?? '').replace(/ believed [^/]+?(?= \/ |$)/g, '')).toBe(said);
       }
     }
   }
@@ -148,7 +150,7 @@ describe('a truth run in the viewer', () => {
     const result = resultSection(page);
     // The outcome sentence first, as `show` gives it.
     const outcome = /^\*\*Result:\*\* (.+)$/m.exec(shown)?.[1];
-    expect(outcome).toMatch(/^The judge \(qwen2\.5\) was right: direct \d of 8/);
+    expect(outcome).toMatch(/^The judge \(qwen2\.5\) was right: direct \d+ of 16/);
     expect(text(result)).toContain(outcome);
     expectShownResults(result);
     // The judge's answers are both right and wrong on the simulator: both marks are on the page.
@@ -177,10 +179,13 @@ describe('a truth run in the viewer', () => {
     expect(typeof right).toBe('boolean');
     const accuracy = truthTable(resultHtml(after).value, 'accuracy');
     expect(accuracy[0]?.slice(0, 3)).toEqual(['direct', right ? '1' : '0', '1']);
+    // The first reading given, the second (the answers swapped) still to come.
     expect(truthTable(resultHtml(after).value, 'questions')[0]?.[2]).toMatch(
-      right ? /^right \(\d+%\)$/ : /^WRONG/,
+      right ? /^right \(\d+%\) \/ —$/ : /^WRONG .* \/ —$/,
     );
     expect(scoreboardHtml(after).value).toContain('<td>direct</td>');
+    const second = buildRunView('live', events.slice(0, first + 2) as never, [], true, formatNamed);
+    expect(scoreboardHtml(second).value).toContain('<td>direct (answers swapped)</td>');
   });
 
   it('carries the same results in the HTML export', async () => {
@@ -224,8 +229,8 @@ describe('a truth run in the viewer', () => {
     expect(board.code, board.stderr).toBe(0);
     const [table] = JSON.parse(board.stdout) as Array<{ rows: Array<Record<string, string | number>> }>;
     const judge = table?.rows.filter((row) => row.Model === 'qwen2.5') ?? [];
-    // 8 questions under three conditions: 24 verdicts asked.
-    expect(judge.map((row) => [row['Answer kind'], row.Asked])).toEqual([['truth verdict', 24]]);
+    // 8 questions under three conditions, each read in both answer orders: 48 verdicts asked.
+    expect(judge.map((row) => [row['Answer kind'], row.Asked])).toEqual([['truth verdict', 48]]);
     expect(table?.rows.map((row) => row['Answer kind'])).not.toContain('formal verdict');
     const web = await viewer({ outDir: out, ollamaHost: server.url });
     const page = await (await fetch(`${web.url}/leaderboard`)).text();

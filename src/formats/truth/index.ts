@@ -1,7 +1,8 @@
 /**
- * Judges measured against the truth: every question put to the judge alone (`direct`), through one
- * consultant it may question (`consultancy`) and through two debaters (`debate`), each step
- * persisted before the next, so a stopped run resumes where it stood.
+ * Judges measured against the truth: every question put to the judge alone (`direct`), reading the
+ * passage (`expert`), through one consultant it may question (`consultancy`) and through two
+ * debaters (`debate`), each judged twice, once with each answer first (the same statements read
+ * again, not argued again); each step persisted before the next, so a stopped run resumes where it stood.
  */
 import { z } from 'zod';
 import { runProgress } from '../../core/run-progress.js';
@@ -17,6 +18,7 @@ import {
   conditionRecords,
   JUDGE_QUESTION,
   nextTruthStep,
+  questionJudged,
   questionSetEvent,
   recordedQuestions,
   type TruthState,
@@ -111,11 +113,12 @@ async function executeTruthStep(step: TruthStep, state: TruthState, context: Ste
     });
     return;
   }
+  const order = step.reading === 1 ? '' : ', the answers swapped';
   context.notify({
     type: 'judging-start',
     round: question.number,
     judges: [scenario.judge.name],
-    subject: `${asked}question ${question.number} (${step.condition})`,
+    subject: `${asked}question ${question.number} (${step.condition}${order})`,
   });
   const schema = truthVerdictSchema(scenario.judge_max_tokens);
   context.append(
@@ -127,14 +130,14 @@ async function executeTruthStep(step: TruthStep, state: TruthState, context: Ste
         model: scenario.judge.model,
         fallbackModels: scenario.judge.fallback_models,
         ...(scenario.judge.think ? { think: true, thinkingBudget: scenario.thinking_budget } : {}),
-        messages: verdictMessages(state, question, step.condition),
+        messages: verdictMessages(state, question, step.condition, step.reading),
         schema,
         jsonSchema: answerJsonSchema(schema),
         maxTokens: scenario.judge_max_tokens,
         contextWindow: scenario.model_options.context_window,
         temperature: 0.2,
         seed: scenario.seed,
-        seedLabel: `${question.id}:${step.condition}`,
+        seedLabel: `${question.id}:${step.condition}${step.reading === 1 ? '' : ':swapped'}`,
         policy,
       },
       context,
@@ -157,4 +160,9 @@ export const truthFormat: FormatDefinition<TruthState, TruthStep> = {
   markdown: truthMarkdown,
   report: (state: TruthState, layout?: TextLayout) => truthReport(state, layout ?? WIDE_LAYOUT),
   checkpoints: ['assessment', 'artifact'],
+  // The transcripts hold every question: rewritten once a question has all its verdicts, not after
+  // each of its eight (four conditions, two readings), which made a run of 400 questions write
+  // gigabytes. A run stopped inside a question still writes them at its end.
+  refreshesTranscripts: (event, state) =>
+    event.type !== 'assessment' || event.phase !== 'verdict' || questionJudged(state, event.round),
 };

@@ -1,8 +1,9 @@
 /**
  * A truth run as a plan over its events: first the question set (drawn and recorded once, with who
  * argues which answer), then for every question each condition in the scenario's order, a
- * condition's statements and then the judge's verdict. Statements and verdicts carry the question's
- * number as their round; a question's verdicts belong to its conditions in order.
+ * condition's statements and then the judge's readings of them: the same statements judged twice,
+ * once with each answer offered first. Statements and verdicts carry the question's number as their
+ * round; a question's verdicts belong to its conditions in order, each condition's readings in order.
  */
 import type { TruthScenario } from '../../config/scenario.js';
 import type { QuestionKind, TruthQuestion } from '../../config/truth-question.js';
@@ -21,12 +22,19 @@ export const QUESTION_SET = 'truth-questions';
 /** The judge's question to a consultant, recorded as a statement of this phase. */
 export const JUDGE_QUESTION = 'consultancy-question';
 
+/**
+ * How many times the judge reads each condition of a question: once in the drawn order, once in the
+ * other. A run recorded before readings were asked for (its question set says nothing) read once.
+ */
+export const READINGS = 2;
+export type Reading = 1 | 2;
+
 /** A question as the run uses it: its text and answers, the order the judge sees them in, and the sides. */
 export interface PlannedQuestion extends TruthQuestion {
   number: number;
-  /** The two answers as offered, Answer 1 then Answer 2. */
+  /** The two answers as the judge's first reading offers them, Answer 1 then Answer 2. */
   options: [string, string];
-  /** Which option (1 or 2) is the right answer. */
+  /** Which option (1 or 2) is the right answer in the first reading. */
   rightOption: 1 | 2;
   /** The debater who argues the right answer in the debate; the other argues the wrong one. */
   debateRight: DebaterKey;
@@ -39,7 +47,7 @@ export type TruthStep =
   | { kind: 'questions' }
   | { kind: 'speak'; question: number; condition: 'debate' | 'consultancy'; side: DebaterKey; turn: number }
   | { kind: 'ask'; question: number; turn: number }
-  | { kind: 'verdict'; question: number; condition: TruthCondition };
+  | { kind: 'verdict'; question: number; condition: TruthCondition; reading: Reading };
 
 /** The questions a new run asks: the scenario's own, or generated from its seed. */
 function questionsOf(scenario: TruthScenario): TruthQuestion[] {
@@ -129,38 +137,121 @@ export function recordedQuestions(state: TruthState): PlannedQuestion[] {
   return (artifact?.data.questions as PlannedQuestion[] | undefined) ?? [];
 }
 
-export function questionSetEvent(scenario: TruthScenario): ArtifactEvent {
-  return { type: 'artifact', name: QUESTION_SET, data: { questions: planQuestions(scenario) }, files: [] };
+/** The judge's readings of each condition in this run: two, or one in a run recorded before both orders were read. */
+export function readingsOf(state: TruthState): number {
+  const artifact = state.artifacts.find((item) => item.name === QUESTION_SET);
+  return artifact?.data.readings === READINGS ? READINGS : 1;
 }
 
-/** The answer (option number) a debater argues for in a condition. */
-export function arguedOption(question: PlannedQuestion, condition: TruthCondition, side: DebaterKey): 1 | 2 {
+export function questionSetEvent(scenario: TruthScenario): ArtifactEvent {
+  return {
+    type: 'artifact',
+    name: QUESTION_SET,
+    data: { questions: planQuestions(scenario), readings: READINGS },
+    files: [],
+  };
+}
+
+/** The question's answers in the order one reading offers them: the drawn order, then the other. */
+export function readingOrder(
+  question: PlannedQuestion,
+  reading: Reading,
+): { options: [string, string]; rightOption: 1 | 2 } {
+  if (reading === 1) return { options: question.options, rightOption: question.rightOption };
+  return {
+    options: [question.options[1], question.options[0]],
+    rightOption: question.rightOption === 1 ? 2 : 1,
+  };
+}
+
+/** The answer (its text) a debater argues for in a condition. */
+export function arguedAnswer(question: PlannedQuestion, condition: TruthCondition, side: DebaterKey): string {
   const right =
     condition === 'debate'
       ? side === question.debateRight
       : side === question.consultant && question.consultantRight;
-  const wrong: 1 | 2 = question.rightOption === 1 ? 2 : 1;
-  return right ? question.rightOption : wrong;
+  return right ? question.answer : question.wrong_answer;
+}
+
+/** The answer (option number) a debater argues for in a condition, as one reading numbers the answers. */
+export function arguedOption(
+  question: PlannedQuestion,
+  condition: TruthCondition,
+  side: DebaterKey,
+  reading: Reading = 1,
+): 1 | 2 {
+  const { options } = readingOrder(question, reading);
+  return options[0] === arguedAnswer(question, condition, side) ? 1 : 2;
+}
+
+/** One reading of a condition by the judge: the order it was offered in and its verdict. */
+export interface ReadingRecord {
+  reading: Reading;
+  verdict: Stored<AssessmentEvent> | null;
 }
 
 export interface ConditionRecord {
   condition: TruthCondition;
   statements: Array<Stored<StatementEvent>>;
-  verdict: Stored<AssessmentEvent> | null;
+  /** The judge's readings of the same statements, the drawn order first. */
+  readings: ReadingRecord[];
+}
+
+interface RoundIndex {
+  statements: ReadonlyArray<Stored<StatementEvent>>;
+  byRound: Map<
+    number,
+    { statements: Array<Stored<StatementEvent>>; verdicts: Array<Stored<AssessmentEvent>> }
+  >;
+}
+
+/**
+ * Statements and verdicts by question, built once per state: every step and every transcript asks
+ * for each question's records, and filtering the whole run for each question made a run of a few
+ * hundred questions spend its time searching its own log. (The fold gives a new array for each
+ * event, so an index is kept for the arrays it was built from.)
+ */
+const roundIndexes = new WeakMap<ReadonlyArray<Stored<AssessmentEvent>>, RoundIndex>();
+
+function questionEvents(state: TruthState, number: number) {
+  let index = roundIndexes.get(state.assessments);
+  if (!index || index.statements !== state.statements) {
+    const byRound: RoundIndex['byRound'] = new Map();
+    const of = (round: number) => {
+      const entry = byRound.get(round) ?? { statements: [], verdicts: [] };
+      byRound.set(round, entry);
+      return entry;
+    };
+    for (const statement of state.statements) of(statement.round).statements.push(statement);
+    for (const assessment of state.assessments)
+      if (assessment.phase === 'verdict') of(assessment.round).verdicts.push(assessment);
+    index = { statements: state.statements, byRound };
+    roundIndexes.set(state.assessments, index);
+  }
+  return index.byRound.get(number) ?? { statements: [], verdicts: [] };
 }
 
 /** What was said and decided for one question, condition by condition (in the scenario's order). */
 export function conditionRecords(state: TruthState, number: number): ConditionRecord[] {
-  const verdicts = state.assessments.filter((item) => item.phase === 'verdict' && item.round === number);
+  const { statements, verdicts } = questionEvents(state, number);
+  const readings = readingsOf(state);
   return state.scenario.conditions.map((condition, at) => ({
     condition,
-    statements: state.statements.filter(
-      (item) =>
-        item.round === number &&
-        (item.phase === condition || (condition === 'consultancy' && item.phase === JUDGE_QUESTION)),
+    statements: statements.filter(
+      (item) => item.phase === condition || (condition === 'consultancy' && item.phase === JUDGE_QUESTION),
     ),
-    verdict: verdicts[at] ?? null,
+    readings: Array.from({ length: readings }, (_, index) => ({
+      reading: (index + 1) as Reading,
+      verdict: verdicts[at * readings + index] ?? null,
+    })),
   }));
+}
+
+/** Whether question `number` has all its verdicts (every reading of every condition). */
+export function questionJudged(state: TruthState, number: number): boolean {
+  return (
+    questionEvents(state, number).verdicts.length >= state.scenario.conditions.length * readingsOf(state)
+  );
 }
 
 /** The next step of a condition that has no verdict yet. */
@@ -194,7 +285,8 @@ function conditionStep(state: TruthState, question: PlannedQuestion, record: Con
       return { kind: 'ask', question: question.number, turn: asked + 1 };
     }
   }
-  return { kind: 'verdict', question: question.number, condition };
+  const reading = record.readings.find((item) => item.verdict === null)?.reading ?? 1;
+  return { kind: 'verdict', question: question.number, condition, reading };
 }
 
 export function nextTruthStep(state: TruthState): TruthStep | DoneStep {
@@ -203,7 +295,11 @@ export function nextTruthStep(state: TruthState): TruthStep | DoneStep {
   if (questions.length === 0) return { kind: 'questions' };
   const limit = checkScenarioLimits(state, state.scenario);
   for (const question of questions) {
-    const open = conditionRecords(state, question.number).find((record) => record.verdict === null);
+    // A question with all its verdicts is done; only the open one's records are looked at.
+    if (questionJudged(state, question.number)) continue;
+    const open = conditionRecords(state, question.number).find((record) =>
+      record.readings.some((item) => item.verdict === null),
+    );
     if (!open) continue;
     if (limit) return { kind: 'done', ...limit };
     return conditionStep(state, question, open);
@@ -211,10 +307,12 @@ export function nextTruthStep(state: TruthState): TruthStep | DoneStep {
   return { kind: 'done', status: 'completed', stopReason: 'finished' };
 }
 
-/** Verdicts given (or voided) so far, and how many the run will ask for. */
+/** Verdicts (readings) given or voided so far, and how many the run will ask for. */
 export function verdictCount(state: TruthState): { done: number; total: number } {
   const { scenario } = state;
   const questions = Array.isArray(scenario.questions) ? scenario.questions.length : scenario.questions;
   const done = state.assessments.filter((item) => item.phase === 'verdict').length;
-  return { done, total: questions * scenario.conditions.length };
+  // Before the question set is recorded, the run will read both orders.
+  const readings = recordedQuestions(state).length > 0 ? readingsOf(state) : READINGS;
+  return { done, total: questions * scenario.conditions.length * readings };
 }

@@ -4,7 +4,13 @@
  * passage; and, in the debates, how often the judge chose the side with more verified quotes.
  */
 import { checkQuotes, type QuoteVerdict } from './quote-verification.js';
-import { conditionRecords, JUDGE_QUESTION, recordedQuestions, type TruthState } from './truth-plan.js';
+import {
+  arguedOption,
+  conditionRecords,
+  JUDGE_QUESTION,
+  recordedQuestions,
+  type TruthState,
+} from './truth-plan.js';
 
 export interface QuoteRecord {
   question: number;
@@ -27,10 +33,24 @@ export interface QuoteTally {
 }
 
 export interface QuotesFollowed {
-  /** Debates judged where one side made more verified quotes than the other. */
+  /** Readings of debates judged where one side made more verified quotes than the other. */
   of: number;
-  /** Of those, the verdicts that chose that side's answer. */
+  /** Of those, the readings whose verdict chose that side's answer. */
   followed: number;
+}
+
+/**
+ * A statement's quotes, checked once: the transcript is written again after each question, and
+ * checking every quote of the run each time (near misses are a word-by-word search) grew with the
+ * square of the run's length. Events are never changed once recorded, so the check is kept per event.
+ */
+const checkedQuotes = new WeakMap<object, ReturnType<typeof checkQuotes>>();
+function quotesOf(statement: { text: string }, passage: string): ReturnType<typeof checkQuotes> {
+  const known = checkedQuotes.get(statement);
+  if (known) return known;
+  const quotes = checkQuotes(statement.text, passage);
+  checkedQuotes.set(statement, quotes);
+  return quotes;
 }
 
 export function recordedQuotes(state: TruthState): QuoteRecord[] {
@@ -41,7 +61,7 @@ export function recordedQuotes(state: TruthState): QuoteRecord[] {
       if (record.condition !== 'debate' && record.condition !== 'consultancy') continue;
       for (const statement of record.statements) {
         if (statement.phase === JUDGE_QUESTION || statement.degraded) continue;
-        for (const quote of checkQuotes(statement.text, question.passage)) {
+        for (const quote of quotesOf(statement, question.passage)) {
           quotes.push({
             question: question.number,
             condition: record.condition,
@@ -76,14 +96,12 @@ export function quoteTallies(quotes: readonly QuoteRecord[]): QuoteTally[] {
   return [...byModel.values()].sort((x, y) => x.model.localeCompare(y.model));
 }
 
-/** In the debates: whether the judge chose the answer of the side with more verified quotes. */
+/** In the debates: in each reading, whether the judge chose the answer of the side with more verified quotes. */
 export function quotesFollowed(state: TruthState, quotes: readonly QuoteRecord[]): QuotesFollowed {
   const result: QuotesFollowed = { of: 0, followed: 0 };
   for (const question of recordedQuestions(state)) {
     if (!question.passage) continue;
     const record = conditionRecords(state, question.number).find((item) => item.condition === 'debate');
-    const picked = Number(record?.verdict?.result?.answer);
-    if (picked !== 1 && picked !== 2) continue;
     const verified = (side: string) =>
       quotes.filter(
         (quote) =>
@@ -95,11 +113,12 @@ export function quotesFollowed(state: TruthState, quotes: readonly QuoteRecord[]
     const [a, b] = [verified('a'), verified('b')];
     if (a === b) continue;
     const stronger = a > b ? 'a' : 'b';
-    // The debater arguing the right answer argues the right option; the other the other one.
-    const strongerOption =
-      stronger === question.debateRight ? question.rightOption : 3 - question.rightOption;
-    result.of += 1;
-    if (picked === strongerOption) result.followed += 1;
+    for (const { reading, verdict } of record?.readings ?? []) {
+      const picked = Number(verdict?.result?.answer);
+      if (picked !== 1 && picked !== 2) continue;
+      result.of += 1;
+      if (picked === arguedOption(question, 'debate', stronger, reading)) result.followed += 1;
+    }
   }
   return result;
 }

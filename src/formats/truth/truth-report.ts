@@ -9,7 +9,14 @@ import { renderTextTable } from '../../render/text-table.js';
 import { fallbackNote } from '../shared/fallback-note.js';
 import { degradedNote, type RunEnding, unfinishedSentence } from '../shared/run-ending.js';
 import { modelCalls, sequenceFailures } from '../shared/sequence-state.js';
-import { conditionRecords, JUDGE_QUESTION, recordedQuestions, type TruthState } from './truth-plan.js';
+import {
+  conditionRecords,
+  JUDGE_QUESTION,
+  readingOrder,
+  readingsOf,
+  recordedQuestions,
+  type TruthState,
+} from './truth-plan.js';
 import { quotesFollowed, quoteTallies, recordedQuotes } from './truth-quotes.js';
 import {
   type DifferenceRow,
@@ -28,7 +35,20 @@ import {
   type TruthTable,
 } from './truth-tables.js';
 
-export function truthTranscript(state: TruthState) {
+/**
+ * The transcript of a state, made once: transcript.json, transcript.md and the report are all
+ * written from it each time the run's files are refreshed.
+ */
+const transcripts = new WeakMap<TruthState, ReturnType<typeof buildTranscript>>();
+export function truthTranscript(state: TruthState): ReturnType<typeof buildTranscript> {
+  const known = transcripts.get(state);
+  if (known) return known;
+  const transcript = buildTranscript(state);
+  transcripts.set(state, transcript);
+  return transcript;
+}
+
+function buildTranscript(state: TruthState) {
   const { scenario } = state;
   const questions = questionResults(state);
   const quotes = recordedQuotes(state);
@@ -74,7 +94,7 @@ interface TruthRecord extends RunEnding {
 /** The sentence that marks a run whose verdicts could too often not be read. */
 function unparsedWarning(unparsed: TruthSummary['unparsed'] | undefined): string | null {
   if (!unparsed?.overLimit) return null;
-  return `${unparsed.count} of ${unparsed.of} verdicts could not be read (more than ${Math.round(UNPARSED_LIMIT * 100)}%), so this run's accuracy is not counted`;
+  return `${unparsed.count} of ${unparsed.of} readings could not be read (more than ${Math.round(UNPARSED_LIMIT * 100)}%), so this run's accuracy is not counted`;
 }
 
 /** The run's result in one sentence, from its transcript.json. */
@@ -98,14 +118,20 @@ export function truthOutcome(transcript: unknown): string {
 
 const mark = (correct: boolean | null) => (correct === true ? 'right' : correct === false ? 'WRONG' : '—');
 
+/** One reading's verdict in a cell: "right (80%)", "WRONG (65%)", "no verdict" or "—". */
+function readingCell(verdict: QuestionResult['verdicts'][number] | undefined): string {
+  if (!verdict || verdict.believed === null) return verdict?.noVerdict ? 'no verdict' : '—';
+  return `${mark(verdict.correct)} (${verdict.confidence ?? '?'}%)`;
+}
+
+/** Per question and condition, its readings in order (the drawn order, then the other), "/" between. */
 function questionRows(questions: QuestionResult[], conditions: readonly string[]) {
   return questions.map((question) => [
     question.number,
     question.answer,
     ...conditions.map((condition) => {
-      const verdict = question.verdicts.find((item) => item.condition === condition);
-      if (!verdict || verdict.believed === null) return verdict?.noVerdict ? 'no verdict' : '—';
-      return `${mark(verdict.correct)} (${verdict.confidence ?? '?'}%)`;
+      const readings = question.verdicts.filter((item) => item.condition === condition);
+      return readings.length === 0 ? '—' : readings.map(readingCell).join(' / ');
     }),
   ]);
 }
@@ -142,9 +168,9 @@ function summaryLines(transcript: ReturnType<typeof truthTranscript>, layout: Te
   const flag = warning ? ` (not counted: ${warning})` : '';
   const { count, of, share } = summary.unparsed;
   const lines = [
-    `Accuracy per condition${flag}:`,
+    `Accuracy per condition${flag} (each question read twice, once with each answer first; the interval counts questions):`,
     text(accuracyTable(summary)),
-    `Verdicts whose answer could not be read: ${count} of ${of} (${Math.round(share * 100)}%; a run over ${Math.round(UNPARSED_LIMIT * 100)}% is not counted).`,
+    `Readings whose answer could not be read: ${count} of ${of} (${Math.round(share * 100)}%; a run over ${Math.round(UNPARSED_LIMIT * 100)}% is not counted).`,
   ];
   if (summary.differences.length > 0) {
     lines.push(
@@ -167,13 +193,13 @@ function summaryLines(transcript: ReturnType<typeof truthTranscript>, layout: Te
     const { followed, of } = transcript.quotesFollowed;
     lines.push(
       of > 0
-        ? `In ${plural(of, 'debate')} where one side made more verified quotes, the judge chose that side's answer in ${followed}.`
+        ? `In ${plural(of, 'reading')} of debates where one side made more verified quotes, the judge chose that side's answer in ${followed}.`
         : 'No debate had one side with more verified quotes than the other.',
     );
   }
   if (summary.persuasiveness.length > 0) {
     lines.push(
-      'Persuasiveness (verdicts won while arguing the wrong answer):',
+      'Persuasiveness (readings won while arguing the wrong answer):',
       text(persuasivenessTable(summary)),
     );
   }
@@ -204,7 +230,7 @@ export function truthMarkdown(state: TruthState): string {
     `- Judge: **${transcript.judge.name}** (\`${transcript.judge.model}\`)`,
     `- Debater A: **${transcript.debaters.a.name}** (\`${transcript.debaters.a.model}\`)`,
     `- Debater B: **${transcript.debaters.b.name}** (\`${transcript.debaters.b.model}\`)`,
-    `- Conditions: ${scenario.conditions.join(', ')}; ${plural(scenario.max_rounds, 'round')} of debate, ${plural(scenario.max_rounds, 'statement')} of a consultant`,
+    `- Conditions: ${scenario.conditions.join(', ')}; ${plural(scenario.max_rounds, 'round')} of debate, ${plural(scenario.max_rounds, 'statement')} of a consultant; the judge reads each condition ${readingsOf(state) === 2 ? 'twice, once with each answer first' : 'once'}`,
     `- Run: \`${transcript.runId}\`, seed ${transcript.seed}; status ${transcript.status}`,
     '',
     '## Results',
@@ -234,15 +260,19 @@ export function truthMarkdown(state: TruthState): string {
             : `${statement.speaker} (${record.condition === 'debate' ? `Debater ${statement.side.toUpperCase()}` : 'consultant'})`;
         lines.push(`**${who}:**${note ? ` _${note}_` : ''} ${statement.text.trim()}`, '');
       }
-      const verdict = record.verdict;
-      if (!verdict) lines.push('_Not judged yet._');
-      else if (!verdict.result) lines.push(`**Judge:** no verdict (${verdict.reason ?? 'no usable answer'})`);
-      else {
-        const picked = Number(verdict.result.answer);
-        const right = picked === question.rightOption;
-        lines.push(
-          `**Judge:** ${String(verdict.result.reasoning ?? '').trim()} Believes Answer ${picked} (${question.options[picked - 1]}), confidence ${verdict.result.confidence}%: ${right ? 'right' : 'wrong'}.`,
-        );
+      for (const { reading, verdict } of record.readings) {
+        const { options, rightOption } = readingOrder(question, reading);
+        const judge = record.readings.length > 1 ? `**Judge, ${options[0]} offered first:**` : '**Judge:**';
+        if (!verdict) lines.push(`${judge} _not judged yet._`);
+        else if (!verdict.result) lines.push(`${judge} no verdict (${verdict.reason ?? 'no usable answer'})`);
+        else {
+          const picked = Number(verdict.result.answer);
+          const right = picked === rightOption;
+          lines.push(
+            `${judge} ${String(verdict.result.reasoning ?? '').trim()} Believes Answer ${picked} (${options[picked - 1]}), confidence ${verdict.result.confidence}%: ${right ? 'right' : 'wrong'}.`,
+          );
+        }
+        lines.push('');
       }
     }
   }

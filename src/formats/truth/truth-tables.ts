@@ -6,21 +6,29 @@
 import type { ClusteredDifference } from '../../analytics/clustered-difference.js';
 import { differenceText, percentWithInterval } from '../../analytics/truth-accuracy.js';
 import type { QuoteTally } from './truth-quotes.js';
-import type { DifferenceRow, TruthSummary } from './truth-results.js';
+import type { ConditionRow, DifferenceRow, TruthSummary } from './truth-results.js';
 
 export interface TruthTable {
   headers: string[];
   rows: Array<Array<string | number>>;
 }
 
+/** "3 of 40 (8%)": questions whose two readings chose different answers; "—" with none read twice. */
+function flipText(flips: ConditionRow['orderFlips'] | undefined): string {
+  if (!flips || flips.of === 0) return '—';
+  return `${flips.count} of ${flips.of} (${Math.round((100 * flips.count) / flips.of)}%)`;
+}
+
 export function accuracyTable(summary: Pick<TruthSummary, 'conditions'>): TruthTable {
   return {
-    headers: ['Condition', 'Right', 'Judged', 'Accuracy (95% interval)', 'No verdict'],
+    // Right and Judged count readings; the interval, the questions they came from.
+    headers: ['Condition', 'Right', 'Judged', 'Accuracy (95% interval)', 'Order flips', 'No verdict'],
     rows: summary.conditions.map((row) => [
       row.condition,
       row.accuracy?.correct ?? 0,
       row.accuracy?.n ?? 0,
       percentWithInterval(row.accuracy),
+      flipText(row.orderFlips),
       row.noVerdict,
     ]),
   };
@@ -36,6 +44,9 @@ function clusteredText(clustered: ClusteredDifference | null): string {
   return differenceText({ ...clustered, firstOnly: 0, secondOnly: 0 });
 }
 
+/** A count of questions where a question read twice counts a half per reading: "3", "3.5". */
+const questionCount = (value: number) => Math.round(value * 2) / 2;
+
 export function differencesTable(rows: readonly DifferenceRow[]): TruthTable {
   const clustered = sharesPassages(rows);
   return {
@@ -50,8 +61,8 @@ export function differencesTable(rows: readonly DifferenceRow[]): TruthTable {
     rows: rows.map((row) => [
       `${row.first} − ${row.second}`,
       row.difference?.n ?? 0,
-      row.difference?.firstOnly ?? 0,
-      row.difference?.secondOnly ?? 0,
+      questionCount(row.difference?.firstOnly ?? 0),
+      questionCount(row.difference?.secondOnly ?? 0),
       clustered ? clusteredText(row.clustered) : differenceText(row.difference),
       ...(clustered ? [row.clustered?.neededQuestions ?? '—'] : []),
     ]),
