@@ -108,7 +108,7 @@ function namedRound(state: CouncilState, round: number, condensed = false): stri
     .sort((a, b) => ROLE_ORDER.indexOf(a.judge) - ROLE_ORDER.indexOf(b.judge));
   if (outputs.length === 0) return '';
   const text = (result: Record<string, unknown>) => (condensed ? positionText(result) : answerText(result));
-  return `## Round ${round}: ${condensed ? "each role's position (its reasons are in the later rounds)" : 'the answers'}\n${outputs
+  return `## Round ${round}${condensed ? " (each role's position; its reasons are in the later rounds)" : ': the answers'}\n${outputs
     .map((item) => `### ${item.judge}\n${item.result ? text(item.result) : noAnswer(item)}`)
     .join('\n\n')}`;
 }
