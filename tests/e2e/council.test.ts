@@ -119,7 +119,12 @@ describe('format: council', () => {
     const starts = round1.map(({ request }) => request.receivedAt).sort((a, b) => a - b);
     const firstEnd = Math.min(...round1.map(({ request }) => request.finishedAt ?? Number.POSITIVE_INFINITY));
     expect(starts[1]).toBeLessThan(firstEnd);
-    expect(round1.every(({ text }) => text.includes('Nothing has been said yet.'))).toBe(true);
+    // Before anyone has answered, a round 1 prompt holds the round's task and no answer.
+    expect(
+      round1.every(
+        ({ text }) => text.includes('## Round 1: opening positions') && !text.includes('### Response'),
+      ),
+    ).toBe(true);
     const criticRound2 = prompts.find(({ text }) => text.includes('## Your task: round 2 as the Critic'));
     const opening = readEvents(runDir).find(
       (event) => event.phase === 'round-1' && event.judge === 'Proponent',

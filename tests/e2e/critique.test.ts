@@ -119,7 +119,7 @@ describe('format: critique', () => {
     expect(transcript.totals.outputTokens).toBeGreaterThan(0);
   });
 
-  it('shows each critic the proposals and each agent only the critiques it received', async () => {
+  it('shows each critic the proposals; a refiner on a model of its own reads only the critiques it received, one sharing its model with the judge every critique', async () => {
     const server = await mock();
     const { file, out } = scenario({ rounds: 1 });
     await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
@@ -134,18 +134,34 @@ describe('format: critique', () => {
       prompt.includes("## Your task: critique Per's proposal"),
     );
     expect(critiqueOfPer?.text).toContain(text('proposal', 'Per'));
-    const adaRefines = prompts.find(
-      ({ text: prompt }) =>
-        prompt.includes('## Your task: round 1 refinement') && prompt.includes('Your name: Ada'),
-    );
-    expect(adaRefines?.text).toContain(text('critique', 'Per')); // Per's critique of Ada
-    expect(adaRefines?.text).not.toContain(text('critique', 'Ada')); // Ada's own critique of Per
-    // The refiner reads the round's proposals as the critics did, first, and the critiques of its
-    // own proposal in its task: everything before the task is the critics' material.
+    const refines = (name: string) =>
+      prompts.find(
+        ({ text: prompt }) =>
+          prompt.includes('## Your task: round 1 refinement') && prompt.includes(`Your name: ${name}`),
+      );
     const messages = (chat: { request: { body: unknown } } | undefined) =>
       (chat?.request.body as { messages: Array<{ content: string }> } | undefined)?.messages ?? [];
-    expect(messages(adaRefines)[1]).toEqual(messages(critiqueOfPer)[1]);
-    expect(messages(adaRefines).at(-1)?.content).toContain(text('critique', 'Per'));
+    // Per, alone on mistral: the round's proposals as the critics read them, first, and the
+    // critique of its own proposal in its task; not Per's own critique of Ada.
+    const perRefines = refines('Per');
+    expect(perRefines?.text).toContain(text('critique', 'Ada'));
+    expect(perRefines?.text).not.toContain(text('critique', 'Per'));
+    expect(messages(perRefines)[1]).toEqual(messages(critiqueOfPer)[1]);
+    expect(messages(perRefines).at(-1)?.content).toContain(text('critique', 'Ada'));
+    // Ada shares llama3 with the judge: the critics' material, then every critique of the round,
+    // which the synthesis on that model then begins with; her task names the critiques of her proposal.
+    const adaRefines = refines('Ada');
+    const shared = messages(adaRefines)[1]?.content ?? '';
+    expect(shared.startsWith(messages(critiqueOfPer)[1]?.content ?? '-')).toBe(true);
+    expect(shared).toContain(text('critique', 'Per'));
+    expect(shared).toContain(text('critique', 'Ada'));
+    expect(messages(adaRefines).at(-1)?.content).toContain(
+      'The critiques of your proposal are those headed "... on Ada" above (by Per).',
+    );
+    const synthesis = prompts.find(({ text: prompt }) =>
+      prompt.includes('## Your task: synthesise a solution'),
+    );
+    expect(messages(synthesis)[1]?.content.startsWith(shared)).toBe(true);
   });
 
   it('stops early once the judge is confident enough', async () => {

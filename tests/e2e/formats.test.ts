@@ -89,17 +89,44 @@ describe('format: formal', () => {
     expect(rebuttalAff).toContain(text('opening', 'negative'));
     expect(rebuttalAff).not.toContain(whole('preparation', 'negative'));
     // A rebuttal also sees the speaker's own opening and notes, so it builds on them instead of
-    // repeating them; the notes come after the debate so far, which both sides read alike.
+    // repeating them. The judge shares llama3, so the debater on llama3 reads the public record
+    // every call on that model begins with, its notes after it; the debater on mistral, its
+    // model's only caller, reads its own conversation, its notes and statements as its answers.
     expect(rebuttalAff).toContain(text('opening', 'affirmative'));
-    const [affirmative, negative] = server.requests
+    const chats = server.requests
       .filter((request) => request.path === '/api/chat')
-      .slice(4, 6)
-      .map((request) => (request.body as { messages: Array<{ content: string }> }).messages);
-    expect(affirmative?.at(-1)?.content).toContain(whole('preparation', 'affirmative'));
-    expect(affirmative?.[1]?.content).not.toContain(whole('preparation', 'affirmative'));
-    // Every call shares the debate so far: the next speaker's record begins with this one's.
-    expect(negative?.[1]?.content.startsWith(affirmative?.[1]?.content ?? '-')).toBe(true);
-    expect(negative?.[1]?.content.length).toBeGreaterThan(affirmative?.[1]?.content.length ?? 0);
+      .map(
+        (request) => request.body as { model: string; messages: Array<{ role: string; content: string }> },
+      );
+    const sideOn = (model: string) =>
+      FORMAL_PLAN.find((_item, index) => chats[index]?.model === model)?.side as string;
+    for (const [model, layout] of [
+      ['llama3', 'record'],
+      ['mistral', 'own'],
+    ] as const) {
+      const side = sideOn(model);
+      const rebuttal =
+        chats[FORMAL_PLAN.findIndex((item) => item.phase === 'rebuttal' && item.side === side)];
+      const messages = rebuttal?.messages ?? [];
+      const notes = whole('preparation', side);
+      if (layout === 'record') {
+        expect(messages.at(-1)?.content).toContain(notes);
+        expect(messages[1]?.content).not.toContain(notes);
+        expect(messages.some((message) => message.role === 'assistant')).toBe(false);
+      } else {
+        expect(messages.filter((message) => message.role === 'assistant').map((m) => m.content)).toEqual([
+          notes.trim(),
+          whole('opening', side).trim(),
+        ]);
+        expect(messages.at(-1)?.content).not.toContain(notes);
+      }
+    }
+    // Every call on llama3 shares the debate so far: the next one's record begins with this one's.
+    const onLlama = chats.filter((chat) => chat.model === 'llama3').slice(2, 4);
+    expect(onLlama[1]?.messages[1]?.content.startsWith(onLlama[0]?.messages[1]?.content ?? '-')).toBe(true);
+    expect(onLlama[1]?.messages[1]?.content.length).toBeGreaterThan(
+      onLlama[0]?.messages[1]?.content.length ?? 0,
+    );
     const crossQuestionAff = promptFor(6);
     expect(crossQuestionAff).toContain(text('opening', 'negative'));
     expect(crossQuestionAff).toContain(text('rebuttal', 'negative'));

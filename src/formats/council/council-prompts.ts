@@ -108,7 +108,7 @@ function namedRound(state: CouncilState, round: number, condensed = false): stri
     .sort((a, b) => ROLE_ORDER.indexOf(a.judge) - ROLE_ORDER.indexOf(b.judge));
   if (outputs.length === 0) return '';
   const text = (result: Record<string, unknown>) => (condensed ? positionText(result) : answerText(result));
-  return `## Round ${round}${condensed ? " (each role's position; its reasons are in the later rounds)" : ''}\n${outputs
+  return `## Round ${round}${condensed ? " (each role's position; its reasons are in the later rounds)" : ': the answers'}\n${outputs
     .map((item) => `### ${item.judge}\n${item.result ? text(item.result) : noAnswer(item)}`)
     .join('\n\n')}`;
 }
@@ -205,7 +205,7 @@ function packetText(state: CouncilState): string {
     return item.result ? answerText(item.result) : noAnswer(item);
   };
   return [
-    '## Round 1: the opening positions',
+    '## Round 1: the answers, each under a letter',
     ...packetOrder(state).map(({ label, role }) => `### ${label}\n${answerOf(role)}`),
   ].join('\n\n');
 }
@@ -218,16 +218,20 @@ function packetKey(state: CouncilState): string {
 }
 
 /**
- * What every call after round 1 reads first, growing by appending: round 1 as round 2's packet;
- * from round 3 on, who wrote which, then the later rounds under the roles' names. So each round's
- * calls (and the Judge's) begin with what the round before read, and a server's prompt cache
- * serves it.
+ * What a call of round `round` reads before its role's card (round 4: the Judge, before the
+ * consensus), growing by appending: each round's task as every role of it read it, then what the
+ * round produced (round 1 as round 2's packet; who wrote which once the review is over; the later
+ * rounds under the roles' names). Each earlier round's task stays where its calls read it, so a
+ * round's calls begin with everything the calls of the round before read up to their role's
+ * card, and a server's slot for a model (which holds the last call on it) serves all of that
+ * (decision 031).
  */
-function councilRecord(state: CouncilState, through: number): string {
-  if (through < 1) return 'Nothing has been said yet.';
-  const parts = [packetText(state)];
-  if (through >= 2) parts.push(packetKey(state));
-  for (let round = 2; round <= through; round += 1) parts.push(namedRound(state, round));
+function councilRecord(state: CouncilState, round: number): string {
+  const { scenario } = state;
+  const parts = [roundTask(scenario, 1)];
+  if (round >= 2) parts.push(packetText(state), roundTask(scenario, 2));
+  if (round >= 3) parts.push(packetKey(state), namedRound(state, 2), roundTask(scenario, 3));
+  if (round >= 4) parts.push(namedRound(state, 3));
   return parts.filter((part) => part !== '').join('\n\n');
 }
 
@@ -246,7 +250,7 @@ function roleCard(state: CouncilState, role: DebatingRole, round: number): strin
           .join(', ')}).`
       : '',
     round === 3 ? challengesFor(state, role) : '',
-    'Answer with the JSON object described above, and nothing else.',
+    `Answer with the JSON object round ${round} asks for above, and nothing else.`,
   ]
     .filter((line) => line !== '')
     .join('\n');
@@ -259,15 +263,12 @@ function placementOf(state: CouncilState, role: string) {
 }
 
 export function roundMessages(state: CouncilState, role: DebatingRole, round: number): ChatMessage[] {
-  return [
-    ...buildMessages(
-      councilSystemPrompt(state.scenario),
-      councilRecord(state, round - 1),
-      roundTask(state.scenario, round),
-      placementOf(state, role),
-    ),
-    { role: 'user', content: roleCard(state, role, round) },
-  ];
+  return buildMessages(
+    councilSystemPrompt(state.scenario),
+    councilRecord(state, round),
+    roleCard(state, role, round),
+    placementOf(state, role),
+  );
 }
 
 /** The consensus as the Judge reads it: the figures and the agreements in plain lines. */
@@ -307,9 +308,9 @@ export function judgeMessages(
     ),
     WINDOW_MARGIN_TOKENS,
   );
-  // Whole, the record every round read, so the cache serves all but round 3; else condensed.
+  // Whole, the record every round read with round 3 after it, so the cache serves all but round 3; else condensed.
   const material = (condensedThrough: number) =>
-    `${condensedThrough === 0 ? councilRecord(state, 3) : roundsText(state, 3, condensedThrough)}\n\n${consensusText(consensus)}`;
+    `${condensedThrough === 0 ? councilRecord(state, 4) : roundsText(state, 3, condensedThrough)}\n\n${consensusText(consensus)}`;
   const fits = (text: string) =>
     estimateTokens(promptChars(buildMessages(system, text, task)), rate) <= budget;
   const chosen = [0, 1, 2].map(material).find(fits) ?? material(2);

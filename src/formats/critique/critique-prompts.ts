@@ -3,11 +3,18 @@
  * phase may see, then the task), and the record of the rounds that the judge's prompts
  * (synthesis-prompts.ts) read too.
  */
-import { buildMessages, lengthRequest } from '../../agents/prompts.js';
+import { buildMessages, lengthRequest, promptChars } from '../../agents/prompts.js';
 import { backgroundText } from '../../config/background-text.js';
 import type { RoleAgent } from '../../config/critique-schema.js';
 import type { CritiqueScenario } from '../../config/scenario.js';
+import { WINDOW_MARGIN_TOKENS } from '../../context/fit-window.js';
 import type { StatementEvent } from '../../core/events.js';
+import {
+  calibrate,
+  DEFAULT_CHARS_PER_TOKEN,
+  estimateTokens,
+  promptBudget,
+} from '../../core/token-estimate.js';
 import type { ChatMessage } from '../../llm/provider.js';
 import type { SequenceState } from '../shared/sequence-state.js';
 
@@ -173,13 +180,39 @@ export function critiqueMessages(
   );
 }
 
+/** A model name as the server knows it, for telling whether two calls go to the same model. */
+const modelKey = (model: string) =>
+  model
+    .trim()
+    .toLowerCase()
+    .replace(/:latest$/, '');
+
+/** Whether an expert's model serves nobody else of the run: no other expert, not the judge. */
+export function modelOfItsOwn(scenario: CritiqueScenario, agent: RoleAgent): boolean {
+  const others = [
+    ...scenario.agents.filter((other) => other.name !== agent.name).map((other) => other.model),
+    scenario.judge.model,
+  ];
+  return others.every((model) => modelKey(model) !== modelKey(agent.model));
+}
+
 /**
- * A refinement sees the round's proposals (its own among them, as the critics saw it) and, in its
- * task, the critiques it received.
+ * A refinement reads what the critics read (the round's proposals, its own among them), then the
+ * critiques; its task names those of its own proposal. Which critiques depends on what else its
+ * model serves (decision 031): an expert whose model also serves other experts or the judge reads
+ * every critique of the round, in scenario order under the heading the judge's record gives them,
+ * so that every refinement on that model and the synthesis after them begin alike and a server's
+ * slot for the model holds that material from one call to the next; an expert on a model of its
+ * own reads only the critiques of its proposal, after the shared material.
  */
 export function refinementMessages(state: CritiqueState, agent: RoleAgent, round: number): ChatMessage[] {
   const { scenario } = state;
   const received = said(state, 'critique', round).filter((critique) => critique.target === agent.name);
+  if (!modelOfItsOwn(scenario, agent)) {
+    const shared = everyCritique(state, agent, round, received);
+    // Every critique of a round of long contributions may not fit the window: then, as below.
+    if (fitsWindow(state, agent.model, shared)) return shared;
+  }
   const critiques =
     received.length > 0
       ? `## The critiques of your proposal\n${received.map((critique) => `### ${critique.speaker} on ${agent.name}\n${critique.text.trim()}`).join('\n\n')}`
@@ -198,4 +231,59 @@ export function refinementMessages(state: CritiqueState, agent: RoleAgent, round
       scenario.max_tokens,
     ),
   );
+}
+
+/** A refinement after every critique of the round, its task naming those of its own proposal. */
+function everyCritique(
+  state: CritiqueState,
+  agent: RoleAgent,
+  round: number,
+  received: StatementEvent[],
+): ChatMessage[] {
+  const critiques =
+    received.length > 0
+      ? `The critiques of your proposal are those headed "... on ${agent.name}" above (by ${received.map((critique) => critique.speaker).join(', ')}).`
+      : 'No critiques of your proposal were made.';
+  return buildMessages(
+    critiqueSystemPrompt(state.scenario),
+    roundAndCritiques(state, round),
+    task(
+      agent,
+      [
+        `## Your task: round ${round} refinement`,
+        critiques,
+        `Refine your proposal (${agent.name}'s, above): keep what holds, fix what the critiques of it rightly found, and say briefly what you changed.`,
+      ],
+      state.scenario.max_tokens,
+    ),
+  );
+}
+
+/** Whether `messages` fit `model`'s window with room for an answer, at the model's measured rate. */
+function fitsWindow(state: CritiqueState, model: string, messages: ChatMessage[]): boolean {
+  const { scenario } = state;
+  const budget = promptBudget(
+    scenario.model_options.context_window,
+    scenario.max_tokens,
+    WINDOW_MARGIN_TOKENS,
+  );
+  const rate =
+    calibrate(
+      [...state.statements, ...state.assessments].map((item) => ({
+        model: item.model,
+        promptChars: item.promptChars,
+        promptTokens: item.promptTokens,
+      })),
+    ).get(model) ?? DEFAULT_CHARS_PER_TOKEN;
+  return estimateTokens(promptChars(messages), rate) <= budget * 0.95;
+}
+
+/** What a round's refiners read before their task: the round's material, then all its critiques. */
+export function roundAndCritiques(state: CritiqueState, round: number): string {
+  return [
+    roundMaterial(state, round),
+    critiquesBlock(`Round ${round}: critiques`, said(state, 'critique', round)),
+  ]
+    .filter((part) => part !== '')
+    .join('\n\n');
 }

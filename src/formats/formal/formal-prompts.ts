@@ -4,6 +4,7 @@
  * every previous statement; preparation private to its side) are met by one public record that
  * every call shares, with the speaker's own notes and task after it (decision 021).
  */
+import { rulesPlacementFor } from '../../agents/message-layout.js';
 import { buildMessages, lengthRequest, promptChars, wordsFor } from '../../agents/prompts.js';
 import { backgroundText } from '../../config/background-text.js';
 import type { FormalDebater } from '../../config/formal-schema.js';
@@ -60,7 +61,7 @@ export function publicRecord(state: FormalState): string {
 }
 
 /** What is this speaker's alone: its preparation notes, in the phases that build on them. */
-export function privateNotes(state: FormalState, item: PlannedStatement): string {
+export function privateNotes(state: FormalState, item: Pick<PlannedStatement, 'phase' | 'side'>): string {
   if (item.phase !== 'opening' && item.phase !== 'rebuttal') return '';
   const notes = said(state, item.side, 'preparation');
   return notes
@@ -131,26 +132,38 @@ export function statedLength(
   return `Aim for about ${aim} words; the limit is ${limit} words, and a longer statement is ${past}.`;
 }
 
-export function statementMessages(
+/** The token cap a phase is asked for (preparation has its own), the same on every call that reads it. */
+export function phaseMaxTokens(scenario: FormalScenario, phase: PlannedStatement['phase']): number {
+  return phase === 'preparation' ? scenario.preparation.max_tokens : scenario.model_options.max_tokens;
+}
+
+/**
+ * A debater's task for one phase: who it is, then what the phase asks, then the length. `notes`
+ * are its preparation notes, written in (the shared record's layout), or `above` when its own
+ * conversation already holds them as its answer.
+ */
+function statementTask(
   state: FormalState,
-  item: PlannedStatement,
+  item: Pick<PlannedStatement, 'phase' | 'side'>,
   maxTokens: number,
-): ChatMessage[] {
+  notes: string | 'above',
+): string {
   const { scenario } = state;
   const sides = formalSides(scenario);
   const name = speakerName(sides[item.side]);
   const debater = sides[item.side];
   const speaking = item.phase !== 'preparation';
-  const notes = privateNotes(state, item);
-  const task = [
+  const buildsOnNotes = notes === 'above' && (item.phase === 'opening' || item.phase === 'rebuttal');
+  return [
     name ? `Your name: ${name}` : '',
     `You argue for: ${scenario.positions[item.side]}`,
     `You argue against: ${scenario.positions[opposite(item.side)]}`,
     `Your side: the ${item.side} (${item.side === 'affirmative' ? 'in favour of' : 'against'} the motion)`,
     debater.role ? `\n${debater.role.trim()}\n` : '',
-    notes ? `${notes}\n` : '',
+    notes !== 'above' && notes !== '' ? `${notes}\n` : '',
     `## Your task: ${PHASE_TITLES[item.phase].toLowerCase()}`,
     TASKS[item.phase],
+    buildsOnNotes ? 'Build on your prepared notes above (your own; the other side has not seen them).' : '',
     speaking
       ? `Speak in the first person${name ? ` as ${name}` : ''}, without headings and without writing your name.`
       : '',
@@ -158,7 +171,107 @@ export function statementMessages(
   ]
     .filter((line) => line !== '')
     .join('\n');
-  return buildMessages(formalSystemPrompt(scenario), publicRecord(state), task);
+}
+
+/** The public statements among `statements` (not preparation), with their headings. */
+function spokenBetween(state: FormalState, statements: readonly StatementEvent[]): string {
+  return statements
+    .filter((statement) => statement.phase !== 'preparation' && statement.phase !== 'digest')
+    .map((statement) => `### ${statementTitle(state, statement)}\n${statement.text.trim()}`)
+    .join('\n\n');
+}
+
+/** A model name as the server knows it, for telling whether two calls go to the same model. */
+const modelKey = (model: string) =>
+  model
+    .trim()
+    .toLowerCase()
+    .replace(/:latest$/, '');
+
+/**
+ * Whether a debater's model serves nobody else in this debate: not the other side, not the
+ * verdict, not the strict-mode moderator. Only then does a server's one slot for that model keep
+ * the debater's own conversation from one of its turns to the next.
+ */
+export function debatesAlone(scenario: FormalScenario, side: FormalSide): boolean {
+  const sides = formalSides(scenario);
+  const mine = sides[side];
+  if (mine.human) return false;
+  const others = [
+    sides[opposite(side)].human ? undefined : sides[opposite(side)].model,
+    scenario.verdict.enabled ? (scenario.verdict.judge_model ?? sides.affirmative.model) : undefined,
+    scenario.statements.strict_mode
+      ? (scenario.statements.moderator_model ?? scenario.verdict.judge_model ?? sides.affirmative.model)
+      : undefined,
+  ];
+  return others.every((model) => model === undefined || modelKey(model) !== modelKey(mine.model));
+}
+
+/**
+ * A debater's request. Both layouts give every public statement once, in the order spoken (seed
+ * 001's context rules: a rebuttal sees the opponent's statements, a cross-examination question the
+ * opponent's opening and rebuttal, a closing every statement), and keep its preparation its own;
+ * which one a debater reads depends on what else its model serves (decision 031):
+ * - on a model of its own, its own conversation (`ownConversation`);
+ * - on a model it shares (with the other side, the judge or the moderator), the public record
+ *   every call on that model begins with, then its notes and its task (decision 021).
+ */
+export function statementMessages(
+  state: FormalState,
+  item: PlannedStatement,
+  maxTokens: number,
+): ChatMessage[] {
+  if (debatesAlone(state.scenario, item.side)) {
+    const conversation = ownConversation(state, item, maxTokens);
+    // It holds more than the record (its notes and earlier tasks): when it would not fit the
+    // window, the debater reads the record instead, which the window fitter never has to cut.
+    if (fitsWindow(state, formalSides(state.scenario)[item.side].model, conversation, maxTokens))
+      return conversation;
+  }
+  return buildMessages(
+    formalSystemPrompt(state.scenario),
+    publicRecord(state),
+    statementTask(state, item, maxTokens, privateNotes(state, item)),
+  );
+}
+
+/**
+ * A debater's own conversation, which only grows at its end: the rules; then, for each of its
+ * turns, what was said since its last turn and its task for that turn, with its statement (its
+ * preparation notes first) sent back as its own answer. Its next request begins with its last
+ * request and that answer, which the server's slot for its model still holds, so it reads afresh
+ * only what the other side said since and its new task.
+ */
+function ownConversation(state: FormalState, item: PlannedStatement, maxTokens: number): ChatMessage[] {
+  const { scenario } = state;
+  const debater = formalSides(scenario)[item.side];
+  const messages: ChatMessage[] = [
+    {
+      role: rulesPlacementFor(debater.model) === 'first-user' ? 'user' : 'system',
+      content: formalSystemPrompt(scenario),
+    },
+    { role: 'user', content: '## The debate so far\nNo statements have been made yet.' },
+  ];
+  const spoken = state.statements.filter((statement) => statement.phase !== 'digest');
+  const since = (from: number, to: number) => {
+    const text = spokenBetween(state, spoken.slice(from, to));
+    if (text !== '') messages.push({ role: 'user', content: `## Since your last turn\n${text}` });
+  };
+  let from = 0;
+  spoken.forEach((statement, at) => {
+    if (statement.side !== item.side) return;
+    const phase = statement.phase as PlannedStatement['phase'];
+    since(from, at);
+    messages.push({
+      role: 'user',
+      content: statementTask(state, { phase, side: item.side }, phaseMaxTokens(scenario, phase), 'above'),
+    });
+    messages.push({ role: 'assistant', content: statement.text.trim() });
+    from = at + 1;
+  });
+  since(from, spoken.length);
+  messages.push({ role: 'user', content: statementTask(state, item, maxTokens, 'above') });
+  return messages;
 }
 
 /** The verdict's text lengths, in characters: they fit the verdict's cap with room to spare. */
@@ -182,9 +295,22 @@ export type DigestGroup = (typeof DIGEST_GROUPS)[number];
 export const digestOf = (state: FormalState, key: string) =>
   state.statements.find((statement) => statement.phase === 'digest' && statement.target === key);
 
+/** Whether `messages` fit `model`'s window with room for an answer of `maxTokens`, at its measured rate. */
+function fitsWindow(state: FormalState, model: string, messages: ChatMessage[], maxTokens: number): boolean {
+  const budget = promptBudget(state.scenario.model_options.context_window, maxTokens, WINDOW_MARGIN_TOKENS);
+  return estimateTokens(promptChars(messages), modelRate(state, model)) <= budget * 0.95;
+}
+
 /** The judge model's characters per token as measured over the run so far. */
 function judgeRate(state: FormalState): number {
-  const model = state.scenario.verdict.judge_model ?? formalSides(state.scenario).affirmative.model;
+  return modelRate(
+    state,
+    state.scenario.verdict.judge_model ?? formalSides(state.scenario).affirmative.model,
+  );
+}
+
+/** A model's characters per token as measured over the run so far. */
+function modelRate(state: FormalState, model: string): number {
   const samples = [...state.statements, ...state.assessments].map((item) => ({
     model: item.model,
     promptChars: item.promptChars,
@@ -242,7 +368,11 @@ export function digestMessages(state: FormalState, group: DigestGroup): ChatMess
   );
 }
 
-/** The verdict's task, with the sides in the order `first` introduces them. */
+/**
+ * The verdict's task, with the sides in the order `first` introduces them. What both readings of a
+ * side swap share (the judge's brief, the criteria) comes before the sides, so the second reading
+ * is served from the cache up to them.
+ */
 function verdictTask(state: FormalState, first: FormalSide): string {
   const { scenario } = state;
   const names = Object.keys(scenario.verdict.criteria);
@@ -253,11 +383,11 @@ function verdictTask(state: FormalState, first: FormalSide): string {
   return [
     '## Your task: the verdict',
     'You are an impartial judge, separate from the debate. Judge the arguments made, not the length of the statements or which side spoke first.',
-    'The two sides:',
-    ...order.map(introduce),
-    '',
     'Score each side on every criterion from 1 to 5, using these guides:',
     criteriaLines(scenario.verdict.criteria),
+    '',
+    'The two sides:',
+    ...order.map(introduce),
     '',
     'Answer only with this JSON object, in this order:',
     `{"summary": "<two sentences: each side's case>", "reasons": "<how the two sides compare on the criteria>", ${order.map((side) => `"${side}": ${scores}`).join(', ')}, "winner": ${order.map((side) => `"${side}"`).join(' | ')}}`,

@@ -27,6 +27,7 @@ import {
   digestMessages,
   type FormalState,
   missingDigests,
+  phaseMaxTokens,
   sideLabel,
   statementMessages,
   verdictMessages,
@@ -88,8 +89,7 @@ async function executeFormalStep(step: FormalStep, state: FormalState, context: 
     return;
   }
   const debater = sides[step.side];
-  const maxTokens =
-    step.phase === 'preparation' ? scenario.preparation.max_tokens : scenario.model_options.max_tokens;
+  const maxTokens = phaseMaxTokens(scenario, step.phase);
   const settings = scenario.statements;
   const speaking = step.phase !== 'preparation';
   context.append(
