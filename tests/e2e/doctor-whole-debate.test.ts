@@ -88,7 +88,7 @@ const CASES: Case[] = [
   {
     format: 'council',
     scenario: SMALL_SCENARIOS.council?.({ max_tokens: 1200 }) ?? {},
-    tight: 3000,
+    tight: 2600,
     call: 'the prompt for Synthesizer (round-3) does not fit',
     roomy: 4000,
   },
