@@ -80,6 +80,12 @@ function sideChoice(firstKey: string, secondKey: string) {
   };
 }
 
+/** The first side's score from a verdict: 1 won, 0 lost, 0.5 tied; none unless the debate completed. */
+function verdictScore(record: TranscriptRecord, winner: SideChoice | null): TournamentMatch['score'] {
+  if (record.status !== 'completed' || winner === null) return null;
+  return winner === 'first' ? 1 : winner === 'second' ? 0 : 0.5;
+}
+
 function duelMatch(record: TranscriptRecord, runId: string, motionId: string): TournamentMatch | null {
   const first = record.debaters?.a?.model;
   const second = record.debaters?.b?.model;
@@ -119,14 +125,7 @@ function formalMatch(record: TranscriptRecord, runId: string, motionId: string):
     motionId,
     first,
     second,
-    score:
-      record.status !== 'completed' || winner === null
-        ? null
-        : winner === 'first'
-          ? 1
-          : winner === 'second'
-            ? 0
-            : 0.5,
+    score: verdictScore(record, winner),
     style: {
       first: style(speeches.filter((each) => each.side === 'affirmative')),
       second: style(speeches.filter((each) => each.side === 'negative')),
@@ -158,14 +157,7 @@ function knockoutMatch(
     motionId,
     first,
     second,
-    score:
-      record.status !== 'completed' || winner === null
-        ? null
-        : winner === 'first'
-          ? 1
-          : winner === 'second'
-            ? 0
-            : 0.5,
+    score: verdictScore(record, winner),
     style: {
       first: style(statements.filter((each) => each.position === 'X')),
       second: style(statements.filter((each) => each.position === 'Y')),
