@@ -82,12 +82,15 @@ describe('agora show: the argument map', () => {
         if (claim.restatedIn.length > 0)
           expect(shown).toContain(`restated in ${claim.restatedIn.join(', ')}`);
       }
-      // What the statements' first key sentences held, as the map once took them.
+      // The introductions the statements held, and the first key sentences said again, as the map
+      // once took them.
       const seen = new Set<string>();
       for (const event of events) {
         if (event.type !== 'statement' || event.phase === 'preparation') continue;
-        for (const sentence of extractKeyPoints(event.text, 3)) {
+        for (const sentence of event.text.split(/(?<=[.!?])\s+/)) {
           if (isIntroduction(sentence)) before.introductions += 1;
+        }
+        for (const sentence of extractKeyPoints(event.text, 3)) {
           const key = `${event.speaker}\u0000${sentence.toLowerCase()}`;
           if (seen.has(key)) before.repeats += 1;
           seen.add(key);
