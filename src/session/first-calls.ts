@@ -21,7 +21,8 @@ import {
   judgeMessages as duelJudgeMessages,
 } from '../formats/duel/duel-prompts.js';
 import { FORMAL_PLAN } from '../formats/formal/formal-plan.js';
-import { type FormalState, statementMessages, verdictMessages } from '../formats/formal/formal-prompts.js';
+import { type FormalState, statementMessages } from '../formats/formal/formal-prompts.js';
+import { verdictMessages } from '../formats/formal/formal-verdict-prompts.js';
 import { formatNamed } from '../formats/index.js';
 import { judgeMessages as knockoutJudgeMessages } from '../formats/knockout/judge-prompts.js';
 import {

@@ -8,7 +8,7 @@ import { boundedInteger, boundedText } from '../../judging/answer-fields.js';
 import type { Criteria } from '../../judging/criteria.js';
 import { SCORE_MAX, SCORE_MIN, weightedTotal } from '../../judging/criteria.js';
 import type { SideSwapRules } from '../shared/side-swap.js';
-import { verdictChars } from './formal-prompts.js';
+import { verdictChars } from './formal-verdict-prompts.js';
 
 /**
  * The answer: its summary and reasons first, then the scores, then the winner; `first` orders the

@@ -22,17 +22,19 @@ import { formalOutcome } from './formal-outcome.js';
 import { FORMAL_PLAN, PHASE_TITLES, type PlannedStatement } from './formal-plan.js';
 import {
   addressedName,
-  DIGEST_TOKENS,
-  type DigestGroup,
-  digestMessages,
   type FormalState,
-  missingDigests,
   phaseMaxTokens,
   sideLabel,
   statementMessages,
-  verdictMessages,
 } from './formal-prompts.js';
 import { settleVerdict, verdictNotes, verdictSchema, verdictSideSwap } from './formal-verdict.js';
+import {
+  DIGEST_TOKENS,
+  type DigestGroup,
+  digestMessages,
+  missingDigests,
+  verdictMessages,
+} from './formal-verdict-prompts.js';
 
 export type FormalStep = PlannedStatement | { kind: 'digests'; groups: DigestGroup[] } | { kind: 'verdict' };
 
