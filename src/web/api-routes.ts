@@ -71,13 +71,15 @@ export function apiRoutes(parts: ViewerParts, open: OpenStreams) {
       const runDir = runs.runDir(runId);
       const owner = lockOwner(runDir);
       if (owner === null) throw new HttpError(409, 'no process is running this debate; nothing to stop');
+      // A log that ends with the run's end is a finished run, though its process may still hold the lock.
+      if (!runs.view(runId).live) throw new HttpError(409, 'this debate has ended; nothing to stop');
       requestStop(runDir);
       options.logger.info({ runId, owner }, 'stop requested');
       return c.json({ message: 'Stopping after the step in flight…' }, 202);
     })
-    .post('/runs/:runId/resume', (c) => {
+    .post('/runs/:runId/resume', async (c) => {
       const runId = c.req.param('runId');
-      const { seatToken, ...resumed } = resumeDebate(parts, runId);
+      const { seatToken, ...resumed } = await resumeDebate(parts, runId);
       if (seatToken) giveSeat(c, runId, seatToken);
       return c.json(resumed, 202);
     })

@@ -87,11 +87,27 @@ export async function startDebate(parts: ViewerParts, fields: Record<string, unk
   };
 }
 
+/** Waits for a process that has written its run's end to release the run's lock (it exits within moments). */
+async function lockReleased(runDir: string, waitMs = 30_000): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  while (lockOwner(runDir) !== null) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
 /** Resumes a stopped or interrupted debate in a worker process; 409 when there is nothing to resume. */
-export function resumeDebate(parts: ViewerParts, runId: string) {
+export async function resumeDebate(parts: ViewerParts, runId: string) {
   const { options, runs } = parts;
   const runDir = runs.runDir(runId);
-  if (lockOwner(runDir) !== null) throw new HttpError(409, 'this debate is running already');
+  if (lockOwner(runDir) !== null) {
+    if (runs.view(runId).live) throw new HttpError(409, 'this debate is running already');
+    // Its log has ended: the process that stopped it is letting go of the folder.
+    if (!(await lockReleased(runDir))) {
+      throw new HttpError(409, 'the process that stopped this debate has not let go of it yet; try again');
+    }
+  }
   const view = runs.view(runId);
   if (!view.progress) throw new HttpError(409, 'this debate never started, so there is nothing to resume');
   if (view.progress.status === 'completed' || view.progress.status === 'degraded')

@@ -175,7 +175,8 @@ describe('resume after a crash or a stop', () => {
   });
 
   it('refuses a second process on the same run, and takes over a dead process lock', async () => {
-    const server = await mock({ speed: 0.2 });
+    // The Y side's first call never answers, so the first process is still running when the second comes.
+    const server = await mock({ script: [{ match: { model: 'mistral' }, fault: 'hang' }] });
     const scenario = writeScenario();
     const { child, result } = startAgora([
       'run',

@@ -3,12 +3,13 @@
  * with debates in real worker processes against the mock Ollama.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get } from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { lockOwner } from '../../src/store/run-lock.js';
 import { startViewer } from '../../src/web/server.js';
 import { tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
@@ -18,6 +19,11 @@ import { pageToken, postJson, readStream, runEnded, startRun, useViewers } from 
 
 const mock = useMockServers();
 const viewer = useViewers();
+/** Polls `condition` until it holds (a process letting go of a file: nothing to subscribe to). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 const MARKUP = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">';
 
 describe('agora serve: the HTTP API', () => {
@@ -110,9 +116,19 @@ describe('agora serve: the HTTP API', () => {
       ),
     );
     expect(stopped.filter((message) => message.event === 'run-event').at(-1)?.data.type).toBe('run-end');
-    expect((await postJson(web, `/api/runs/${runId}/stop`, {}, token)).status).toBe(409);
+    // The stopped process lets go of its lock a moment after its last event: a process still holding
+    // the lock of a log that has ended is played here by this one, once the worker has let go.
+    const runDir = path.join(outDir, runId);
+    await waitFor(() => lockOwner(runDir) === null);
+    writeFileSync(path.join(runDir, 'run.lock'), `${process.pid}\n`);
+    const stopAgain = await postJson(web, `/api/runs/${runId}/stop`, {}, token);
+    expect(stopAgain.status).toBe(409);
+    expect(await stopAgain.text()).toMatch(/has ended/);
 
-    const resume = await postJson(web, `/api/runs/${runId}/resume`, {}, token);
+    // Resuming waits for that lock to go, then starts.
+    const resuming = postJson(web, `/api/runs/${runId}/resume`, {}, token);
+    rmSync(path.join(runDir, 'run.lock'));
+    const resume = await resuming;
     expect(resume.status).toBe(202);
     await readStream(
       web,
