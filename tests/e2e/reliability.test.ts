@@ -119,7 +119,7 @@ describe('resume after a crash or a stop', () => {
   });
 
   it('agora stop asks a run in another process to stop', async () => {
-    const server = await mock({ speed: 0.3 });
+    const server = await mock({ speed: 1 });
     const scenario = writeScenario({ rounds: 6 });
     const { result } = startAgora([
       'run',
