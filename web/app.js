@@ -105,6 +105,12 @@ function followRun(root) {
       replace('controls', data.controls);
       replace('spectators', data.spectators);
       root.dataset.status = data.status;
+      // "Topic accepted" greets a debate getting under way; once it has ended, only the notices stay.
+      if (!['not started', 'starting', 'running'].includes(data.status)) {
+        document.getElementById('topic-accepted')?.remove();
+        const notices = document.getElementById('start-notices');
+        if (notices && notices.children.length === 0) notices.remove();
+      }
       if (!data.live) {
         clearAll();
         activity.textContent = '';

@@ -136,11 +136,13 @@ export interface ArenaPlacement {
  * What the viewer said when it started the run: "Topic accepted" while the debate is getting under
  * way, and what it changed in the request (kept after the end: it is a fact about the run).
  */
+const UNDER_WAY = ['not started', 'starting', 'running'];
+
 function startNotices(view: RunView, start: StartRecordView | null): SafeHtml | string {
   if (!start) return '';
-  const underWay = ['not started', 'starting', 'running'].includes(statusOf(view));
+  const underWay = UNDER_WAY.includes(statusOf(view));
   if (!underWay && start.notices.length === 0) return '';
-  return html`<div class="notice ok" id="start-notices">${underWay ? html`<p>Topic accepted: “${start.topic}”.</p>` : ''}${start.notices.map((notice) => html`<p>${notice}</p>`)}</div>`;
+  return html`<div class="notice ok" id="start-notices">${underWay ? html`<p id="topic-accepted">Topic accepted: “${start.topic}”.</p>` : ''}${start.notices.map((notice) => html`<p>${notice}</p>`)}</div>`;
 }
 
 export function runPage(view: RunView, start: StartRecordView | null, arena?: ArenaPlacement): SafeHtml {

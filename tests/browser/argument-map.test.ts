@@ -106,7 +106,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the argument map in Chro
     await offline.close();
   }, 900_000);
 
-  it('fills in the map of a debate as it runs', async () => {
+  it('fills in the map of a debate as it runs, and says "Topic accepted" only while it does', async () => {
     const server = await mock({ speed: 0.3 });
     const outDir = writeFiles({});
     const web = await viewer({ outDir, ollamaHost: server.url });
@@ -120,7 +120,10 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the argument map in Chro
     // While the debate still runs, the first claims arrive on the map.
     await page.waitForSelector('#argument-map svg.map-wide g.claim', { timeout: 600_000 });
     expect(await page.getAttribute('#run', 'data-status')).not.toBe('completed');
+    expect(await page.textContent('#start-notices')).toContain('Topic accepted: “Mapped as it goes”');
     await page.waitForSelector('#run-header .status-completed', { timeout: 600_000 });
+    // "Topic accepted" greets a debate under way: the page that saw it end drops it without a reload.
+    await expect.poll(() => page.locator('#topic-accepted').count()).toBe(0);
     // Once the last claims are in, the page's map has every claim of the log, without a reload.
     const claims = argumentMap(readEvents(path.join(outDir, runId)) as unknown as RunEvent[])?.claims.length;
     await expect.poll(() => page.locator('#argument-map svg.map-wide g.claim').count()).toBe(claims);
