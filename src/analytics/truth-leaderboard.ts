@@ -6,6 +6,7 @@
  * whose verdicts could too often not be read is left out, and the note says how many were. As in
  * `show`, each reading of a question (its answers in one order, then the other) is a verdict, and
  * the intervals count questions: a question's readings are averaged, and pair as halves of it.
+ * Order flips count the questions whose two readings chose different answers.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -100,12 +101,17 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
       .sort((x, y) => CONDITION_ORDER.indexOf(x) - CONDITION_ORDER.indexOf(y))
       .map((condition) => {
         const judged = byCondition.get(condition) as Map<string, Map<number, boolean>>;
-        let [readings, right, average] = [0, 0, 0];
+        let [readings, right, average, flips, readTwice] = [0, 0, 0, 0, 0];
         for (const read of judged.values()) {
           const mine = [...read.values()];
           readings += mine.length;
           right += mine.filter(Boolean).length;
           average += mine.filter(Boolean).length / mine.length;
+          // Both readings judged: with the answers swapped, one right and one wrong is a flip.
+          if (mine.length === 2) {
+            readTwice += 1;
+            if (mine[0] !== mine[1]) flips += 1;
+          }
         }
         const accuracy = accuracyInterval(average, judged.size);
         const pairs: Array<[boolean, boolean, number]> = [];
@@ -128,6 +134,7 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
           accuracy ? Math.round(accuracy.rate * 100) : null,
           accuracy ? `${Math.round(accuracy.low * 100)}–${Math.round(accuracy.high * 100)}` : null,
           condition === 'direct' ? null : differenceCell(pairedDifference(pairs)),
+          readTwice === 0 ? null : `${flips} of ${readTwice}`,
         ];
       });
   });
@@ -143,11 +150,12 @@ export function truthTable(index: RunIndex, outDir: string, options: Leaderboard
       'Accuracy %',
       '95% interval',
       'vs direct (points)',
+      'Order flips',
     ],
     rows,
     note:
       rows.length === 0
         ? 'No truth runs yet: `agora run --format truth --questions 20` makes one (simulator runs count only with --include-demo).'
-        : `Questions: "passage" for questions about a passage the judge cannot see, "control" for those it can work out alone. Judged and Right count readings (each question is read twice, once with each answer first); intervals count questions. Intervals are 95%: Wilson for accuracy, Newcombe for the difference from the same judge alone on the same questions (not clustered by passage here; \`show\` gives a run's clustered differences). With a few dozen questions they are wide; see docs/truth.md.${leftOut > 0 ? ` Left out: ${leftOut} run${leftOut === 1 ? '' : 's'} with more than 20% of verdicts unread.` : ''}`,
+        : `Questions: "passage" for questions about a passage the judge cannot see, "control" for those it can work out alone. Judged and Right count readings (each question is read twice, once with each answer first); intervals count questions. Order flips: of the questions read both ways, those whose two readings chose different answers (the judge followed the order, not the content). Intervals are 95%: Wilson for accuracy, Newcombe for the difference from the same judge alone on the same questions (not clustered by passage here; \`show\` gives a run's clustered differences). With a few dozen questions they are wide; see docs/truth.md.${leftOut > 0 ? ` Left out: ${leftOut} run${leftOut === 1 ? '' : 's'} with more than 20% of verdicts unread.` : ''}`,
   };
 }

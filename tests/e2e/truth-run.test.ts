@@ -328,18 +328,30 @@ describe('format: truth', () => {
     const batchId = batch.stdout.match(/Batch (batch-[0-9a-f]+): 4 completed/)?.[1];
     expect(batchId).toBeDefined();
     // What the runs' own records say, summed by judge model and condition.
-    const expected = new Map<string, { judged: number; right: number }>();
+    const expected = new Map<string, { judged: number; right: number; flips: number; twice: number }>();
     for (const name of readdirSync(out).filter((entry) => entry.startsWith('batch-'))) {
       const record = readJson(path.join(out, name)) as ReturnType<typeof readJson> & {
         judge: { model: string };
       };
       for (const question of record.questions) {
+        const believed = new Map<string, string[]>();
         for (const verdict of question.verdicts) {
           const key = `${record.judge.model}/${verdict.condition}`;
-          const row = expected.get(key) ?? { judged: 0, right: 0 };
+          const row = expected.get(key) ?? { judged: 0, right: 0, flips: 0, twice: 0 };
           row.judged += 1;
           if (verdict.correct) row.right += 1;
           expected.set(key, row);
+          if (typeof verdict.correct !== 'boolean') continue;
+          const answers = believed.get(key) ?? [];
+          answers.push(String(verdict.believed));
+          believed.set(key, answers);
+        }
+        // A flip: the two readings (answers in either order) believed different answers.
+        for (const [key, answers] of believed) {
+          const row = expected.get(key);
+          if (!row || answers.length !== 2) continue;
+          row.twice += 1;
+          if (answers[0] !== answers[1]) row.flips += 1;
         }
       }
     }
@@ -375,6 +387,8 @@ describe('format: truth', () => {
       });
       expect(row['95% interval']).toMatch(/^\d+–\d+$/);
       expect(row['vs direct (points)'] === null).toBe(row.Condition === 'direct');
+      expect(sums?.twice).toBe(2 * 3);
+      expect(row['Order flips']).toBe(`${sums?.flips} of ${sums?.twice}`);
     }
     // A truth verdict names an answer, not a winner between the debaters' models: no ranking match.
     const ranking = await runAgora(['leaderboard', '--table', 'ranking', '--json', '--out', out]);
