@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockOllama, startMockOllama } from '../../src/mock-ollama/index.js';
 import { closedPort, projectRoot, runAgora, startAgora, tempDir } from '../helpers/cli.js';
+import { waitForEvents } from '../helpers/mock-servers.js';
 import { onlyRunDir, readTranscript } from '../helpers/transcripts.js';
 
 const servers: MockOllama[] = [];
@@ -105,15 +106,7 @@ describe('agora resume --demo', () => {
       out,
       '--quiet',
     ]);
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      try {
-        if (readFileSync(path.join(onlyRunDir(out), 'events.jsonl'), 'utf8').split('\n').length > 3) break;
-      } catch {
-        // Not started yet.
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitForEvents(out, 3);
     child.kill('SIGKILL');
     await result;
     const resumed = await runAgora(['resume', onlyRunDir(out), '--demo', '--quiet']);
