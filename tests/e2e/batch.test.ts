@@ -171,7 +171,6 @@ describe('agora batch', () => {
       '--json',
     ];
     const { child, result } = startAgora(args);
-    const deadline = Date.now() + 60_000;
     // Wait until at least one debate has finished, then kill the batch mid-flight.
     for (;;) {
       const finishedOne =
@@ -180,7 +179,7 @@ describe('agora batch', () => {
           const log = path.join(out, name, 'events.jsonl');
           return existsSync(log) && readFileSync(log, 'utf8').includes('"type":"run-end"');
         });
-      if (finishedOne || Date.now() > deadline) break;
+      if (finishedOne || child.exitCode !== null) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     child.kill('SIGKILL');
