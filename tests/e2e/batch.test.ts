@@ -133,7 +133,9 @@ describe('agora batch', () => {
   });
 
   it('allows more calls at once when the server has more slots', async () => {
-    const server = await mock();
+    // Every answer takes 200 ms more, so calls of debates running at once overlap on a busy machine
+    // too (answers of some tens of ms could each end before a held-up sender's next call arrives).
+    const server = await mock([{ latencyMs: 200 }]);
     const { dir, out } = scenarios();
     await runAgora([
       'batch',
