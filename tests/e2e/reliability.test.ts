@@ -225,7 +225,8 @@ describe('safe model calls against injected faults', () => {
     ['cut-stream', {}],
     ['error-in-stream', {}],
     ['malformed-json', {}],
-    ['hang', { request_timeout_seconds: 1 }],
+    // Long enough that no answered call of the run outlasts it on a busy machine, only the hang.
+    ['hang', { request_timeout_seconds: 5 }],
   ] as const)('retries a %s once and goes on', async (fault, reliability) => {
     const server = await mock({ script: [{ match: { text: 'Your name: Xavier\n' }, times: 1, fault }] });
     const scenario = writeScenario({ rounds: 1, reliability });
