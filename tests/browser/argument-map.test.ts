@@ -19,6 +19,8 @@ import { readEvents } from '../helpers/transcripts.js';
 import { pageToken, startRun, useViewers } from '../helpers/viewer.js';
 
 const mock = useMockServers();
+/** How long a page may take to show what it was sent: a guard against hangs, never reached by load. */
+const WAIT = { timeout: 600_000 };
 const viewer = useViewers();
 
 /** How the visible drawing sits in its panel: its layout, its scale (screen pixels per unit), and whether it overflows. */
@@ -123,10 +125,10 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the argument map in Chro
     expect(await page.textContent('#start-notices')).toContain('Topic accepted: “Mapped as it goes”');
     await page.waitForSelector('#run-header .status-completed', { timeout: 600_000 });
     // "Topic accepted" greets a debate under way: the page that saw it end drops it without a reload.
-    await expect.poll(() => page.locator('#topic-accepted').count()).toBe(0);
+    await expect.poll(() => page.locator('#topic-accepted').count(), WAIT).toBe(0);
     // Once the last claims are in, the page's map has every claim of the log, without a reload.
     const claims = argumentMap(readEvents(path.join(outDir, runId)) as unknown as RunEvent[])?.claims.length;
-    await expect.poll(() => page.locator('#argument-map svg.map-wide g.claim').count()).toBe(claims);
+    await expect.poll(() => page.locator('#argument-map svg.map-wide g.claim').count(), WAIT).toBe(claims);
     await page.close();
   }, 900_000);
 });

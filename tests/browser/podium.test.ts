@@ -57,7 +57,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a person at the podium, 
     expect(await page.textContent('#podium')).toContain('Motion: Should cities ban private cars?');
     await page.fill('#podium-text', FIRST);
     await expect
-      .poll(() => page.textContent('#podium-count'))
+      .poll(() => page.textContent('#podium-count'), WAIT)
       .toMatch(/^14 of about \d+ words; about \d+ s of speaking time left$/);
     // The page fits a phone: nothing scrolls sideways.
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
@@ -82,7 +82,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('a person at the podium, 
     await other.close();
 
     await page.click('#podium-form button[type=submit]');
-    await expect.poll(() => page.textContent('#podium-body')).toContain('Sent');
+    await expect.poll(() => page.textContent('#podium-body'), WAIT).toContain('Sent');
     await expect.poll(() => page.textContent('#transcript'), WAIT).toContain('Injuries fall sharply');
 
     // Second turn: a new box, for the next statement.

@@ -14,6 +14,8 @@ import { readEvents } from '../helpers/transcripts.js';
 import { pageToken, readStream, runEnded, startRun, useViewers } from '../helpers/viewer.js';
 
 const mock = useMockServers();
+/** How long a page may take to show what it was sent: a guard against hangs, never reached by load. */
+const WAIT = { timeout: 600_000 };
 const viewer = useViewers();
 const MARKUP = '<script>window.pwned = 1</script><img src=x onerror="window.pwned = 2">';
 
@@ -40,7 +42,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
     await page.waitForURL(/\/runs\/[^/]+$/);
     const runId = decodeURIComponent(new URL(page.url()).pathname.split('/').at(-1) as string);
     await expect
-      .poll(() => page.textContent('#start-notices'))
+      .poll(() => page.textContent('#start-notices'), WAIT)
       .toContain('Topic accepted: “Should cities ban private cars?”');
     expect(await page.textContent('#start-notices')).toContain('Seed "forty-two" is not a whole number');
 
@@ -93,17 +95,23 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
 
     // A spectator's vote is recorded and shown beside the judges' in the scoreboard.
     await again.click('button[data-vote="rotate"]');
-    await expect.poll(() => again.textContent('#vote-message')).toContain('is recorded');
-    await expect.poll(() => again.textContent('#scoreboard tbody tr:last-child')).toContain('1 rotate');
+    await expect.poll(() => again.textContent('#vote-message'), WAIT).toContain('is recorded');
+    await expect.poll(() => again.textContent('#scoreboard tbody tr:last-child'), WAIT).toContain('1 rotate');
     const stored = readFileSync(path.join(outDir, runId, 'spectators.jsonl'), 'utf8');
     expect(JSON.parse(stored)).toMatchObject({ type: 'spectator-vote', round: 3, choice: 'rotate' });
     await again.close();
   }, 900_000);
 
   it('stops and resumes a debate from the buttons', async () => {
-    const server = await mock({ speed: 0.3 });
+    // Round 3's first judge answers a minute late, so the debate is still going when Stop comes
+    // unless that is a minute late (a stop waits for the step in flight: a call that never answered
+    // would hold it for ever). The resume then finds a server without that delay on the same port.
+    const slowed = await mock({
+      speed: 0.3,
+      script: [{ match: { text: '## Your task: evaluate round 3\n' }, latencyMs: 60_000 }],
+    });
     const outDir = tempDir();
-    const web = await viewer({ outDir, ollamaHost: server.url });
+    const web = await viewer({ outDir, ollamaHost: slowed.url });
     const token = await pageToken(web);
     const runId = await startRun(web, token, { format: 'knockout', topic: 'Stop and go', rounds: 3 });
     const page = await browser.newPage();
@@ -115,6 +123,8 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
       (event) => event.type === 'round-end',
     ).length;
     expect(stoppedAt).toBeLessThan(3);
+    await slowed.close();
+    await mock({ speed: 0.3, port: slowed.port });
     await page.click('button[data-action="resume"]:not([disabled])');
     await page.waitForSelector('#run-header .status-completed', { timeout: 600_000 });
     const log = readEvents(path.join(outDir, runId));

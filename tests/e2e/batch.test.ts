@@ -133,7 +133,9 @@ describe('agora batch', () => {
   });
 
   it('allows more calls at once when the server has more slots', async () => {
-    const server = await mock();
+    // Every answer takes 200 ms more, so calls of debates running at once overlap on a busy machine
+    // too (answers of some tens of ms could each end before a held-up sender's next call arrives).
+    const server = await mock([{ latencyMs: 200 }]);
     const { dir, out } = scenarios();
     await runAgora([
       'batch',
@@ -171,7 +173,6 @@ describe('agora batch', () => {
       '--json',
     ];
     const { child, result } = startAgora(args);
-    const deadline = Date.now() + 60_000;
     // Wait until at least one debate has finished, then kill the batch mid-flight.
     for (;;) {
       const finishedOne =
@@ -180,7 +181,7 @@ describe('agora batch', () => {
           const log = path.join(out, name, 'events.jsonl');
           return existsSync(log) && readFileSync(log, 'utf8').includes('"type":"run-end"');
         });
-      if (finishedOne || Date.now() > deadline) break;
+      if (finishedOne || child.exitCode !== null) break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     child.kill('SIGKILL');

@@ -113,8 +113,11 @@ describe('cassettes', () => {
   });
 
   it('records a run with --record and replays it with `agora mock-ollama --cassette` at the recorded pace', async () => {
-    // Slow enough that each answer's pieces arrive in several reads, on a busy machine too.
-    const simulator = await serve({ models: ['llama3', 'mistral'], profile: 'gpu', speed: 0.05 });
+    // Slow enough that each answer's pieces arrive in several reads, on a busy machine too: only a
+    // stall of the recording process longer than a whole answer (120 tokens at 110 a second, about a
+    // second here) could merge them into one read. The simulator cannot wait for its reader, so a
+    // margin it is.
+    const simulator = await serve({ models: ['llama3', 'mistral'], profile: 'gpu', speed: 1 });
     const dir = tempDir();
     const cassette = path.join(dir, 'cassette');
     const recorded = await run(simulator.url, path.join(dir, 'first'), '--record', cassette);

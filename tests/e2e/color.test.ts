@@ -50,6 +50,5 @@ describe('colour in the live view', () => {
       expect(noColor).not.toMatch(ANSI);
       expect(forcedOff).not.toMatch(ANSI);
     },
-    60_000,
   );
 });

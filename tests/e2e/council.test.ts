@@ -47,7 +47,12 @@ const chatTexts = (server: MockOllama) =>
 
 describe('format: council', () => {
   it('walks the eight states in order and writes every file, the packet and a decision record', async () => {
-    const server = await mock({ speed: 0.02 });
+    // Round 1's answers take 2 s more, so the roles sent side by side all reach the server before
+    // the first answer ends, even when a busy machine holds the sender up between them.
+    const server = await mock({
+      speed: 0.02,
+      script: [{ match: { text: '## Your task: round 1 as' }, latencyMs: 2000 }],
+    });
     const { file, out } = scenario();
     const result = await runAgora(['run', file, '--host', server.url, '--out', out, '--quiet']);
     expect(result.code).toBe(0);

@@ -483,7 +483,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     // look, stop it, and keep it stopped if its session then sits idle inside the transaction.
     let held: { run_id: string; lease_epoch: number } | undefined;
     let stalled: number[] = [];
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + 600_000;
     try {
       while (held === undefined && Date.now() < deadline) {
         if ((await inTransaction(['active', 'idle in transaction'])).length === 0) continue;
@@ -498,7 +498,6 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       await watcher.end();
     }
     expect(held, 'the worker was never caught inside a step’s transaction').toBeDefined();
-    const pausedAt = Date.now();
     const other = worker('w-other', (await mock({ speed: 0.05 })).url);
     // The stalled session's lock goes with it after 3 s (the lease), and the run is taken over.
     await until(
@@ -513,16 +512,15 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
           )[0]?.epoch,
         ) > (held?.lease_epoch as number),
       'the paused worker’s run taken over',
-      45_000,
     );
-    const takeoverMs = Date.now() - pausedAt;
+    // Taken over by the lease and the sweep, not by waiting for the paused worker to come back: it
+    // is stopped until after the takeover is seen. (How soon it comes is measured in bench/, not here.)
     // The server ended the session the paused worker held the lock in.
     // (A session that had only begun a transaction, holding nothing, goes the same way a moment later.)
     await until(
       async () =>
         (await sql(url, 'SELECT pid FROM pg_stat_activity WHERE pid = ANY($1)', [stalled])).length === 0,
       'the stalled sessions ended by the server',
-      10_000,
     );
     const pausedUntil = (await sql<{ now: Date }>(url, 'SELECT now() AS now'))[0]?.now as Date;
     process.kill(pid, 'SIGCONT');
@@ -530,8 +528,6 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(second.code, second.stderr).toBe(0);
     expect(first.stderr).toMatch(/lost: /);
-    // Taken over by the lease and the sweep, not by waiting for the paused worker to come back.
-    expect(takeoverMs).toBeLessThan(30_000);
     await expectAllCompletedOnce(url, 4);
     const events = await sql<{ seq: number; worker: string; committed_at: Date }>(
       url,
@@ -679,9 +675,16 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
     const [file] = scenarioFiles(['knockout']);
     const simulator = await mock({ speed: 0.3 });
+    // The stopped run's last round is judged a minute late, so it is still going when Ctrl-C comes
+    // unless that is a minute late (a stop waits for the step in flight: a call that never answered
+    // would hold it for ever). It is resumed on `simulator`.
+    const slowed = await mock({
+      speed: 0.3,
+      script: [{ match: { text: '## Your task: evaluate round 2\n' }, latencyMs: 60_000 }],
+    });
     const out = tempDir();
     const started = startAgora(
-      ['run', file as string, '--database', url, '--host', simulator.url, '--out', out, '--quiet'],
+      ['run', file as string, '--database', url, '--host', slowed.url, '--out', out, '--quiet'],
       {
         timeoutMs: 600_000,
       },
@@ -832,7 +835,12 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
     const [file] = scenarioFiles(['duel']);
     expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '1,2,3'])).code).toBe(0);
-    const doomed = await mock({ speed: 0.3 });
+    // The doomed server never answers a last round's judge, so its worker still holds a run when the
+    // server goes away, however late that is.
+    const doomed = await mock({
+      speed: 0.3,
+      script: [{ match: { prompt: '## Your task: judge round 2\n' }, fault: 'hang' }],
+    });
     const healthy = await mock({ speed: 0.3 });
     const first = startWorkerCli(url, doomed.url, 600_000, { name: 'w-doomed', lease: 3 });
     await until(async () => (await committedBy(url, 'w-doomed')) >= 2, 'the first worker at work');
@@ -866,7 +874,13 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     expect((await runAgora(['migrate', '--database', url])).code).toBe(0);
     const [file] = scenarioFiles(['duel']);
     expect((await runAgora(['batch', '--database', url, file as string, '--seeds', '9'])).code).toBe(0);
-    const simulator = await mock({ speed: 0.3 });
+    // The last round is judged a minute late here, so the first worker is still at the debate when
+    // Ctrl-C comes unless that is a minute late (it finishes its step in flight, so the call must
+    // end by itself). The second worker finds a server without that delay on the same port.
+    const simulator = await mock({
+      speed: 0.3,
+      script: [{ match: { prompt: '## Your task: judge round 2\n' }, latencyMs: 60_000 }],
+    });
     // A long lease: the second worker can only go on at once if the first gave the run back.
     const common = ['--database', url, '--host', simulator.url, '--lease', '600', '--poll', '0.1'];
     const first = startAgora(['worker', ...common, '--out', tempDir(), '--name', 'w-leaving'], {
@@ -882,6 +896,8 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
       'SELECT status, owner FROM agora_runs',
     );
     expect(row).toEqual({ status: 'running', owner: null });
+    await simulator.close();
+    await mock({ speed: 0.3, port: simulator.port });
     const second = await runAgora(
       ['worker', ...common, '--out', tempDir(), '--name', 'w-staying', '--exit-when-idle'],
       {

@@ -381,11 +381,18 @@ describe('format: duel', () => {
     const scenario = scenarioFile(duel({ max_rounds: 3 }));
     const reference = `${scenario.out}-reference`;
     await runAgora(['run', scenario.file, '--host', server.url, '--out', reference, '--quiet']);
+    // The stopped run's last round is judged a minute late, so the run is still going when Ctrl-C
+    // comes unless that is a minute late: a stop waits for the step in flight, so only a slow step
+    // (not one that never answers) can hold a run that must then end by itself.
+    const slowed = await mock({
+      speed: 0.05,
+      script: [{ match: { prompt: '## Your task: judge round 3\n' }, latencyMs: 60_000 }],
+    });
     const { child, result } = startAgora([
       'run',
       scenario.file,
       '--host',
-      server.url,
+      slowed.url,
       '--out',
       scenario.out,
       '--quiet',

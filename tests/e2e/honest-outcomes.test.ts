@@ -141,7 +141,12 @@ describe('the failure limit counts per agent and per model', () => {
   });
 
   it('the council stops when the server goes away and resumes once it is back', async () => {
-    const server = await mock({ speed: 0.05 });
+    // The Judge's decision (after 15 events) gets no answer, so the run is still waiting on this
+    // server when it goes away, however late that is.
+    const server = await mock({
+      speed: 0.05,
+      script: [{ match: { text: '## Your task: the decision\n' }, fault: 'hang' }],
+    });
     const scenario = scenarioFile(SCENARIOS.council?.() ?? {});
     const { result } = startAgora([
       'run',

@@ -20,6 +20,16 @@ const FAST_RETRIES = {
 
 const mock = useMockServers();
 
+/** Round 3's judges get no answer: a run on this server never ends by itself (a 3-round run has 26 events). */
+const HOLD_ROUND_3 = { match: { text: '## Your task: evaluate round 3\n' }, fault: 'hang' } as const;
+
+/**
+ * Round 3's first judge answers 60 s late, once: a run stopped after a step in flight (which waits
+ * for that step, so a call that never answers would hold it for ever) is still going when the stop
+ * comes, unless the stop is a minute late. Nothing else can hold a run that must then finish.
+ */
+const SLOW_ROUND_3 = { match: { text: '## Your task: evaluate round 3\n' }, times: 1, latencyMs: 60_000 };
+
 function writeScenario(
   options: TestScenarioOptions & { reliability?: object; stop?: object; x?: object } = {},
 ) {
@@ -48,11 +58,14 @@ describe('resume after a crash or a stop', () => {
       const server = await mock({ speed: 0.05 });
       const scenario = writeScenario();
       const expected = await reference(scenario, server);
+      // The killed run's server never answers round 3's votes (after its 21st event), so the run is
+      // still going when the kill lands however late that is; the resume goes on on the other server.
+      const held = await mock({ speed: 0.05, script: [HOLD_ROUND_3] });
       const { child, result } = startAgora([
         'run',
         scenario.file,
         '--host',
-        server.url,
+        held.url,
         '--out',
         scenario.out,
         '--quiet',
@@ -78,11 +91,12 @@ describe('resume after a crash or a stop', () => {
     const server = await mock({ speed: 0.05 });
     const scenario = writeScenario();
     const expected = await reference(scenario, server);
+    const slowed = await mock({ speed: 0.05, script: [SLOW_ROUND_3] });
     const { child, result } = startAgora([
       'run',
       scenario.file,
       '--host',
-      server.url,
+      slowed.url,
       '--out',
       scenario.out,
       '--quiet',
@@ -211,7 +225,8 @@ describe('safe model calls against injected faults', () => {
     ['cut-stream', {}],
     ['error-in-stream', {}],
     ['malformed-json', {}],
-    ['hang', { request_timeout_seconds: 1 }],
+    // Long enough that no answered call of the run outlasts it on a busy machine, only the hang.
+    ['hang', { request_timeout_seconds: 5 }],
   ] as const)('retries a %s once and goes on', async (fault, reliability) => {
     const server = await mock({ script: [{ match: { text: 'Your name: Xavier\n' }, times: 1, fault }] });
     const scenario = writeScenario({ rounds: 1, reliability });
@@ -294,9 +309,11 @@ describe('safe model calls against injected faults', () => {
   });
 
   it('fails when the server dies, keeps what was done, and resumes', async () => {
-    const server = await mock({ speed: 0.05 });
+    const healthy = await mock({ speed: 0.05 });
     const scenario = writeScenario({ rounds: 3 });
-    const expected = await reference(scenario, server);
+    const expected = await reference(scenario, healthy);
+    // Round 3's judges get no answer, so the run is still waiting on this server when it dies.
+    const server = await mock({ speed: 0.05, script: [HOLD_ROUND_3] });
     const { result } = startAgora([
       'run',
       scenario.file,

@@ -32,12 +32,18 @@ function inShell(command: string, env: Record<string, string>): Promise<CliResul
 
 describe('the command a stopped run prints to continue it', () => {
   it('names the --host the run was started with, and works as printed', async () => {
-    const server = await mock({ speed: 0.05 });
+    // Round 2's first judge answers a minute late, so the run is still going when Ctrl-C comes unless
+    // that is a minute late (a stop waits for the step in flight: a call that never answered would
+    // hold it for ever). The resume then finds a server without that delay on the same port.
+    const slowed = await mock({
+      speed: 0.05,
+      script: [{ match: { text: '## Your task: evaluate round 2\n' }, latencyMs: 60_000 }],
+    });
     const dir = tempDir();
     const file = path.join(dir, 'debate.yaml');
     writeFileSync(file, testScenarioYaml({ rounds: 2 }));
     const out = path.join(dir, 'runs');
-    const port = new URL(server.url).port;
+    const port = new URL(slowed.url).port;
     // Nothing listens where OLLAMA_HOST points: only --host reaches the server.
     const env = { OLLAMA_HOST: 'http://127.0.0.1:1' };
     const { child, result } = startAgora(['run', file, '--host', `:${port}`, '--out', out, '--quiet'], {
@@ -50,6 +56,8 @@ describe('the command a stopped run prints to continue it', () => {
     const command = stopped.stdout.match(/Continue with: (npm run agora -- resume .*)$/m)?.[1] ?? '';
     const runDir = onlyRunDir(out);
     expect(command).toBe(`npm run agora -- resume ${runDir} --host http://127.0.0.1:${port}`);
+    await slowed.close();
+    await mock({ speed: 0.05, port: Number(port) });
 
     const resumed = await inShell(command, env);
     expect(resumed.code, resumed.stderr).toBe(0);

@@ -15,6 +15,9 @@ import { comparable, onlyRunDir, readEvents, readTranscript } from '../helpers/t
 
 const mock = useMockServers();
 
+/** Round 2's judges get no answer: a 2-round run on this server never ends by itself. */
+const HOLD_ROUND_2 = { match: { text: '## Your task: evaluate round 2\n' }, fault: 'hang' } as const;
+
 const FAST_RETRIES = {
   attempts: 3,
   backoff_ms: 5,
@@ -94,11 +97,14 @@ describe('the run lock', () => {
     async () => {
       const server = await mock({ speed: 0.05 });
       const scenario = writeScenario(2);
+      // The killed run is still going when the kill lands, however late: its server never answers
+      // round 2's judges. It is resumed on `server`.
+      const held = await mock({ speed: 0.05, script: [HOLD_ROUND_2] });
       const { child, result } = startAgora([
         'run',
         scenario.file,
         '--host',
-        server.url,
+        held.url,
         '--out',
         scenario.out,
         '--quiet',
@@ -283,7 +289,13 @@ describe('file-system refusals', () => {
       expect(reference.code).toBe(0);
       disk = smallDisk(1024);
       const out = path.join(disk.dir, 'runs');
-      const { result } = startAgora(['run', scenario.file, '--host', server.url, '--out', out, '--quiet']);
+      // Round 2's first judge answers a minute late here, so the run has more to write when the disk
+      // fills unless that is a minute late (a call that never answered would leave nothing to write).
+      const slowed = await mock({
+        speed: 0.05,
+        script: [{ match: { text: '## Your task: evaluate round 2\n' }, times: 1, latencyMs: 60_000 }],
+      });
+      const { result } = startAgora(['run', scenario.file, '--host', slowed.url, '--out', out, '--quiet']);
       await waitForEvents(out, 3);
       disk.fill();
       const full = await result;
@@ -378,11 +390,13 @@ describe('file-system refusals', () => {
       const scenario = writeScenario(2);
       disk = smallDisk(1024);
       const out = path.join(disk.dir, 'runs');
+      // Never answered round 2's judges, the killed run has not ended when the kill lands.
+      const held = await mock({ speed: 0.05, script: [HOLD_ROUND_2] });
       const { child, result } = startAgora([
         'run',
         scenario.file,
         '--host',
-        server.url,
+        held.url,
         '--out',
         out,
         '--quiet',

@@ -69,7 +69,12 @@ describe('Ctrl-C during a run', () => {
 
 describe('Ctrl-C during a batch', () => {
   it('says that running the same command again resumes the batch', async () => {
-    const server = await mock({ speed: 0.25 });
+    // Round 3's judges answer a minute late, so the debate is still going when Ctrl-C comes unless
+    // that is a minute late (the stop waits for the steps in flight, so they must end by themselves).
+    const server = await mock({
+      speed: 0.25,
+      script: [{ match: { text: '## Your task: evaluate round 3\n' }, latencyMs: 60_000 }],
+    });
     const dir = tempDir();
     const file = path.join(dir, 'scenario.yaml');
     writeFileSync(file, stringify(testScenario({ rounds: 3, yCount: 2 })));

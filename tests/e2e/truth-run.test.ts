@@ -284,7 +284,13 @@ describe('format: truth', () => {
       (await runAgora(['run', scenario, '--host', server.url, '--out', reference, '--quiet'])).code,
     ).toBe(0);
     const out = path.join(dir, 'runs');
-    const { child, result } = startAgora(['run', scenario, '--host', server.url, '--out', out, '--quiet']);
+    // Debater A's first turn as the consultant (question 2's, after 13 events) gets no answer here, so
+    // the killed run is still going when the kill lands however late that is; it resumes on `server`.
+    const held = await mock({
+      speed: 0.05,
+      script: [{ match: { text: 'Your name: Debater A\nYou are the consultant' }, fault: 'hang' }],
+    });
+    const { child, result } = startAgora(['run', scenario, '--host', held.url, '--out', out, '--quiet']);
     await waitForEvents(out, 8);
     child.kill('SIGKILL');
     await result;

@@ -87,7 +87,12 @@ describe('who won, in one plain sentence', () => {
   });
 
   it('knockout: a run stopped before its last round names no winner, only how far it got', async () => {
-    const server = await mock({ speed: 0.2 });
+    // The last round is judged a minute late, so the run is still going when Ctrl-C comes unless that
+    // is a minute late (it stops after the step in flight, so that step must end by itself).
+    const server = await mock({
+      speed: 0.2,
+      script: [{ match: { text: '## Your task: evaluate round 6\n' }, latencyMs: 60_000 }],
+    });
     const { file, out } = scenarioFile(testScenario({ rounds: 6 }));
     const { child, result } = startAgora(['run', file, '--host', server.url, '--out', out, '--quiet'], WIDE);
     // Stopped once the first round has its verdict: the standing then is "Y holds" or "X prevails".

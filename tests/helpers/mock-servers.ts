@@ -10,6 +10,8 @@ export interface MockOptions {
   /** Real waiting per simulated second; 0 answers at once (instant profile). */
   speed?: number;
   models?: string[];
+  /** Port to listen on; default an ephemeral one. */
+  port?: number;
 }
 
 /** Registers the cleanup and returns a starter: `const mock = useMockServers(); await mock({...})`. */
@@ -25,6 +27,7 @@ export function useMockServers(defaults: MockOptions = {}) {
       profile: speed ? 'gpu' : 'instant',
       speed,
       script: options.script ?? defaults.script ?? [],
+      ...(options.port === undefined ? {} : { port: options.port }),
     });
     servers.push(server);
     return server;

@@ -45,8 +45,8 @@ describe('the server’s slots', () => {
     server = await startMockOllama({
       models: ['mistral'],
       profile: { ...PROFILES.instant, parallel: 2 },
-      // Each answer takes long enough for the others to be sent meanwhile.
-      script: [{ match: { text: 'JUDGE' }, reply: 'A verdict.', latencyMs: 150 }],
+      // Each answer takes long enough for the others to be sent meanwhile, on a busy machine too.
+      script: [{ match: { text: 'JUDGE' }, reply: 'A verdict.', latencyMs: 1000 }],
     });
   });
   afterAll(async () => {

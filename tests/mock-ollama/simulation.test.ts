@@ -225,7 +225,9 @@ describe('slots and real pacing', () => {
   });
 
   it('spreads streamed chunks over the simulated decode time', async () => {
-    const { server } = await start({ profile: slow(1), speed: 1 });
+    // 20 tokens at 20 tokens/s: a second of decode, so only a stall of this process longer than
+    // that could bunch the pieces into one read.
+    const { server } = await start({ profile: { ...slow(1), decodeTokensPerSecond: 20 }, speed: 1 });
     const response = await post(`${server.url}/api/chat`, { ...body('stream me'), stream: true });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const arrivals: number[] = [];
@@ -236,20 +238,20 @@ describe('slots and real pacing', () => {
       arrivals.push(Date.now() - began);
     }
     expect(arrivals.length).toBeGreaterThan(2);
-    // The pieces trickle in over the ~100 ms decode rather than arriving in one burst.
+    // The pieces trickle in over the decode rather than arriving in one burst.
     expect((arrivals.at(-1) ?? 0) - (arrivals[0] ?? 0)).toBeGreaterThanOrEqual(50);
   });
 
   it('makes a request wait for its model to load, scaled by speed', async () => {
-    // 100 simulated seconds of load at 0.005: half a second of real time, far above what the
-    // second request (loaded model, one token) takes even on a loaded machine.
+    // 100 simulated seconds of load at 0.02: two seconds of real time, far above what the second
+    // request (loaded model, one token) takes even on a loaded machine.
     const profile: CostProfile = { ...slow(1), loadSeconds: 100 };
-    const { client } = await start({ profile, speed: 0.005 });
+    const { client } = await start({ profile, speed: 0.02 });
     const t0 = Date.now();
     const first = await client.chat(ask('llama3', [{ role: 'user', content: 'x' }], { num_predict: 1 }));
     const loadWait = Date.now() - t0;
     expect(first.load_duration).toBe(100e9);
-    expect(loadWait).toBeGreaterThanOrEqual(490);
+    expect(loadWait).toBeGreaterThanOrEqual(1990);
     const t1 = Date.now();
     await client.chat(ask('llama3', [{ role: 'user', content: 'y' }], { num_predict: 1 }));
     expect(Date.now() - t1).toBeLessThan(loadWait);

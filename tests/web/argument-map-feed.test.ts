@@ -12,7 +12,10 @@ const viewer = useViewers();
 
 describe('agora serve: the argument map, live', () => {
   it('streams the map and the argument scores as the claims come in, ending with every claim of the log', async () => {
-    const server = await mock();
+    // Paced, the debate takes seconds after its worker starts, so the stream opened just after the
+    // start is there while the claims come in, on a busy machine too (instant answers end it in
+    // about a second). The debate must then end by itself, so no call can be held: a margin it is.
+    const server = await mock({ speed: 0.05 });
     const outDir = tempDir();
     const web = await viewer({ outDir, ollamaHost: server.url });
     const runId = await startRun(web, await pageToken(web), {

@@ -30,7 +30,11 @@ async function until(condition: () => boolean, what: string, timeoutMs = 600_000
 
 describe.skipIf(process.platform !== 'linux')('a run whose writer was killed', () => {
   it('is interrupted, not live, in the run page, its stream, the API and `agora runs`', async () => {
-    const server = await mock({ speed: 0.05 });
+    // Round 3's judges get no answer, so the run has not ended when the kill lands, however late.
+    const server = await mock({
+      speed: 0.05,
+      script: [{ match: { text: '## Your task: evaluate round 3\n' }, fault: 'hang' }],
+    });
     const dir = tempDir();
     const scenario = path.join(dir, 'scenario.yaml');
     writeFileSync(scenario, stringify(testScenario({ rounds: 3 })));

@@ -120,46 +120,42 @@ describe('agora serve: hostile requests', () => {
   it.each([
     ['on loopback', [] as string[]],
     ['on a token-guarded bind', ['--bind', '0.0.0.0', '--token', 'a-long-enough-secret']],
-  ])(
-    'survives malformed Host headers and request targets %s',
-    async (_name, flags) => {
-      const cwd = tempDir();
-      const { child, result } = startAgora(
-        ['serve', '--port', '0', '--out', path.join(cwd, 'runs'), '--host', 'http://127.0.0.1:9', ...flags],
-        { cwd, timeoutMs: 600_000 },
-      );
-      let stdout = '';
-      child.stdout?.on('data', (chunk) => {
-        stdout += chunk;
+  ])('survives malformed Host headers and request targets %s', async (_name, flags) => {
+    const cwd = tempDir();
+    const { child, result } = startAgora(
+      ['serve', '--port', '0', '--out', path.join(cwd, 'runs'), '--host', 'http://127.0.0.1:9', ...flags],
+      { cwd, timeoutMs: 600_000 },
+    );
+    let stdout = '';
+    child.stdout?.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    // Until the viewer says where it listens, or the process ends (then the port check below fails).
+    while (!/viewer at http:\/\/[^:]+:\d+/.test(stdout) && child.exitCode === null) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const port = Number(/viewer at http:\/\/[^:]+:(\d+)/.exec(stdout)?.[1]);
+    expect(port).toBeGreaterThan(0);
+    try {
+      for (const host of ['a b', '%', '[', 'a:b:c', '[::1', 'localhost:99999', '']) {
+        const reply = await rawRequest(port, { target: '/', host });
+        expect([400, 421], `Host "${host}"`).toContain(reply.status);
+      }
+      for (const target of ['//a b/', '//[/', 'http://[/', '/runs/%E0%A4%A']) {
+        const reply = await rawRequest(port, { target, host: `127.0.0.1:${port}` });
+        expect([400, 401], target).toContain(reply.status);
+      }
+      // Still serving, and still running.
+      const after = await rawRequest(port, {
+        target: '/',
+        host: `127.0.0.1:${port}`,
+        headers: { authorization: 'Bearer a-long-enough-secret' },
       });
-      const deadline = Date.now() + 30_000;
-      while (!/viewer at http:\/\/[^:]+:\d+/.test(stdout) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      const port = Number(/viewer at http:\/\/[^:]+:(\d+)/.exec(stdout)?.[1]);
-      expect(port).toBeGreaterThan(0);
-      try {
-        for (const host of ['a b', '%', '[', 'a:b:c', '[::1', 'localhost:99999', '']) {
-          const reply = await rawRequest(port, { target: '/', host });
-          expect([400, 421], `Host "${host}"`).toContain(reply.status);
-        }
-        for (const target of ['//a b/', '//[/', 'http://[/', '/runs/%E0%A4%A']) {
-          const reply = await rawRequest(port, { target, host: `127.0.0.1:${port}` });
-          expect([400, 401], target).toContain(reply.status);
-        }
-        // Still serving, and still running.
-        const after = await rawRequest(port, {
-          target: '/',
-          host: `127.0.0.1:${port}`,
-          headers: { authorization: 'Bearer a-long-enough-secret' },
-        });
-        expect(after.status).toBe(200);
-        expect(child.exitCode).toBe(null);
-      } finally {
-        child.kill('SIGTERM');
-      }
-      expect((await result).code).toBe(0);
-    },
-    60_000,
-  );
+      expect(after.status).toBe(200);
+      expect(child.exitCode).toBe(null);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect((await result).code).toBe(0);
+  });
 });

@@ -201,7 +201,10 @@ describe('agora serve: the HTTP API', () => {
         title: string;
         rows: unknown[][];
       }>;
-    await expect.poll(async () => (await leaderboard())[0]?.rows.length ?? 0).toBeGreaterThan(0);
+    // Until its process lets go of the run's lock, that is up to it, however long load makes it take.
+    await expect
+      .poll(async () => (await leaderboard())[0]?.rows.length ?? 0, { timeout: 600_000, interval: 100 })
+      .toBeGreaterThan(0);
     const tables = await leaderboard();
     expect(tables.length).toBeGreaterThanOrEqual(3);
     const board = await (await fetch(`${web.url}/leaderboard`)).text();
