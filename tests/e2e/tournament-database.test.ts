@@ -4,7 +4,7 @@
  * the database to its standings; killed with SIGKILL twice at moments read from its own log, it
  * queues no debate twice and repeats none.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import {
   startPostgres,
   type ThrowawayPostgres,
 } from '../helpers/postgres.js';
+import { tournamentEntries as entries, whenTournamentLog as whenLog } from '../helpers/tournament-log.js';
 
 const runs = postgresBin !== undefined || mustRunDatabaseTests;
 let server: ThrowawayPostgres;
@@ -39,21 +40,6 @@ async function freshDatabase(): Promise<string> {
   const url = new URL(server.url);
   url.pathname = `/${name}`;
   return url.toString();
-}
-
-function entries(folder: string): TournamentEntry[] {
-  const file = path.join(folder, 'tournament.jsonl');
-  if (!existsSync(file)) return [];
-  // A line being written when read is left for the next look.
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as TournamentEntry);
-}
-
-async function whenLog(folder: string, ready: (log: TournamentEntry[]) => boolean): Promise<void> {
-  while (!ready(entries(folder))) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 const ofType = <T extends TournamentEntry['type']>(log: TournamentEntry[], type: T) =>

@@ -15,19 +15,9 @@ import { modelFamily } from '../../src/tournament/model-family.js';
 import type { TournamentEntry } from '../../src/tournament/tournament-log.js';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
 import { useMockServers } from '../helpers/mock-servers.js';
+import { tournamentEntries as entries } from '../helpers/tournament-log.js';
 
 const mock = useMockServers();
-
-function entries(folder: string): TournamentEntry[] {
-  const file = path.join(folder, 'tournament.jsonl');
-  if (!existsSync(file)) return [];
-  // A line being written when read is left for the next look.
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as TournamentEntry);
-}
 
 const plannedIn = (log: TournamentEntry[]) =>
   log.flatMap((entry) => (entry.type === 'matches-planned' ? entry.matches : []));

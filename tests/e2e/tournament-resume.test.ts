@@ -3,38 +3,15 @@
  * flight, once right after a debate ended), then continued: no finished debate runs again, the
  * interrupted ones resume from their own logs, and the tournament ends with every debate once.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TournamentEntry } from '../../src/tournament/tournament-log.js';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
-
-function entries(folder: string): TournamentEntry[] {
-  const file = path.join(folder, 'tournament.jsonl');
-  if (!existsSync(file)) return [];
-  const text = readFileSync(file, 'utf8');
-  // A line being written when read is left for the next look.
-  return text
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as TournamentEntry);
-}
+import { tournamentEntries as entries, whenTournamentLog as whenLog } from '../helpers/tournament-log.js';
 
 const endsIn = (log: TournamentEntry[]) =>
   log.filter((entry) => entry.type === 'debate-end').map((entry) => entry.runId);
-
-/** Polls the tournament's log until `ready` holds of it; the moment to act is read from the log. */
-async function whenLog(
-  folder: string,
-  ready: (log: TournamentEntry[]) => boolean,
-): Promise<TournamentEntry[]> {
-  for (;;) {
-    const log = entries(folder);
-    if (ready(log)) return log;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** The event log of each finished run, to compare after the resume. */
 function eventLogs(folder: string, runIds: string[]): Map<string, string> {

@@ -3,22 +3,11 @@
  * numbered prefix of its plan: the same command run twice, whatever order its debates happen to end
  * in, plans the same debates.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { TournamentEntry } from '../../src/tournament/tournament-log.js';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
-
-function entries(folder: string): TournamentEntry[] {
-  const file = path.join(folder, 'tournament.jsonl');
-  if (!existsSync(file)) return [];
-  // A line being written when read is left for the next look.
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as TournamentEntry);
-}
+import { tournamentEntries as entries } from '../helpers/tournament-log.js';
 
 describe('agora tournament --schedule adaptive', () => {
   it('plans one pairing at a time after the first round, and the same plan on every run, killed and resumed or not', async () => {
