@@ -101,14 +101,14 @@ async function lockReleased(runDir: string, waitMs = 30_000): Promise<boolean> {
 export async function resumeDebate(parts: ViewerParts, runId: string) {
   const { options, runs } = parts;
   const runDir = runs.runDir(runId);
+  const view = runs.view(runId);
   if (lockOwner(runDir) !== null) {
-    if (runs.view(runId).live) throw new HttpError(409, 'this debate is running already');
+    if (view.live) throw new HttpError(409, 'this debate is running already');
     // Its log has ended: the process that stopped it is letting go of the folder.
     if (!(await lockReleased(runDir))) {
       throw new HttpError(409, 'the process that stopped this debate has not let go of it yet; try again');
     }
   }
-  const view = runs.view(runId);
   if (!view.progress) throw new HttpError(409, 'this debate never started, so there is nothing to resume');
   if (view.progress.status === 'completed' || view.progress.status === 'degraded')
     throw new HttpError(409, 'this debate is complete');

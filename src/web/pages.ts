@@ -132,12 +132,13 @@ export interface ArenaPlacement {
   top?: boolean;
 }
 
+/** The statuses of a debate getting under way (web/app.js drops "Topic accepted" outside them). */
+const UNDER_WAY = ['not started', 'starting', 'running'];
+
 /**
  * What the viewer said when it started the run: "Topic accepted" while the debate is getting under
  * way, and what it changed in the request (kept after the end: it is a fact about the run).
  */
-const UNDER_WAY = ['not started', 'starting', 'running'];
-
 function startNotices(view: RunView, start: StartRecordView | null): SafeHtml | string {
   if (!start) return '';
   const underWay = UNDER_WAY.includes(statusOf(view));
