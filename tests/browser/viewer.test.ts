@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath, launchChromium, mustRunBrowserTests, screenshotPath } from '../helpers/browser.js';
 import { runAgora, tempDir } from '../helpers/cli.js';
-import { useMockServers } from '../helpers/mock-servers.js';
+import { answerLate, useMockServers } from '../helpers/mock-servers.js';
 import { readEvents } from '../helpers/transcripts.js';
 import { pageToken, readStream, runEnded, startRun, useViewers } from '../helpers/viewer.js';
 
@@ -108,7 +108,7 @@ describe.skipIf(!chromiumPath && !mustRunBrowserTests)('the web viewer in Chromi
     // would hold it for ever). The resume then finds a server without that delay on the same port.
     const slowed = await mock({
       speed: 0.3,
-      script: [{ match: { text: '## Your task: evaluate round 3\n' }, latencyMs: 60_000 }],
+      script: [answerLate({ text: '## Your task: evaluate round 3\n' })],
     });
     const outDir = tempDir();
     const web = await viewer({ outDir, ollamaHost: slowed.url });

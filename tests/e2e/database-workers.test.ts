@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type AgoraOptions, runAgora as runCli, startAgora as startCli, tempDir } from '../helpers/cli.js';
 import { SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
-import { useMockServers } from '../helpers/mock-servers.js';
+import { answerLate, useMockServers } from '../helpers/mock-servers.js';
 import {
   mustRunDatabaseTests,
   postgresBin,
@@ -680,7 +680,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     // would hold it for ever). It is resumed on `simulator`.
     const slowed = await mock({
       speed: 0.3,
-      script: [{ match: { text: '## Your task: evaluate round 2\n' }, latencyMs: 60_000 }],
+      script: [answerLate({ text: '## Your task: evaluate round 2\n' })],
     });
     const out = tempDir();
     const started = startAgora(
@@ -879,7 +879,7 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
     // end by itself). The second worker finds a server without that delay on the same port.
     const simulator = await mock({
       speed: 0.3,
-      script: [{ match: { prompt: '## Your task: judge round 2\n' }, latencyMs: 60_000 }],
+      script: [answerLate({ prompt: '## Your task: judge round 2\n' })],
     });
     // A long lease: the second worker can only go on at once if the first gave the run back.
     const common = ['--database', url, '--host', simulator.url, '--lease', '600', '--poll', '0.1'];

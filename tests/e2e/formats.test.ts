@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import { FORMAL_PLAN } from '../../src/formats/formal/formal-plan.js';
 import type { MockOllama } from '../../src/mock-ollama/index.js';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
-import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
+import { answerLate, useMockServers, waitForEvents } from '../helpers/mock-servers.js';
 import { comparable, onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
 const mock = useMockServers({ models: ['llama3', 'mistral'] });
@@ -386,7 +386,7 @@ describe('format: duel', () => {
     // (not one that never answers) can hold a run that must then end by itself.
     const slowed = await mock({
       speed: 0.05,
-      script: [{ match: { prompt: '## Your task: judge round 3\n' }, latencyMs: 60_000 }],
+      script: [answerLate({ prompt: '## Your task: judge round 3\n' })],
     });
     const { child, result } = startAgora([
       'run',

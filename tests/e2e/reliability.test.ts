@@ -5,7 +5,7 @@ import { stringify } from 'yaml';
 import type { MockOllama } from '../../src/mock-ollama/index.js';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
 import { voteRule } from '../helpers/judge-script.js';
-import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
+import { answerLate, useMockServers, waitForEvents } from '../helpers/mock-servers.js';
 import { type TestScenarioOptions, testScenario } from '../helpers/scenario.js';
 import { comparable, onlyRunDir, readEvents, readTranscript } from '../helpers/transcripts.js';
 
@@ -28,7 +28,7 @@ const HOLD_ROUND_3 = { match: { text: '## Your task: evaluate round 3\n' }, faul
  * for that step, so a call that never answers would hold it for ever) is still going when the stop
  * comes, unless the stop is a minute late. Nothing else can hold a run that must then finish.
  */
-const SLOW_ROUND_3 = { match: { text: '## Your task: evaluate round 3\n' }, times: 1, latencyMs: 60_000 };
+const SLOW_ROUND_3 = answerLate({ text: '## Your task: evaluate round 3\n' }, 1);
 
 function writeScenario(
   options: TestScenarioOptions & { reliability?: object; stop?: object; x?: object } = {},

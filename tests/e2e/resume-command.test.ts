@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type CliResult, projectRoot, startAgora, tempDir } from '../helpers/cli.js';
-import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
+import { answerLate, useMockServers, waitForEvents } from '../helpers/mock-servers.js';
 import { testScenarioYaml } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
@@ -37,7 +37,7 @@ describe('the command a stopped run prints to continue it', () => {
     // hold it for ever). The resume then finds a server without that delay on the same port.
     const slowed = await mock({
       speed: 0.05,
-      script: [{ match: { text: '## Your task: evaluate round 2\n' }, latencyMs: 60_000 }],
+      script: [answerLate({ text: '## Your task: evaluate round 2\n' })],
     });
     const dir = tempDir();
     const file = path.join(dir, 'debate.yaml');

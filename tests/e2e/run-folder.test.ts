@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
-import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
+import { answerLate, useMockServers, waitForEvents } from '../helpers/mock-servers.js';
 import { testScenario } from '../helpers/scenario.js';
 import { canMountSmallDisk, type SmallDisk, smallDisk } from '../helpers/small-disk.js';
 import { comparable, onlyRunDir, readEvents, readTranscript } from '../helpers/transcripts.js';
@@ -293,7 +293,7 @@ describe('file-system refusals', () => {
       // fills unless that is a minute late (a call that never answered would leave nothing to write).
       const slowed = await mock({
         speed: 0.05,
-        script: [{ match: { text: '## Your task: evaluate round 2\n' }, times: 1, latencyMs: 60_000 }],
+        script: [answerLate({ text: '## Your task: evaluate round 2\n' }, 1)],
       });
       const { result } = startAgora(['run', scenario.file, '--host', slowed.url, '--out', out, '--quiet']);
       await waitForEvents(out, 3);

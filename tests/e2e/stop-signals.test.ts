@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startAgora, tempDir } from '../helpers/cli.js';
-import { useMockServers, waitForEvents } from '../helpers/mock-servers.js';
+import { answerLate, useMockServers, waitForEvents } from '../helpers/mock-servers.js';
 import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
@@ -73,7 +73,7 @@ describe('Ctrl-C during a batch', () => {
     // that is a minute late (the stop waits for the steps in flight, so they must end by themselves).
     const server = await mock({
       speed: 0.25,
-      script: [{ match: { text: '## Your task: evaluate round 3\n' }, latencyMs: 60_000 }],
+      script: [answerLate({ text: '## Your task: evaluate round 3\n' })],
     });
     const dir = tempDir();
     const file = path.join(dir, 'scenario.yaml');

@@ -12,7 +12,7 @@ import type { ScriptRule } from '../../src/mock-ollama/index.js';
 import { runAgora, startAgora, tempDir } from '../helpers/cli.js';
 import { FAST_RETRIES, SMALL_SCENARIOS } from '../helpers/format-scenarios.js';
 import { voteRule } from '../helpers/judge-script.js';
-import { useMockServers } from '../helpers/mock-servers.js';
+import { answerLate, useMockServers } from '../helpers/mock-servers.js';
 import { testScenario } from '../helpers/scenario.js';
 import { onlyRunDir, readEvents } from '../helpers/transcripts.js';
 
@@ -91,7 +91,7 @@ describe('who won, in one plain sentence', () => {
     // is a minute late (it stops after the step in flight, so that step must end by itself).
     const server = await mock({
       speed: 0.2,
-      script: [{ match: { text: '## Your task: evaluate round 6\n' }, latencyMs: 60_000 }],
+      script: [answerLate({ text: '## Your task: evaluate round 6\n' })],
     });
     const { file, out } = scenarioFile(testScenario({ rounds: 6 }));
     const { child, result } = startAgora(['run', file, '--host', server.url, '--out', out, '--quiet'], WIDE);

@@ -2,7 +2,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { type MockOllama, type ScriptRule, startMockOllama } from '../../src/mock-ollama/index.js';
+import {
+  type MockOllama,
+  type ScriptMatch,
+  type ScriptRule,
+  startMockOllama,
+} from '../../src/mock-ollama/index.js';
 import { onlyRunDir } from './transcripts.js';
 
 export interface MockOptions {
@@ -12,6 +17,16 @@ export interface MockOptions {
   models?: string[];
   /** Port to listen on; default an ephemeral one. */
   port?: number;
+}
+
+/**
+ * A script rule: the calls that match answer a minute late (every one, or the first `times`). A run
+ * stopped after the step in flight (Ctrl-C, `agora stop`, the viewer's Stop) waits for that call, so
+ * a call that never answered would hold it for ever; with this one it is still going when the stop
+ * comes unless the stop is a minute late, and it still ends by itself.
+ */
+export function answerLate(match: ScriptMatch, times?: number): ScriptRule {
+  return { match, ...(times === undefined ? {} : { times }), latencyMs: 60_000 };
 }
 
 /** Registers the cleanup and returns a starter: `const mock = useMockServers(); await mock({...})`. */
