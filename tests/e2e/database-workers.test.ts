@@ -379,13 +379,42 @@ describe.runIf(runs)('runs on a shared Postgres, driven by workers', () => {
           [name],
         )
       ).map((row) => row.run_id);
-    // Kill w-a in the middle of a step, once it has committed some.
-    await until(
-      async () => (await committedBy(url, 'w-a')) >= 3 && (await owned('w-a')).length > 0,
-      'w-a at work',
-    );
-    const killedRuns = await owned('w-a');
+    // Kill w-a in the middle of a run it has written to. It is stopped first, so the runs it holds
+    // cannot end between reading them and the kill (a run's end releases it in the same commit).
+    const heldMidRun = async (name: string) =>
+      (
+        await sql<{ run_id: string }>(
+          url,
+          `SELECT run_id FROM agora_runs r WHERE owner = $1 AND status = 'running'
+             AND EXISTS (SELECT 1 FROM agora_events e WHERE e.run_id = r.run_id AND e.worker = $1)`,
+          [name],
+        )
+      ).map((row) => row.run_id);
+    let killedRuns: string[] = [];
+    for (let attempt = 0; attempt < 20 && killedRuns.length === 0; attempt += 1) {
+      await until(
+        async () => (await committedBy(url, 'w-a')) >= 3 && (await heldMidRun('w-a')).length > 0,
+        'w-a at work',
+      );
+      workers[0]?.child.kill('SIGSTOP');
+      killedRuns = await heldMidRun('w-a');
+      if (killedRuns.length === 0) workers[0]?.child.kill('SIGCONT');
+    }
     workers[0]?.child.kill('SIGKILL');
+    await workers[0]?.result;
+    // A commit already sent when w-a was stopped may still have ended one of its runs: that run was
+    // finished by w-a itself, not lost to the others.
+    const endedByItself = new Set(
+      (
+        await sql<{ run_id: string }>(
+          url,
+          "SELECT run_id FROM agora_runs WHERE run_id = ANY($1) AND status <> 'running'",
+          [killedRuns],
+        )
+      ).map((row) => row.run_id),
+    );
+    killedRuns = killedRuns.filter((runId) => !endedByItself.has(runId));
+    expect(killedRuns.length).toBeGreaterThan(0);
     // Pause w-b past its lease while it holds a run; wait until another worker has taken that run.
     const epochs = async (runIds: string[]) =>
       sql<{ run_id: string; lease_epoch: number; owner: string | null }>(
