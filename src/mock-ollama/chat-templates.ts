@@ -18,6 +18,12 @@ export interface ChatTemplate {
   name: TemplateName;
   /** The system prompt a model's Modelfile adds when the conversation has none (qwen2.5 has one). */
   defaultSystem?: string;
+  /**
+   * What the template writes between a user turn and the assistant's answer after it, when the
+   * prompt itself ends before it (mistral: a space). The model writes it as part of its first
+   * token (`▁word`), so it is in what the model's slot holds after answering.
+   */
+  answerLead?: string;
   /** Renders a collated conversation, ending with the generation prompt. */
   render(conversation: CollatedConversation): string;
 }
@@ -67,9 +73,14 @@ const llama3: ChatTemplate = {
   },
 };
 
-/** Mistral's [INST] turns: the system message goes into the last user turn, not the first. */
+/**
+ * Mistral's [INST] turns: the system message goes into the last user turn, not the first. A
+ * prompt ends with `[/INST]`; an answer in the history follows it after a space (Ollama's own
+ * rendering of this template: `[INST] question[/INST] answer</s>[INST] next[/INST]`).
+ */
 const mistral: ChatTemplate = {
   name: 'mistral',
+  answerLead: ' ',
   render({ system, messages }) {
     let text = '';
     messages.forEach((m, index) => {
@@ -80,8 +91,7 @@ const mistral: ChatTemplate = {
         text += `${m.content === '' ? '' : ` ${m.content}`}</s>`;
       }
     });
-    // The template ends with a space before the (empty) response.
-    return `${text} `;
+    return text;
   },
 };
 

@@ -32,6 +32,8 @@ export interface CompletionRequest {
   lastText: string;
   /** The prompt as the model sees it. */
   rendered: string;
+  /** What the model writes before its answer's text, as its template renders an answer (mistral: a space). */
+  answerLead?: string;
   /**
    * The conversation in the simulator's neutral format, which seeds the answer, so that the
    * chat template changes what a request costs, not what the model writes; default `rendered`.
@@ -101,6 +103,7 @@ export function parseCompletion(
   if (keepAliveMs === undefined) return { error: `time: invalid duration "${String(body.keep_alive)}"` };
   let messages: PromptMessage[];
   let rendered: string;
+  let answerLead: string | undefined;
   let seedText: string;
   let lastText: string;
   if (endpoint === 'chat') {
@@ -112,7 +115,9 @@ export function parseCompletion(
       content: typeof m.content === 'string' ? m.content : '',
     }));
     seedText = renderChat(messages);
-    rendered = applyTemplate(templates.for(body.model), messages);
+    const template = templates.for(body.model);
+    rendered = applyTemplate(template, messages);
+    answerLead = template.answerLead;
     lastText = messages.at(-1)?.content ?? '';
   } else {
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
@@ -123,7 +128,9 @@ export function parseCompletion(
     ];
     seedText = renderGenerate(prompt, system, body.raw === true);
     // Ollama renders a generate request as a conversation of an optional system message and the prompt.
-    rendered = body.raw === true ? prompt : applyTemplate(templates.for(body.model), messages);
+    const template = templates.for(body.model);
+    rendered = body.raw === true ? prompt : applyTemplate(template, messages);
+    answerLead = body.raw === true ? undefined : template.answerLead;
     lastText = prompt;
   }
   const numPredict = typeof options.num_predict === 'number' ? options.num_predict : undefined;
@@ -134,6 +141,7 @@ export function parseCompletion(
     messages,
     lastText,
     rendered,
+    ...(answerLead === undefined ? {} : { answerLead }),
     seedText,
     stream: body.stream !== false,
     format: body.format === '' ? undefined : body.format,

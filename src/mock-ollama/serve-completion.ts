@@ -136,7 +136,8 @@ export async function serveCompletion(
   }
   record.startedAt = Date.now();
   record.slot = lease.slot;
-  const contentTokens = tokenize(answer.content);
+  // What the model wrote, as its slot holds it: with the template's lead joined to the first word.
+  const contentTokens = tokenize(`${request.answerLead ?? ''}${answer.content}`);
   const pace = clockPace(state.gpu, {
     model: entry.name,
     readyAt: lease.readyAt,

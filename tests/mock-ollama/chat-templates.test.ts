@@ -34,8 +34,9 @@ const RENDERED = {
     `<|start_header_id|>assistant<|end_header_id|>\n\n${ANSWER}<|eot_id|>` +
     `<|start_header_id|>user<|end_header_id|>\n\n${SECOND}<|eot_id|>` +
     '<|start_header_id|>assistant<|end_header_id|>\n\n',
-  // The system message goes into the last user turn.
-  mistral: `[INST] ${FIRST}[/INST] ${ANSWER}</s>[INST] ${SYSTEM}\n\n${SECOND}[/INST] `,
+  // The system message goes into the last user turn; the prompt ends at `[/INST]`, and an answer
+  // in the history follows it after a space.
+  mistral: `[INST] ${FIRST}[/INST] ${ANSWER}</s>[INST] ${SYSTEM}\n\n${SECOND}[/INST]`,
   chatml:
     `<|im_start|>system\n${SYSTEM}<|im_end|>\n` +
     `<|im_start|>user\n${FIRST}<|im_end|>\n` +
@@ -66,7 +67,7 @@ describe('chat templates', () => {
     expect(applyTemplate(chatTemplate('llama3'), user)).toBe(
       `<|start_header_id|>user<|end_header_id|>\n\n${FIRST}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n`,
     );
-    expect(applyTemplate(chatTemplate('mistral'), user)).toBe(`[INST] ${FIRST}[/INST] `);
+    expect(applyTemplate(chatTemplate('mistral'), user)).toBe(`[INST] ${FIRST}[/INST]`);
     expect(applyTemplate(chatTemplate('gemma2'), user)).toBe(
       `<start_of_turn>user\n${FIRST}<end_of_turn>\n<start_of_turn>model\n`,
     );
@@ -92,7 +93,7 @@ describe('chat templates', () => {
     });
     // One user turn, so mistral's "last user turn" is the first one too: the rules lead.
     expect(applyTemplate(chatTemplate('mistral'), layout)).toBe(
-      '[INST] Rules.\n\nTranscript.\n\nTask.[/INST] ',
+      '[INST] Rules.\n\nTranscript.\n\nTask.[/INST]',
     );
     expect(applyTemplate(chatTemplate('llama3'), layout)).toBe(
       '<|start_header_id|>system<|end_header_id|>\n\nRules.<|eot_id|>' +
@@ -174,5 +175,27 @@ describe('templates on the server', () => {
     }
     expect(reused.llama3).toBeGreaterThan(400);
     expect(reused.mistral).toBeLessThan(10);
+  });
+
+  it('serves a mistral answer from the slot in the next turn: the space before it is part of its first token', async () => {
+    const server = await startMockOllama({ models: ['mistral'], profile: 'gpu' });
+    servers.push(server);
+    const ollama = new Ollama({ host: server.url });
+    const opening = [{ role: 'user', content: FIRST }];
+    const first = await ollama.chat({ model: 'mistral', messages: opening, options: { num_predict: 60 } });
+    const answer = first.message.content;
+    expect(answer.startsWith(' ')).toBe(false);
+    server.resetStats();
+    await ollama.chat({
+      model: 'mistral',
+      messages: [...opening, { role: 'assistant', content: answer }, { role: 'user', content: SECOND }],
+      options: { num_predict: 20 },
+    });
+    const asked = countTokens(`[INST] ${FIRST}[/INST]`);
+    const written = countTokens(` ${answer}`);
+    // All of the first prompt and of the answer, but perhaps the answer's last mark, which the
+    // next prompt joins to the `</s>` after it.
+    expect(written).toBeGreaterThan(20);
+    expect(server.stats().cachedPromptTokens).toBeGreaterThanOrEqual(asked + written - 1);
   });
 });
