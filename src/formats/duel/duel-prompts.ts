@@ -194,17 +194,18 @@ export function judgeMessages(
   const [first, second] = swapped ? (['b', 'a'] as const) : (['a', 'b'] as const);
   const labels = judgeChoiceLabels(scenario);
   const choice = `${JSON.stringify(labels[first])} | ${JSON.stringify(labels[second])} | "even"`;
+  // What the two readings share comes first; they differ from the stronger side's choice on, the
+  // task's last lines, so a slot that holds one reading serves all but those lines of the other.
   const task = [
     `## Your task: judge round ${round}`,
     `Your name: ${scenario.judge.name}`,
     scenario.judge.role ? scenario.judge.role.trim() : 'You are an impartial debate judge, not a debater.',
     `Judge round ${round} only, against everything said before it: which side argued better in this round? Judge the arguments, not how long they were or who spoke first.`,
-    'The two sides, named in your answer exactly as written here:',
+    'Answer only with this JSON object, in this order:',
+    `{"summary": "<two neutral sentences: what each side argued in round ${round}>", "why": "<one or two sentences comparing the two sides' arguments in this round>", "no_new_arguments": <true if this round brought no new substantive argument, false if it did>, "stronger": ${choice}}`,
+    'Write the summary and your reasons first; then name the stronger side as they show, or "even". The two sides, named in your answer exactly as written here:',
     choiceKey(scenario, first),
     choiceKey(scenario, second),
-    'Answer only with this JSON object, in this order:',
-    `{"summary": "<two neutral sentences: what each side argued in round ${round}>", "why": "<one or two sentences comparing the two sides' arguments in this round>", "stronger": ${choice}, "no_new_arguments": <true if this round brought no new substantive argument, false if it did>}`,
-    'Write the summary and your reasons first; then name the stronger side as they show, or "even".',
   ].join('\n');
   const reserve = structuredAnswerRoom(
     scenario.judge_max_tokens,

@@ -57,6 +57,7 @@ export function duelJudgementSchema(
   return z.object({
     summary: boundedText(charsFor(maxTokens, 0.3, 300)),
     why: boundedText(charsFor(maxTokens, 0.4, 400)),
+    no_new_arguments: looseBoolean,
     // The transform inside the preprocess: the field stays required in the schema sent.
     stronger: z.preprocess(
       named,
@@ -66,7 +67,6 @@ export function duelJudgementSchema(
           label === labels.a ? 'a' : label === labels.b ? 'b' : 'even',
         ),
     ),
-    no_new_arguments: looseBoolean,
   });
 }
 
