@@ -101,6 +101,7 @@ export function parseCompletion(
   if (!isRecord(options)) return { error: 'options must be an object' };
   const keepAliveMs = parseKeepAlive(body.keep_alive);
   if (keepAliveMs === undefined) return { error: `time: invalid duration "${String(body.keep_alive)}"` };
+  const template = templates.for(body.model);
   let messages: PromptMessage[];
   let rendered: string;
   let answerLead: string | undefined;
@@ -115,7 +116,6 @@ export function parseCompletion(
       content: typeof m.content === 'string' ? m.content : '',
     }));
     seedText = renderChat(messages);
-    const template = templates.for(body.model);
     rendered = applyTemplate(template, messages);
     answerLead = template.answerLead;
     lastText = messages.at(-1)?.content ?? '';
@@ -128,7 +128,6 @@ export function parseCompletion(
     ];
     seedText = renderGenerate(prompt, system, body.raw === true);
     // Ollama renders a generate request as a conversation of an optional system message and the prompt.
-    const template = templates.for(body.model);
     rendered = body.raw === true ? prompt : applyTemplate(template, messages);
     answerLead = body.raw === true ? undefined : template.answerLead;
     lastText = prompt;
